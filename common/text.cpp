@@ -1,0 +1,60 @@
+#include "common/text.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace common {
+
+std::string_view trim(std::string_view s) {
+    const auto first = s.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    const auto last = s.find_last_not_of(" \t\r\n");
+    return s.substr(first, last - first + 1);
+}
+
+std::vector<std::string_view> split(std::string_view s, char separator) {
+    std::vector<std::string_view> parts;
+    for (;;) {
+        const auto at = s.find(separator);
+        parts.push_back(s.substr(0, at));
+        if (at == std::string_view::npos) return parts;
+        s.remove_prefix(at + 1);
+    }
+}
+
+std::vector<std::pair<std::string_view, std::string_view>> parse_key_values(std::string_view spec,
+                                                                             std::string_view what) {
+    std::vector<std::pair<std::string_view, std::string_view>> out;
+    if (trim(spec).empty()) return out;
+    for (const std::string_view item : split(spec, ',')) {
+        const std::string_view field = trim(item);
+        if (field.empty()) throw InputError(fmt::format("{}: empty item in '{}'", what, spec));
+        const auto eq = field.find('=');
+        const std::string_view key = trim(field.substr(0, eq));
+        const std::string_view value = eq == std::string_view::npos ? std::string_view{} : trim(field.substr(eq + 1));
+        if (key.empty()) throw InputError(fmt::format("{}: missing key in '{}'", what, field));
+        if (eq != std::string_view::npos && value.empty())
+            throw InputError(fmt::format("{}: missing value for '{}'", what, key));
+        out.emplace_back(key, value);
+    }
+    return out;
+}
+
+std::optional<long long> parse_int64(std::string_view s) {
+    s = trim(s);
+    long long v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
+std::optional<int> parse_int(std::string_view s) {
+    const auto v = parse_int64(s);
+    if (!v || *v < -2147483647LL || *v > 2147483647LL) return std::nullopt;
+    return static_cast<int>(*v);
+}
+
+}  // namespace common

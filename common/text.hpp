@@ -1,0 +1,21 @@
+// Small text helpers shared by the parsers of option strings ("key=value,key=value").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace common {
+
+std::string_view trim(std::string_view s);
+std::vector<std::string_view> split(std::string_view s, char separator);
+// Splits "a=1, b=x ,c" into {("a","1"),("b","x"),("c","")}; `what` names the string in
+// errors (empty keys, duplicate '=').
+std::vector<std::pair<std::string_view, std::string_view>> parse_key_values(std::string_view spec,
+                                                                             std::string_view what);
+std::optional<int> parse_int(std::string_view s);
+std::optional<long long> parse_int64(std::string_view s);
+
+}  // namespace common

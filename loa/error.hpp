@@ -1,0 +1,7 @@
+#pragma once
+
+#include "common/error.hpp"
+
+namespace loa {
+using common::InputError;
+}  // namespace loa

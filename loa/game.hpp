@@ -1,0 +1,47 @@
+// A game: start position, rules, the moves played, and the result the rules give. Owns the
+// history that the rules need (repetitions, ply count); every move is checked before it is
+// played.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "loa/movegen.hpp"
+#include "loa/position.hpp"
+#include "loa/rules.hpp"
+
+namespace loa {
+
+class Game {
+public:
+    explicit Game(const Position& start = Position::start(), const RuleSet& rules = {});
+
+    const Position& position() const { return position_; }
+    const Position& start_position() const { return start_; }
+    const RuleSet& rules() const { return rules_; }
+    const std::vector<Move>& moves() const { return moves_; }
+    const std::vector<Key>& key_history() const { return keys_; }  // start .. current
+    int ply() const { return static_cast<int>(moves_.size()); }
+    const GameResult& result() const { return result_; }
+    bool over() const { return result_.over(); }
+
+    // How often the current position (same side to move) has occurred, this one included.
+    int repetitions() const;
+
+    // Throws InputError if the game is over or the move is illegal.
+    void play(Move m);
+    Move play(std::string_view text);  // any accepted notation; returns the move played
+    void undo();                       // throws InputError when there is nothing to undo
+
+private:
+    GameResult rules_result() const;
+
+    Position start_;
+    Position position_;
+    RuleSet rules_;
+    std::vector<Move> moves_;
+    std::vector<Key> keys_;
+    GameResult result_;
+};
+
+}  // namespace loa

@@ -1,0 +1,91 @@
+#include "loa/notation.hpp"
+
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "loa/error.hpp"
+#include "loa/movegen.hpp"
+
+namespace loa {
+
+std::string square_name(Square s) {
+    return {static_cast<char>('a' + file_of(s)), static_cast<char>('1' + rank_of(s))};
+}
+
+std::optional<Square> parse_square(std::string_view text) {
+    if (text.size() != 2) return std::nullopt;
+    const char f = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+    const char r = text[1];
+    if (f < 'a' || f > 'h' || r < '1' || r > '8') return std::nullopt;
+    return make_square(f - 'a', r - '1');
+}
+
+std::string move_to_text(Move m) {
+    if (m.is_pass()) return "pass";
+    if (m.is_none()) return "none";
+    return square_name(m.from()) + (m.is_capture() ? 'x' : '-') + square_name(m.to());
+}
+
+std::string move_to_compact(Move m) {
+    if (m.is_pass()) return "pass";
+    if (m.is_none()) return "none";
+    return square_name(m.from()) + square_name(m.to());
+}
+
+Move parse_move(const Position& pos, std::string_view text) {
+    const MoveList legal = legal_moves(pos);
+    const bool must_pass = legal.size() == 1 && legal[0].is_pass();
+    if (text == "pass") {
+        if (!must_pass) throw InputError("illegal move 'pass': passing is allowed only without a legal move");
+        return Move::pass();
+    }
+    char marker = 0;
+    std::string_view from_text, to_text;
+    if (text.size() == 4) {
+        from_text = text.substr(0, 2);
+        to_text = text.substr(2, 2);
+    } else if (text.size() == 5 && (text[2] == '-' || text[2] == 'x' || text[2] == 'X')) {
+        from_text = text.substr(0, 2);
+        to_text = text.substr(3, 2);
+        marker = static_cast<char>(std::tolower(static_cast<unsigned char>(text[2])));
+    } else {
+        throw InputError(fmt::format("malformed move '{}' (expected e.g. b1-d3, c1xa3, b1d3 or pass)", text));
+    }
+    const auto from = parse_square(from_text), to = parse_square(to_text);
+    if (!from || !to)
+        throw InputError(fmt::format("malformed move '{}': '{}' is not a square a1..h8", text, !from ? from_text : to_text));
+    for (const Move m : legal) {
+        if (m.is_pass() || m.from() != *from || m.to() != *to) continue;
+        if (marker == 'x' && !m.is_capture())
+            throw InputError(fmt::format("move '{}' is marked as a capture but {} is empty", text, to_text));
+        if (marker == '-' && m.is_capture())
+            throw InputError(fmt::format("move '{}' captures on {}: write {}", text, to_text, move_to_text(m)));
+        return m;
+    }
+    const Bitboard from_bb = square_bb(*from);
+    const Colour us = pos.side_to_move();
+    if (!(pos.pieces(us) & from_bb))
+        throw InputError(fmt::format("illegal move '{}': no {} piece on {}", text, colour_name(us), from_text));
+    throw InputError(fmt::format("illegal move '{}' for {}", text, colour_name(us)));
+}
+
+std::vector<std::string_view> split_move_list(std::string_view text) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',')) ++i;
+        std::size_t j = i;
+        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) && text[j] != ',') ++j;
+        if (j > i) {
+            const std::string_view token = text.substr(i, j - i);
+            const bool move_number = token.back() == '.' &&
+                                     token.find_first_not_of("0123456789.") == std::string_view::npos;
+            if (!move_number) out.push_back(token);
+        }
+        i = j;
+    }
+    return out;
+}
+
+}  // namespace loa

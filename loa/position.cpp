@@ -1,0 +1,40 @@
+#include "loa/position.hpp"
+
+#include "loa/error.hpp"
+#include "loa/position_text.hpp"
+
+namespace loa {
+
+Position Position::from_bitboards(Bitboard black, Bitboard white, Colour side_to_move) {
+    if (black & white) throw InputError("a square holds both a black and a white piece");
+    if (!black) throw InputError("black has no pieces");
+    if (!white) throw InputError("white has no pieces");
+    Position p;
+    p.pieces_ = {black, white};
+    p.side_ = side_to_move;
+    p.key_ = p.compute_key();
+    return p;
+}
+
+Position Position::start() {
+    constexpr Bitboard black = 0x7EULL | (0x7EULL << 56);
+    constexpr Bitboard white = (FileA | FileH) & ~Rank1 & ~Rank8;
+    return from_bitboards(black, white, Colour::Black);
+}
+
+Position Position::scrambled_eggs() {
+    return from_text("1wbwbwb1/b6w/w6b/b6w/w6b/b6w/w6b/1bwbwbw1 b");
+}
+
+Position Position::from_text(std::string_view text) { return parse_position(text); }
+
+std::string Position::to_text() const { return position_to_text(*this); }
+
+Key Position::compute_key() const {
+    Key k = side_ == Colour::White ? Zobrist.white_to_move : 0;
+    for (Colour c : {Colour::Black, Colour::White})
+        for (Bitboard b = pieces(c); b;) k ^= piece_key(c, pop_lsb(b));
+    return k;
+}
+
+}  // namespace loa

@@ -1,0 +1,98 @@
+#include "loa/rules.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "loa/connectivity.hpp"
+#include "loa/error.hpp"
+#include "loa/position.hpp"
+#include "common/text.hpp"
+
+namespace loa {
+using namespace common;
+
+RuleSet parse_rules(std::string_view spec) {
+    RuleSet rules;
+    for (const auto& [key, value] : parse_key_values(spec, "rules")) {
+        auto bad_value = [&](std::string_view expected) {
+            return InputError(fmt::format("rules: bad value '{}' for '{}' (expected {})", value, key, expected));
+        };
+        if (key == "olympiad" && value.empty()) {
+            rules = RuleSet{};
+        } else if (key == "simultaneous") {
+            if (value == "draw") rules.simultaneous = SimultaneousConnection::Draw;
+            else if (value == "mover") rules.simultaneous = SimultaneousConnection::MoverWins;
+            else throw bad_value("draw or mover");
+        } else if (key == "nomove") {
+            if (value == "pass") rules.no_move = NoMoveRule::Pass;
+            else if (value == "lose") rules.no_move = NoMoveRule::Lose;
+            else if (value == "draw") rules.no_move = NoMoveRule::Draw;
+            else throw bad_value("pass, lose or draw");
+        } else if (key == "repetition") {
+            if (value == "on" || value == "draw") rules.repetition_draw = true;
+            else if (value == "off") rules.repetition_draw = false;
+            else throw bad_value("on or off");
+        } else if (key == "plylimit") {
+            const auto limit = parse_int(value);
+            if (!limit || *limit < 0) throw bad_value("a number of plies >= 0, 0 for none");
+            rules.ply_limit = *limit;
+        } else {
+            throw InputError(fmt::format("rules: unknown key '{}' (known: olympiad, simultaneous, nomove, repetition, plylimit)", key));
+        }
+    }
+    return rules;
+}
+
+std::string to_string(const RuleSet& rules) {
+    return fmt::format("simultaneous={},nomove={},repetition={},plylimit={}",
+                       rules.simultaneous == SimultaneousConnection::Draw ? "draw" : "mover",
+                       rules.no_move == NoMoveRule::Pass   ? "pass"
+                       : rules.no_move == NoMoveRule::Lose ? "lose"
+                                                           : "draw",
+                       rules.repetition_draw ? "on" : "off", rules.ply_limit);
+}
+
+std::string_view to_string(Outcome o) {
+    switch (o) {
+        case Outcome::Ongoing: return "ongoing";
+        case Outcome::BlackWins: return "black wins";
+        case Outcome::WhiteWins: return "white wins";
+        case Outcome::Draw: return "draw";
+    }
+    return "?";
+}
+
+std::string_view to_string(Termination t) {
+    switch (t) {
+        case Termination::None: return "none";
+        case Termination::Connection: return "connection";
+        case Termination::SimultaneousConnection: return "simultaneous connection";
+        case Termination::NoMove: return "no legal move";
+        case Termination::Repetition: return "threefold repetition";
+        case Termination::PlyLimit: return "ply limit";
+    }
+    return "?";
+}
+
+std::string describe(const GameResult& r) {
+    if (!r.over()) return "game in progress";
+    return fmt::format("{} by {}", to_string(r.outcome), to_string(r.termination));
+}
+
+GameResult connection_result(const Position& pos, const RuleSet& rules) {
+    const Colour mover = ~pos.side_to_move();
+    const bool mover_connected = is_connected(pos.pieces(mover));
+    const bool other_connected = is_connected(pos.pieces(~mover));
+    if (mover_connected && other_connected) {
+        if (rules.simultaneous == SimultaneousConnection::Draw)
+            return {Outcome::Draw, Termination::SimultaneousConnection};
+        return {win_for(mover), Termination::SimultaneousConnection};
+    }
+    if (mover_connected) return {win_for(mover), Termination::Connection};
+    if (other_connected) return {win_for(~mover), Termination::Connection};
+    return {};
+}
+
+}  // namespace loa
