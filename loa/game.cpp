@@ -54,4 +54,12 @@ void Game::undo() {
     result_ = rules_result();
 }
 
+std::vector<std::uint64_t> search_history(const Game& game) {
+    const auto& moves = game.moves();
+    const auto& keys = game.key_history();
+    std::size_t first = moves.size();
+    while (first > 0 && !moves[first - 1].is_capture()) --first;
+    return {keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end() - 1};
+}
+
 }  // namespace loa

@@ -44,4 +44,9 @@ private:
     GameResult result_;
 };
 
+// Keys of the positions before the current one that it may still repeat (those since the last
+// capture: a capture lowers a piece count for good), oldest first. What a search needs to
+// score repetitions of game positions.
+std::vector<std::uint64_t> search_history(const Game& game);
+
 }  // namespace loa

@@ -16,7 +16,8 @@ namespace loa {
 
 class Position {
 public:
-    // The empty board is not a legal position; use one of the factories.
+    // An empty board: a placeholder to assign to, not a position to play from.
+    Position() = default;
     static Position start();          // Black b1-g1, b8-g8; White a2-a7, h2-h7; Black to move
     static Position scrambled_eggs();  // colours alternate around the edge, White on a2
     // One-line position text (see position_text.hpp); throws InputError on malformed input.
@@ -67,8 +68,6 @@ public:
     }
 
 private:
-    Position() = default;
-
     std::array<Bitboard, 2> pieces_{};
     Colour side_ = Colour::Black;
     Key key_ = 0;

@@ -12,6 +12,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     loa::cli::add_perft_command(app);
     loa::cli::add_show_command(app);
+    loa::cli::add_analyze_command(app);
+    loa::cli::add_bench_command(app);
+    loa::cli::add_variants_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,244 @@
+#include "common/search/config.hpp"
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace search {
+namespace {
+
+using common::InputError;
+
+[[noreturn]] void bad_value(std::string_view key, std::string_view value, std::string_view expected) {
+    throw InputError(fmt::format("search config: bad value '{}' for '{}' (expected {})", value, key, expected));
+}
+
+bool parse_on_off(std::string_view key, std::string_view value) {
+    if (value == "on" || value == "1" || value == "true") return true;
+    if (value == "off" || value == "0" || value == "false") return false;
+    bad_value(key, value, "on or off");
+}
+
+int parse_range(std::string_view key, std::string_view value, int lo, int hi) {
+    const auto v = common::parse_int(value);
+    if (!v || *v < lo || *v > hi) bad_value(key, value, fmt::format("an integer in {}..{}", lo, hi));
+    return *v;
+}
+
+Increment parse_increment(std::string_view key, std::string_view value) {
+    if (value == "1") return Increment::One;
+    if (value == "d") return Increment::Depth;
+    if (value == "d2") return Increment::DepthSquared;
+    if (value == "2d") return Increment::TwoPowDepth;
+    bad_value(key, value, "1, d, d2 or 2d");
+}
+
+// Turns on one preset feature token.
+void apply_token(SearchConfig& c, std::string_view token) {
+    if (token == "ab") return;
+    if (token == "pvs") c.pvs = true;
+    else if (token == "asp") c.aspiration = true;
+    else if (token == "tt") c.tt = true;
+    else if (token == "killers") c.killers = 2;
+    else if (token == "hh") c.history = HistoryMode::Absolute;
+    else if (token == "bf") c.history = HistoryMode::Butterfly;
+    else if (token == "rhh") c.history = HistoryMode::Relative;
+    else if (token == "ref") c.refutation = true;
+    else if (token == "caps") c.captures_first = true;
+    else if (token == "null") c.null_move = NullMove::Adaptive;
+    else if (token == "lmr") c.lmr = true;
+    else if (token == "ext") c.extensions = true;
+    else if (token == "full") {
+        for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr"}) apply_token(c, t);
+    } else {
+        throw InputError(fmt::format(
+            "search config: unknown preset token '{}' (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext full)",
+            token));
+    }
+}
+
+}  // namespace
+
+Increment SearchConfig::hh_increment() const {
+    if (hh_inc) return *hh_inc;
+    return history == HistoryMode::Absolute ? Increment::TwoPowDepth : Increment::One;
+}
+
+Increment SearchConfig::bf_increment() const { return bf_inc.value_or(Increment::One); }
+
+std::string_view to_string(Increment inc) {
+    switch (inc) {
+        case Increment::One: return "1";
+        case Increment::Depth: return "d";
+        case Increment::DepthSquared: return "d2";
+        case Increment::TwoPowDepth: return "2d";
+    }
+    return "?";
+}
+
+SearchConfig preset_config(std::string_view preset) {
+    SearchConfig c;
+    const std::string_view name = common::trim(preset);
+    if (name.empty()) throw InputError("search config: empty preset name");
+    for (const std::string_view token : common::split(name, '+')) apply_token(c, common::trim(token));
+    c.preset = std::string(name);
+    return c;
+}
+
+bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view value) {
+    if (key == "preset") {
+        c = preset_config(value);
+    } else if (key == "pvs") {
+        c.pvs = parse_on_off(key, value);
+    } else if (key == "aspiration") {
+        if (value == "on") c.aspiration = true;
+        else if (value == "off") c.aspiration = false;
+        else c.aspiration = true, c.aspiration_window = parse_range(key, value, 1, 10000);
+    } else if (key == "aspiration_research") {
+        if (value == "full") c.aspiration_research = AspirationResearch::Full;
+        else if (value == "widen") c.aspiration_research = AspirationResearch::Widen;
+        else bad_value(key, value, "full or widen");
+    } else if (key == "tt") {
+        if (value == "on") c.tt = true;
+        else if (value == "off") c.tt = false;
+        else c.tt = true, c.tt_mb = parse_range(key, value, 1, 65536);
+    } else if (key == "tt_replace") {
+        if (value == "always") c.tt_replace = TTReplace::Always;
+        else if (value == "depth") c.tt_replace = TTReplace::Depth;
+        else if (value == "twodeep") c.tt_replace = TTReplace::TwoDeep;
+        else bad_value(key, value, "always, depth or twodeep");
+    } else if (key == "tt_reuse") {
+        if (value == "deeper") c.tt_reuse = TTReuse::Deeper;
+        else if (value == "exact") c.tt_reuse = TTReuse::Exact;
+        else bad_value(key, value, "deeper or exact");
+    } else if (key == "captures_first") {
+        c.captures_first = parse_on_off(key, value);
+    } else if (key == "killers") {
+        c.killers = parse_range(key, value, 0, 8);
+    } else if (key == "refutation") {
+        c.refutation = parse_on_off(key, value);
+    } else if (key == "history") {
+        if (value == "none") c.history = HistoryMode::None;
+        else if (value == "absolute") c.history = HistoryMode::Absolute;
+        else if (value == "butterfly") c.history = HistoryMode::Butterfly;
+        else if (value == "relative") c.history = HistoryMode::Relative;
+        else bad_value(key, value, "none, absolute, butterfly or relative");
+    } else if (key == "hh_inc") {
+        c.hh_inc = parse_increment(key, value);
+    } else if (key == "bf_inc") {
+        c.bf_inc = parse_increment(key, value);
+    } else if (key == "rhh_update") {
+        if (value == "all") c.rhh_update = RhhUpdate::All;
+        else if (value == "cutnodes") c.rhh_update = RhhUpdate::CutNodes;
+        else bad_value(key, value, "all or cutnodes");
+    } else if (key == "history_captures") {
+        c.history_captures = parse_on_off(key, value);
+    } else if (key == "history_aging") {
+        c.history_aging = parse_on_off(key, value);
+    } else if (key == "null") {
+        if (value == "off") c.null_move = NullMove::Off;
+        else if (value == "adaptive") c.null_move = NullMove::Adaptive;
+        else c.null_move = NullMove::Fixed, c.null_r = parse_range(key, value, 1, 3);
+    } else if (key == "null_verify") {
+        c.null_verify = parse_on_off(key, value);
+    } else if (key == "lmr") {
+        c.lmr = parse_on_off(key, value);
+    } else if (key == "lmr_min_depth") {
+        c.lmr_min_depth = parse_range(key, value, 2, 20);
+    } else if (key == "lmr_min_moves") {
+        c.lmr_min_moves = parse_range(key, value, 1, 60);
+    } else if (key == "qsearch") {
+        if (value == "off") c.qsearch = 0;
+        else if (value == "captures") c.qsearch = 1;
+        else if (value == "quads") c.qsearch = 2;
+        else bad_value(key, value, "off, captures or quads");
+    } else if (key == "qsearch_plies") {
+        c.qsearch_plies = parse_range(key, value, 1, 64);
+    } else if (key == "extensions") {
+        c.extensions = parse_on_off(key, value);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+SearchConfig parse_search_config(std::string_view spec) {
+    const auto items = common::parse_key_values(spec, "search config");
+    // A bare item ("pvs+tt") names the preset, like preset=pvs+tt.
+    auto is_preset = [](std::string_view key, std::string_view value) { return key == "preset" || value.empty(); };
+    SearchConfig c;
+    // The preset is the base whatever its place in the string; other keys override it.
+    for (const auto& [key, value] : items)
+        if (is_preset(key, value)) c = preset_config(value.empty() ? key : value);
+    for (const auto& [key, value] : items) {
+        if (is_preset(key, value)) continue;
+        if (!apply_search_option(c, key, value))
+            throw InputError(fmt::format("search config: unknown key '{}'", key));
+    }
+    return c;
+}
+
+std::string to_string(const SearchConfig& c) {
+    auto on = [](bool b) { return b ? "on" : "off"; };
+    auto history = [&] {
+        switch (c.history) {
+            case HistoryMode::None: return "none";
+            case HistoryMode::Absolute: return "absolute";
+            case HistoryMode::Butterfly: return "butterfly";
+            case HistoryMode::Relative: return "relative";
+        }
+        return "?";
+    };
+    const char* replace = c.tt_replace == TTReplace::Always  ? "always"
+                          : c.tt_replace == TTReplace::Depth ? "depth"
+                                                             : "twodeep";
+    const std::string null = c.null_move == NullMove::Off        ? "off"
+                             : c.null_move == NullMove::Adaptive ? "adaptive"
+                                                                 : std::to_string(c.null_r);
+    const char* qsearch = c.qsearch == 0 ? "off" : c.qsearch == 1 ? "captures" : "quads";
+    return fmt::format(
+        "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},"
+        "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
+        "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
+        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={}",
+        c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
+        c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
+        c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
+        on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
+        to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
+        on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
+        c.qsearch_plies, on(c.extensions));
+}
+
+const std::vector<std::pair<std::string, std::string>>& config_keys() {
+    static const std::vector<std::pair<std::string, std::string>> keys = {
+        {"preset", "'+'-joined tokens: ab pvs asp tt killers hh bf rhh ref caps null lmr ext full"},
+        {"pvs", "on|off: NegaScout / principal variation search"},
+        {"aspiration", "off|on|<window>: aspiration window around the previous iteration's score"},
+        {"aspiration_research", "full|widen: after a fail, search the full window or widen the failing side"},
+        {"tt", "off|on|<MB>: transposition table"},
+        {"tt_replace", "always|depth|twodeep: replacement scheme (Breuker et al.)"},
+        {"tt_reuse", "deeper|exact: reuse entries searched at least as deep, or exactly as deep"},
+        {"captures_first", "on|off: captures ordered first by the game's knowledge rule"},
+        {"killers", "0..8: killer moves per ply"},
+        {"refutation", "on|off: refutation table (previous iterations' PV moves per ply)"},
+        {"history", "none|absolute|butterfly|relative: history heuristic, butterfly board, relative history"},
+        {"hh_inc", "1|d|d2|2d: history increment"},
+        {"bf_inc", "1|d|d2|2d: butterfly increment"},
+        {"rhh_update", "all|cutnodes: butterfly counts all non-cutoff moves, or moves tried before a cutoff"},
+        {"history_captures", "on|off: captures enter the history and butterfly tables"},
+        {"history_aging", "on|off: halve the history tables between searches"},
+        {"null", "off|1|2|3|adaptive: null-move pruning with fixed or adaptive R (Heinz)"},
+        {"null_verify", "on|off: verified null-move pruning"},
+        {"lmr", "on|off: late move reductions"},
+        {"lmr_min_depth", "2..20: least remaining depth for a reduction"},
+        {"lmr_min_moves", "1..60: moves searched at full depth before reductions"},
+        {"qsearch", "off|captures|quads: horizon treatment"},
+        {"qsearch_plies", "1..64: longest quiescence line"},
+        {"extensions", "on|off: the game's extension hook"},
+    };
+    return keys;
+}
+
+}  // namespace search

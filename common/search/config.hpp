@@ -1,0 +1,79 @@
+// SearchConfig: one value describes a search variant; every enhancement is a switch.
+//
+// Variants are named by one string, the same in the engine, the match runner and the
+// experiments, e.g. "preset=pvs+tt,killers=2,history=relative,hh_inc=1,bf_inc=1,null=adaptive".
+// A preset is a '+'-joined list of feature tokens on top of plain iterative-deepening
+// alpha-beta (ab); the other keys override single switches. See config_keys() for the list.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace search {
+
+enum class HistoryMode { None, Absolute, Butterfly, Relative };
+enum class Increment { One, Depth, DepthSquared, TwoPowDepth };  // 1, d, d^2, 2^d
+enum class RhhUpdate { All, CutNodes };
+enum class TTReplace { Always, Depth, TwoDeep };
+enum class TTReuse { Deeper, Exact };
+enum class NullMove { Off, Fixed, Adaptive };
+enum class AspirationResearch { Full, Widen };
+
+struct SearchConfig {
+    std::string preset = "ab";  // informational: the preset the switches started from
+
+    bool pvs = false;
+
+    bool aspiration = false;
+    int aspiration_window = 50;
+    AspirationResearch aspiration_research = AspirationResearch::Widen;
+
+    bool tt = false;
+    int tt_mb = 16;
+    TTReplace tt_replace = TTReplace::TwoDeep;
+    TTReuse tt_reuse = TTReuse::Deeper;
+
+    bool captures_first = false;  // order captures (by the game's knowledge) before quiet moves
+    int killers = 0;              // killer moves kept per ply
+    bool refutation = false;      // previous iterations' PV moves per ply, tried early
+
+    HistoryMode history = HistoryMode::None;
+    std::optional<Increment> hh_inc;  // unset: 2^d for absolute (Schaeffer), 1 for relative (Winands)
+    std::optional<Increment> bf_inc;  // unset: 1
+    RhhUpdate rhh_update = RhhUpdate::All;
+    bool history_captures = true;  // false: captures stay out of the history/butterfly tables
+    bool history_aging = true;     // halve the tables between searches
+
+    NullMove null_move = NullMove::Off;
+    int null_r = 2;  // reduction for NullMove::Fixed
+    bool null_verify = false;
+
+    bool lmr = false;
+    int lmr_min_depth = 3;
+    int lmr_min_moves = 3;  // moves searched at full depth before reductions start
+
+    int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
+    int qsearch_plies = 4;  // longest quiescence line
+    bool extensions = false;
+
+    Increment hh_increment() const;
+    Increment bf_increment() const;
+    friend bool operator==(const SearchConfig&, const SearchConfig&) = default;
+};
+
+// Parses a variant string; throws common::InputError naming an unknown key or a bad value.
+SearchConfig parse_search_config(std::string_view spec);
+// Applies one key=value to `config`; returns false when `key` is not a search key (so that
+// callers can mix their own keys into the same string). Throws on a bad value.
+bool apply_search_option(SearchConfig& config, std::string_view key, std::string_view value);
+// A preset by name ("ab", "pvs+tt+rhh", "full", ...); throws on an unknown token.
+SearchConfig preset_config(std::string_view preset);
+// Canonical text listing every switch: parse_search_config(to_string(c)) == c.
+std::string to_string(const SearchConfig& config);
+// The keys, with their accepted values, for help texts.
+const std::vector<std::pair<std::string, std::string>>& config_keys();
+std::string_view to_string(Increment inc);
+
+}  // namespace search

@@ -1,0 +1,54 @@
+// The contract between the search core and a game. The core never names a game type: a
+// game is modelled by an adapter object with these members (see loa/search_game.hpp for
+// Lines of Action and tests/artificial_tree.hpp for a synthetic tree).
+#pragma once
+
+#include <concepts>
+#include <cstdint>
+
+#include "common/search/score.hpp"
+
+namespace search {
+
+// Result of the rules for a position just reached, from its side to move's point of view.
+enum class Status : std::uint8_t { Ongoing, Win, Loss, Draw };
+
+template <class G>
+concept Game = requires(const G& game, typename G::Position& pos, const typename G::Position& cpos,
+                        typename G::Move move, typename G::MoveList& moves) {
+    typename G::Position;
+    typename G::Move;
+    typename G::MoveList;
+    // Every legal move; a side with no real move gets the game's pass move if it has one.
+    { game.generate(cpos, moves) } -> std::same_as<void>;
+    { game.make(pos, move) } -> std::same_as<void>;
+    { game.unmake(pos, move) } -> std::same_as<void>;
+    { game.key(cpos) } -> std::same_as<std::uint64_t>;
+    // Rules applied to the position reached (connection, no-move rules); not repetitions,
+    // which the search tracks itself.
+    { game.status(cpos) } -> std::same_as<Status>;
+    { game.repetition_draws() } -> std::same_as<bool>;
+    // Static evaluation for the side to move, inside (-EvalLimit, EvalLimit).
+    { game.evaluate(cpos) } -> std::convertible_to<Score>;
+    // Moves quiescence search follows at `level` (1: captures, 2: a stricter tactical rule).
+    { game.is_quiescence_move(cpos, move, 1) } -> std::same_as<bool>;
+    // Ordering knowledge: is the move a capture, and how promising is it among captures.
+    { game.is_capture(move) } -> std::same_as<bool>;
+    { game.capture_order(cpos, move) } -> std::convertible_to<int>;
+    // Moves that make earlier positions unreachable (limits the repetition scan).
+    { game.is_irreversible(move) } -> std::same_as<bool>;
+    // Index of a move (with the side to move) into history tables, < G::MoveIndexCount.
+    { game.move_index(cpos, move) } -> std::convertible_to<int>;
+    { G::MoveIndexCount } -> std::convertible_to<int>;
+    // Null move: passing the turn. Allowed only where the side to move has a real move.
+    { game.null_move() } -> std::same_as<typename G::Move>;
+    { game.null_move_allowed(cpos) } -> std::same_as<bool>;
+    // Search extension in plies for the move just made (0 when none applies).
+    { game.extension(cpos, move) } -> std::convertible_to<int>;
+    { move == move } -> std::convertible_to<bool>;
+    { G::Move::none() } -> std::same_as<typename G::Move>;
+    { move.raw() } -> std::convertible_to<std::uint16_t>;
+    { G::Move::from_raw(std::uint16_t{}) } -> std::same_as<typename G::Move>;
+};
+
+}  // namespace search

@@ -1,0 +1,93 @@
+// Move ordering for one node: every move gets a score, then moves are picked best first by
+// selection (cheap when a cutoff comes early; ties keep generation order, so it is
+// deterministic). Bands, highest first:
+//   TT move (or, at the root, the previous iteration's best move)
+//   refutation-table moves: the PV moves of the last two iterations at this ply
+//   captures, when captures_first is on, ranked by the game's capture knowledge
+//   killer moves, most recent first
+//   history, butterfly or relative history score (0 when history is off)
+#pragma once
+
+#include <array>
+#include <cassert>
+#include <cstdint>
+#include <optional>
+
+#include "common/search/config.hpp"
+#include "common/search/game.hpp"
+#include "common/search/history.hpp"
+
+namespace search {
+
+template <Game G>
+class MoveOrder {
+public:
+    using Move = typename G::Move;
+    static constexpr std::int64_t TTBand = 1LL << 62;
+    static constexpr std::int64_t RefutationBand = 1LL << 61;
+    static constexpr std::int64_t CaptureBand = 1LL << 60;
+    static constexpr std::int64_t KillerBase = 1LL << 59;
+    static constexpr std::int64_t HistoryCap = (1LL << 58) - 1;
+    static constexpr std::size_t Capacity = 256;
+
+    struct Scored {
+        Move move;
+        std::int64_t score;
+    };
+
+    MoveOrder(const G& game, const typename G::Position& pos, typename G::MoveList& moves)
+        : game_(game), pos_(pos), moves_(moves), count_(moves.size()) {
+        assert(count_ <= Capacity);
+    }
+
+    void score_all(const SearchConfig& config, const HistoryTables& history, const KillerTable<Move>& killers,
+                   int ply, Move tt_move, Move refutation0, Move refutation1) {
+        for (std::size_t i = 0; i < count_; ++i) {
+            const Move m = moves_[i];
+            std::int64_t s;
+            if (m == tt_move) s = TTBand;
+            else if (m == refutation0) s = RefutationBand + 1;
+            else if (m == refutation1) s = RefutationBand;
+            else if (config.captures_first && game_.is_capture(m)) s = CaptureBand + game_.capture_order(pos_, m);
+            else if (const int k = config.killers ? killers.slot(ply, m, config.killers) : -1; k >= 0) s = KillerBase - k;
+            else if (config.history != HistoryMode::None)
+                s = std::min(history.score(config.history, game_.move_index(pos_, m)), HistoryCap);
+            else s = 0;
+            scores_[i] = s;
+        }
+    }
+
+    // Keeps only the moves quiescence search follows at `level`, best captures first.
+    void score_quiescence(int level) {
+        std::size_t kept = 0;
+        for (std::size_t i = 0; i < count_; ++i) {
+            const Move m = moves_[i];
+            if (!game_.is_quiescence_move(pos_, m, level)) continue;
+            moves_[kept] = m;
+            scores_[kept++] = game_.capture_order(pos_, m);
+        }
+        count_ = kept;
+    }
+
+    std::optional<Scored> next() {
+        if (next_ >= count_) return std::nullopt;
+        std::size_t best = next_;
+        for (std::size_t i = next_ + 1; i < count_; ++i)
+            if (scores_[i] > scores_[best]) best = i;
+        std::swap(moves_[next_], moves_[best]);
+        std::swap(scores_[next_], scores_[best]);
+        const Scored out{moves_[next_], scores_[next_]};
+        ++next_;
+        return out;
+    }
+
+private:
+    const G& game_;
+    const typename G::Position& pos_;
+    typename G::MoveList& moves_;
+    std::size_t count_;
+    std::size_t next_ = 0;
+    std::array<std::int64_t, Capacity> scores_;
+};
+
+}  // namespace search

@@ -1,0 +1,444 @@
+// The search: iterative deepening over a fail-soft alpha-beta / NegaScout (PVS) with
+// aspiration windows, a transposition table, move ordering (TT move, refutation table,
+// captures, killers, history / butterfly / relative history), null-move pruning, late move
+// reductions, quiescence search and extensions. Every enhancement is a SearchConfig switch.
+//
+// A Searcher is an object that owns all its tables; nothing is global. It is game-agnostic:
+// the game is an adapter satisfying search::Game.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "common/search/config.hpp"
+#include "common/search/game.hpp"
+#include "common/search/history.hpp"
+#include "common/search/limits.hpp"
+#include "common/search/move_order.hpp"
+#include "common/search/score.hpp"
+#include "common/search/stats.hpp"
+#include "common/search/tt.hpp"
+
+namespace search {
+
+template <class Move>
+struct Iteration {
+    int depth = 0;
+    int seldepth = 0;
+    Score score = 0;
+    std::uint64_t nodes = 0;  // total so far in this search
+    double time_ms = 0;
+    int hashfull = 0;
+    std::vector<Move> pv;
+};
+
+template <class Move>
+struct SearchResult {
+    Move best_move = Move::none();
+    Score score = 0;
+    int depth = 0;  // last completed iteration
+    std::vector<Move> pv;
+    SearchStats stats;
+    std::vector<Iteration<Move>> iterations;
+};
+
+template <Game G>
+class Searcher {
+public:
+    using Position = typename G::Position;
+    using Move = typename G::Move;
+    using MoveList = typename G::MoveList;
+    using Result = SearchResult<Move>;
+    using IterationCallback = std::function<void(const Iteration<Move>&)>;
+
+    Searcher(G game, SearchConfig config)
+        : game_(std::move(game)),
+          config_(std::move(config)),
+          history_(G::MoveIndexCount),
+          killers_(MaxPly + 1) {
+        if (config_.tt) tt_ = std::make_unique<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
+        new_game();
+    }
+
+    const SearchConfig& config() const { return config_; }
+    const G& game() const { return game_; }
+    G& game() { return game_; }
+    const TranspositionTable* tt() const { return tt_.get(); }
+    const HistoryTables& history() const { return history_; }
+
+    // Forget everything learnt: TT, history, killers, refutations. After this, a search gives
+    // exactly the result (and node count) of a fresh Searcher.
+    void new_game() {
+        if (tt_) tt_->clear();
+        history_.clear();
+        killers_.clear();
+        for (auto& line : refutations_) line.clear();
+    }
+
+    // Searches `root`. `history` holds the keys of earlier game positions since the last
+    // irreversible move, oldest first, without the root; repetitions of them count as draws.
+    Result search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history = {},
+                  const IterationCallback& on_iteration = {}) {
+        pos_ = root;
+        limits_ = limits;
+        stats_ = {};
+        aborted_ = false;
+        clock_ = Stopwatch();
+        if (tt_) tt_->new_search();
+        if (config_.history_aging) history_.age();
+        killers_.clear();
+        history_size_ = history.size();
+        keys_.assign(history.begin(), history.end());
+        keys_.resize(history_size_ + MaxPly + 2);
+        keys_[history_size_] = game_.key(pos_);
+        reversible_from_[0] = 0;
+
+        Result result;
+        const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 2) : MaxPly - 2;
+        std::uint64_t nodes_before_last = 0, nodes_last = 0;
+        root_best_ = Move::none();
+        for (int depth = 1; depth <= max_depth; ++depth) {
+            iteration_depth_ = depth;
+            const std::uint64_t start_nodes = stats_.nodes;
+            const Score score = search_root(depth, result);
+            if (aborted_) break;
+            result.depth = depth;
+            result.score = score;
+            result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+            result.best_move = result.pv.empty() ? root_best_ : result.pv.front();
+            root_best_ = result.best_move;
+            if (config_.refutation) {
+                refutations_[1] = std::move(refutations_[0]);
+                refutations_[0] = result.pv;
+            }
+            nodes_before_last = nodes_last;
+            nodes_last = stats_.nodes - start_nodes;
+            stats_.depth = depth;
+            stats_.ebf = nodes_before_last ? static_cast<double>(nodes_last) / static_cast<double>(nodes_before_last) : 0;
+            stats_.time_ms = clock_.elapsed_ms();
+            Iteration<Move> info{depth, stats_.seldepth, score, stats_.nodes, stats_.time_ms,
+                                 tt_ ? tt_->hashfull() : 0, result.pv};
+            result.iterations.push_back(info);
+            if (on_iteration) on_iteration(info);
+            if (limits.soft_time_ms > 0 && clock_.elapsed_ms() >= limits.soft_time_ms) break;
+            // A decided game within the horizon cannot change with more depth.
+            if (is_decisive(score) && plies_to_end(score) <= depth) break;
+        }
+        if (result.best_move == Move::none()) {
+            // Stopped inside the first iteration: the best root move found so far, or any.
+            if (!(root_best_ == Move::none())) {
+                result.best_move = root_best_;
+            } else {
+                MoveList moves;
+                game_.generate(pos_, moves);
+                if (!moves.empty()) result.best_move = moves[0];
+            }
+            result.pv = {result.best_move};
+        }
+        stats_.time_ms = clock_.elapsed_ms();
+        result.stats = stats_;
+        return result;
+    }
+
+private:
+    // One iteration at the root, with the aspiration window policy.
+    Score search_root(int depth, const Result& previous) {
+        if (!config_.aspiration || depth < 2 || previous.depth == 0 || is_decisive(previous.score))
+            return alpha_beta(-Infinity, Infinity, depth, 0, false);
+        Score delta = config_.aspiration_window;
+        Score alpha = std::max(previous.score - delta, -Infinity);
+        Score beta = std::min(previous.score + delta, Infinity);
+        for (;;) {
+            const Score score = alpha_beta(alpha, beta, depth, 0, false);
+            if (aborted_) return score;
+            if (score > alpha && score < beta) return score;
+            ++stats_.aspiration_researches;
+            if (config_.aspiration_research == AspirationResearch::Full) {
+                alpha = -Infinity;
+                beta = Infinity;
+            } else {  // widen the failing side step by step (IDAS with growing t_i)
+                delta *= 2;
+                if (score <= alpha) alpha = std::max(score - delta, -Infinity);
+                else beta = std::min(score + delta, Infinity);
+            }
+        }
+    }
+
+    Score terminal_score(Status s, int ply) const {
+        switch (s) {
+            case Status::Win: return win_in(ply);
+            case Status::Loss: return loss_in(ply);
+            case Status::Draw: return DrawScore;
+            case Status::Ongoing: break;
+        }
+        return DrawScore;
+    }
+
+    bool is_repetition(int ply) const {
+        const std::size_t at = history_size_ + static_cast<std::size_t>(ply);
+        const std::uint64_t key = keys_[at];
+        for (std::size_t i = at; i >= reversible_from_[ply] + 2;) {
+            i -= 2;
+            if (keys_[i] == key) return true;
+        }
+        return false;
+    }
+
+    // Counts a node and checks the limits; true when the search must stop.
+    bool count_node(int ply) {
+        ++stats_.nodes;
+        if (ply > stats_.seldepth) stats_.seldepth = ply;
+        if (limits_.nodes && stats_.nodes >= limits_.nodes) aborted_ = true;
+        if ((stats_.nodes & 1023) == 0) {
+            if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) aborted_ = true;
+            if (limits_.hard_time_ms > 0 && clock_.elapsed_ms() >= limits_.hard_time_ms) aborted_ = true;
+        }
+        return aborted_;
+    }
+
+    void make(Move m, int ply, bool irreversible) {
+        game_.make(pos_, m);
+        const std::size_t at = history_size_ + static_cast<std::size_t>(ply) + 1;
+        keys_[at] = game_.key(pos_);
+        reversible_from_[ply + 1] = irreversible ? at : reversible_from_[ply];
+    }
+
+    void update_pv(int ply, Move m) {
+        pv_[ply][0] = m;
+        const int child = pv_length_[ply + 1];
+        std::copy_n(pv_[ply + 1].begin(), child, pv_[ply].begin() + 1);
+        pv_length_[ply] = child + 1;
+    }
+
+    bool in_tables(Move m) const { return config_.history_captures || !game_.is_capture(m); }
+
+    Score alpha_beta(Score alpha, Score beta, int depth, int ply, bool after_null) {
+        pv_length_[ply] = 0;
+        const bool root = ply == 0;
+        const bool pv_node = beta - alpha > 1;
+        if (!root) {
+            if (const Status s = game_.status(pos_); s != Status::Ongoing) return terminal_score(s, ply);
+            if (game_.repetition_draws() && is_repetition(ply)) return DrawScore;
+            if (ply >= MaxPly - 1) return game_.evaluate(pos_);
+        }
+        if (depth <= 0) return quiescence(alpha, beta, ply, 0);
+        if (count_node(ply)) return 0;
+
+        const std::uint64_t key = keys_[history_size_ + static_cast<std::size_t>(ply)];
+        Move tt_move = root ? root_best_ : Move::none();
+        if (tt_) {
+            ++stats_.tt_probes;
+            const TTHit hit = tt_->probe(key, ply);
+            if (hit.found) {
+                ++stats_.tt_hits;
+                if (hit.move) tt_move = Move::from_raw(hit.move);
+                const bool deep_enough = config_.tt_reuse == TTReuse::Exact ? hit.depth == depth : hit.depth >= depth;
+                if (!root && deep_enough &&
+                    (hit.bound == Bound::Exact || (hit.bound == Bound::Lower && hit.score >= beta) ||
+                     (hit.bound == Bound::Upper && hit.score <= alpha))) {
+                    ++stats_.tt_cutoffs;
+                    return hit.score;
+                }
+            }
+        }
+
+        if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
+            !is_decisive(beta) && game_.null_move_allowed(pos_) && game_.evaluate(pos_) >= beta) {
+            if (const auto cut = try_null_move(beta, depth, ply)) return *cut;
+            if (aborted_) return 0;
+        }
+
+        MoveList moves;
+        game_.generate(pos_, moves);
+        MoveOrder<G> order(game_, pos_, moves);
+        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
+
+        const Score alpha_orig = alpha;
+        Score best = -Infinity;
+        Move best_move = Move::none();
+        std::array<Move, 256> tried{};
+        int searched = 0;
+        while (auto next = order.next()) {
+            const Move m = next->move;
+            const bool capture = game_.is_capture(m);
+            make(m, ply, game_.is_irreversible(m));
+            int new_depth = depth - 1;
+            if (config_.extensions && ply < 2 * iteration_depth_) new_depth += game_.extension(pos_, m);
+            Score score;
+            if (searched == 0) {
+                score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                int r = 0;
+                if (config_.lmr && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
+                    new_depth == depth - 1 && !capture && next->score < MoveOrder<G>::KillerBase - 64) {
+                    r = (searched >= 3 * config_.lmr_min_moves && depth >= 6) ? 2 : 1;
+                    r = std::min(r, new_depth - 1);
+                }
+                if (config_.pvs) {
+                    score = -alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                    if (r > 0 && score > alpha && !aborted_) {
+                        ++stats_.lmr_researches;
+                        score = -alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                    }
+                    if (score > alpha && score < beta && !aborted_) {
+                        ++stats_.pvs_researches;
+                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                    }
+                } else {
+                    score = -alpha_beta(-beta, -alpha, new_depth - r, ply + 1, false);
+                    if (r > 0 && score > alpha && !aborted_) {
+                        ++stats_.lmr_researches;
+                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                    }
+                }
+            }
+            game_.unmake(pos_, m);
+            if (aborted_) return 0;
+            tried[static_cast<std::size_t>(searched++)] = m;
+            const bool cutoff = score >= beta;
+            update_butterfly(m, depth, cutoff);
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    best_move = m;
+                    update_pv(ply, m);
+                    if (root) root_best_ = m;
+                    if (cutoff) {
+                        on_cutoff(m, capture, depth, ply, searched, std::span(tried.data(), static_cast<std::size_t>(searched - 1)));
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        // The best move of a PV node counts as a success too (Schaeffer).
+        if (best_move != Move::none() && best < beta) credit_history(best_move, depth);
+
+        if (tt_) {
+            const Bound bound = best >= beta ? Bound::Lower : best > alpha_orig ? Bound::Exact : Bound::Upper;
+            tt_->store(key, ply, depth, best, bound, best_move.raw());
+        }
+        return best;
+    }
+
+    // Adaptive R (Heinz 1999): R = 3 when more than 6 plies remain, else 2.
+    int null_reduction(int depth) const {
+        return config_.null_move == NullMove::Adaptive ? (depth > 6 ? 3 : 2) : config_.null_r;
+    }
+
+    // The null move is tried only where its reduced search keeps at least one full-width ply
+    // (depth >= R + 2): a game won by one move -- a connection in LOA -- is then always seen
+    // as a threat, which a bare static evaluation at the horizon would miss.
+    std::optional<Score> try_null_move(Score beta, int depth, int ply) {
+        const int r = null_reduction(depth);
+        ++stats_.null_tries;
+        const Move pass = game_.null_move();
+        make(pass, ply, true);  // no repetition may be claimed across a null move
+        Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
+        game_.unmake(pos_, pass);
+        if (aborted_ || score < beta) return std::nullopt;
+        if (score >= WinThreshold) score = beta;  // a win proven by passing is not a proof
+        if (config_.null_verify) {
+            // Verified null move (Tabibi and Netanyahu): confirm with a reduced normal search.
+            const Score verified = alpha_beta(beta - 1, beta, depth - r, ply, true);
+            if (aborted_ || verified < beta) return std::nullopt;
+        }
+        ++stats_.null_cutoffs;
+        return score;
+    }
+
+    // Stand pat on the static evaluation, or follow the game's quiescence moves (captures),
+    // at most qsearch_plies deep: LOA has captures almost everywhere, and an unbounded capture
+    // search would dwarf the main tree.
+    Score quiescence(Score alpha, Score beta, int ply, int qply) {
+        pv_length_[ply] = 0;
+        if (count_node(ply)) return 0;
+        ++stats_.qnodes;
+        const Score stand_pat = game_.evaluate(pos_);
+        if (config_.qsearch == 0 || qply >= config_.qsearch_plies || ply >= MaxPly - 1 || stand_pat >= beta)
+            return stand_pat;
+        Score best = stand_pat;
+        alpha = std::max(alpha, stand_pat);
+        MoveList moves;
+        game_.generate(pos_, moves);
+        MoveOrder<G> order(game_, pos_, moves);
+        order.score_quiescence(config_.qsearch);
+        while (auto next = order.next()) {
+            const Move m = next->move;
+            make(m, ply, true);
+            const Status s = game_.status(pos_);
+            const Score score = s != Status::Ongoing ? terminal_score(s, ply + 1) : -quiescence(-beta, -alpha, ply + 1, qply + 1);
+            game_.unmake(pos_, m);
+            if (aborted_) return 0;
+            if (score > best) {
+                best = score;
+                if (score > alpha) {
+                    update_pv(ply, m);
+                    if (score >= beta) break;
+                    alpha = score;
+                }
+            }
+        }
+        return best;
+    }
+
+    void credit_history(Move m, int depth) {
+        if ((config_.history == HistoryMode::Absolute || config_.history == HistoryMode::Relative) && in_tables(m))
+            history_.add_history(game_.move_index(pos_, m), HistoryTables::increment(config_.hh_increment(), depth));
+    }
+
+    void update_butterfly(Move m, int depth, bool cutoff) {
+        if (!in_tables(m)) return;
+        const bool count = config_.history == HistoryMode::Butterfly ||
+                           (config_.history == HistoryMode::Relative && config_.rhh_update == RhhUpdate::All && !cutoff);
+        if (count) history_.add_butterfly(game_.move_index(pos_, m), HistoryTables::increment(config_.bf_increment(), depth));
+    }
+
+    void on_cutoff(Move m, bool capture, int depth, int ply, int searched, std::span<const Move> tried_before) {
+        ++stats_.beta_cutoffs;
+        if (searched == 1) ++stats_.first_move_cutoffs;
+        if (config_.killers > 0 && !(config_.captures_first && capture)) killers_.record(ply, m, config_.killers);
+        credit_history(m, depth);
+        if (config_.history == HistoryMode::Relative && config_.rhh_update == RhhUpdate::CutNodes) {
+            // Hyatt/Romstad: the moves tried before the cutoff move failed at a cut node.
+            const std::uint64_t inc = HistoryTables::increment(config_.bf_increment(), depth);
+            for (const Move before : tried_before)
+                if (in_tables(before)) history_.add_butterfly(game_.move_index(pos_, before), inc);
+        }
+    }
+
+    Move refutation(int age, int ply) const {
+        const auto& line = refutations_[static_cast<std::size_t>(age)];
+        return config_.refutation && static_cast<std::size_t>(ply) < line.size() ? line[static_cast<std::size_t>(ply)]
+                                                                                 : Move::none();
+    }
+
+    G game_;
+    SearchConfig config_;
+    std::unique_ptr<TranspositionTable> tt_;
+    HistoryTables history_;
+    KillerTable<Move> killers_;
+    std::array<std::vector<Move>, 2> refutations_;  // PVs of the last two iterations
+
+    Position pos_{};
+    SearchLimits limits_;
+    SearchStats stats_;
+    Stopwatch clock_;
+    bool aborted_ = false;
+    int iteration_depth_ = 0;
+    Move root_best_ = Move::none();
+
+    std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path
+    std::size_t history_size_ = 0;
+    std::array<std::size_t, MaxPly + 2> reversible_from_{};
+    std::array<std::array<Move, MaxPly + 1>, MaxPly + 1> pv_{};
+    std::array<int, MaxPly + 2> pv_length_{};
+};
+
+}  // namespace search

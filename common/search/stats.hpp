@@ -1,0 +1,32 @@
+// Statistics of one search, exposed to callers and printed by the tools.
+#pragma once
+
+#include <cstdint>
+
+namespace search {
+
+struct SearchStats {
+    std::uint64_t nodes = 0;         // every node visited, quiescence included
+    std::uint64_t qnodes = 0;        // quiescence nodes
+    std::uint64_t tt_probes = 0;
+    std::uint64_t tt_hits = 0;
+    std::uint64_t tt_cutoffs = 0;
+    std::uint64_t beta_cutoffs = 0;
+    std::uint64_t first_move_cutoffs = 0;
+    std::uint64_t pvs_researches = 0;
+    std::uint64_t aspiration_researches = 0;
+    std::uint64_t lmr_researches = 0;
+    std::uint64_t null_tries = 0;
+    std::uint64_t null_cutoffs = 0;
+    int depth = 0;     // last completed iteration
+    int seldepth = 0;  // deepest ply reached
+    double time_ms = 0;
+    double ebf = 0;    // effective branching factor: nodes of the last iteration / the one before
+
+    double first_move_cutoff_rate() const {
+        return beta_cutoffs ? static_cast<double>(first_move_cutoffs) / static_cast<double>(beta_cutoffs) : 0;
+    }
+    double nps() const { return time_ms > 0 ? static_cast<double>(nodes) * 1000.0 / time_ms : 0; }
+};
+
+}  // namespace search

@@ -1,0 +1,46 @@
+#include <string>
+
+#include <fmt/format.h>
+
+#include "common/search/config.hpp"
+#include "loa/bench_positions.hpp"
+#include "loa/cli/commands.hpp"
+#include "loa/search_game.hpp"
+#include "loa/search_output.hpp"
+
+namespace loa::cli {
+
+void add_bench_command(CLI::App& app) {
+    struct Options {
+        int depth = 5;
+        std::string variant = "full";
+        bool verbose = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand(
+        "bench", "Search the built-in position set at fixed depth: the node-count signature and nodes/second");
+    cmd->add_option("-d,--depth", o->depth, "Search depth in plies")->check(CLI::Range(1, 30))->capture_default_str();
+    cmd->add_option("-v,--variant", o->variant, "Search variant")->capture_default_str();
+    cmd->add_flag("--verbose", o->verbose, "One line per position");
+    cmd->callback([o] {
+        const search::SearchConfig config = search::parse_search_config(o->variant);
+        std::uint64_t nodes = 0;
+        double time_ms = 0;
+        for (const NamedPosition& named : BenchPositions) {
+            // A fresh searcher per position: the signature must not depend on the order.
+            search::Searcher<SearchGame> searcher(SearchGame{}, config);
+            search::SearchLimits limits;
+            limits.depth = o->depth;
+            const auto r = searcher.search(Position::from_text(named.text), limits);
+            nodes += r.stats.nodes;
+            time_ms += r.stats.time_ms;
+            if (o->verbose)
+                fmt::print("position {:<36} nodes {:>10} score {:<8} bestmove {}\n", named.origin, r.stats.nodes,
+                           search::format_score(r.score), move_to_compact(r.best_move));
+        }
+        fmt::print("bench depth {} positions {} nodes {} time_ms {:.0f} nps {:.0f}\n", o->depth, BenchPositions.size(),
+                   nodes, time_ms, time_ms > 0 ? static_cast<double>(nodes) * 1000.0 / time_ms : 0.0);
+    });
+}
+
+}  // namespace loa::cli

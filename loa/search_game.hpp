@@ -1,0 +1,82 @@
+// Lines of Action as a model of search::Game: the only place where the search core and the
+// game meet.
+#pragma once
+
+#include <functional>
+
+#include "common/search/game.hpp"
+#include "loa/connectivity.hpp"
+#include "loa/movegen.hpp"
+#include "loa/rules.hpp"
+#include "loa/simple_eval.hpp"
+
+namespace loa {
+
+class SearchGame {
+public:
+    using Position = loa::Position;
+    using Move = loa::Move;
+    using MoveList = loa::MoveList;
+    using Evaluator = std::function<int(const Position&)>;
+    static constexpr int MoveIndexCount = 2 * FromToCount;  // per side to move
+
+    explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = {}) : rules_(rules), evaluator_(std::move(evaluator)) {}
+
+    const RuleSet& rules() const { return rules_; }
+
+    void generate(const Position& pos, MoveList& moves) const { generate_moves(pos, moves); }
+    void make(Position& pos, Move m) const { pos.make(m); }
+    void unmake(Position& pos, Move m) const { pos.unmake(m); }
+    std::uint64_t key(const Position& pos) const { return pos.key(); }
+
+    search::Status status(const Position& pos) const {
+        const GameResult r = connection_result(pos, rules_);
+        if (r.over()) {
+            if (r.outcome == Outcome::Draw) return search::Status::Draw;
+            return r.outcome == win_for(pos.side_to_move()) ? search::Status::Win : search::Status::Loss;
+        }
+        if (rules_.no_move != NoMoveRule::Pass && !has_real_move(pos))
+            return rules_.no_move == NoMoveRule::Lose ? search::Status::Loss : search::Status::Draw;
+        return search::Status::Ongoing;
+    }
+    bool repetition_draws() const { return rules_.repetition_draw; }
+
+    int evaluate(const Position& pos) const { return evaluator_ ? evaluator_(pos) : simple_evaluate(pos); }
+
+    // Level 1: every capture. Level 2: captures that change connectivity locally -- the
+    // captured piece touched another enemy piece (a link broken) or the capturing piece lands
+    // next to a friend (a link made).
+    bool is_quiescence_move(const Position& pos, Move m, int level) const {
+        if (!m.is_capture()) return false;
+        if (level <= 1) return true;
+        const Bitboard around = neighbours(square_bb(m.to()));
+        const Colour us = pos.side_to_move();
+        const Bitboard friends = pos.pieces(us) & ~square_bb(m.from());
+        return (around & pos.pieces(~us)) != 0 || (around & friends) != 0;
+    }
+
+    bool is_capture(Move m) const { return m.is_capture(); }
+    // Captures that take a well-linked enemy piece, landing centrally, first.
+    int capture_order(const Position& pos, Move m) const {
+        const Bitboard around = neighbours(square_bb(m.to()));
+        return 16 * popcount(around & pos.pieces(~pos.side_to_move())) + CentralisationTable[static_cast<std::size_t>(m.to())];
+    }
+    bool is_irreversible(Move m) const { return m.is_capture(); }
+    int move_index(const Position& pos, Move m) const { return index(pos.side_to_move()) * FromToCount + m.from_to(); }
+
+    Move null_move() const { return Move::pass(); }
+    bool null_move_allowed(const Position& pos) const { return has_real_move(pos); }
+
+    // One ply more when the move leaves its side two groups: one move from a possible win.
+    int extension(const Position& pos, Move) const {
+        return count_groups(pos.pieces(~pos.side_to_move())) == 2 ? 1 : 0;
+    }
+
+private:
+    RuleSet rules_;
+    Evaluator evaluator_;
+};
+
+static_assert(search::Game<SearchGame>);
+
+}  // namespace loa

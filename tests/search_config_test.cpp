@@ -1,0 +1,115 @@
+// Variant strings: presets, overrides, canonical round trip, and errors naming the key.
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "common/search/config.hpp"
+
+namespace {
+
+using namespace search;
+
+TEST(SearchConfig, AbIsPlainIterativeDeepeningAlphaBeta) {
+    const SearchConfig c = preset_config("ab");
+    EXPECT_FALSE(c.pvs);
+    EXPECT_FALSE(c.aspiration);
+    EXPECT_FALSE(c.tt);
+    EXPECT_EQ(c.killers, 0);
+    EXPECT_EQ(c.history, HistoryMode::None);
+    EXPECT_FALSE(c.refutation);
+    EXPECT_FALSE(c.captures_first);
+    EXPECT_EQ(c.null_move, NullMove::Off);
+    EXPECT_FALSE(c.lmr);
+    EXPECT_FALSE(c.extensions);
+}
+
+TEST(SearchConfig, PresetsTurnOnExactlyWhatTheirNameSays) {
+    SearchConfig expected = preset_config("ab");
+    expected.pvs = true;
+    expected.tt = true;
+    expected.history = HistoryMode::Relative;
+    expected.preset = "pvs+tt+rhh";
+    EXPECT_EQ(preset_config("pvs+tt+rhh"), expected);
+    expected.history = HistoryMode::Absolute;
+    expected.preset = "pvs+tt+hh";
+    EXPECT_EQ(preset_config("pvs+tt+hh"), expected);
+    const SearchConfig full = preset_config("full");
+    EXPECT_TRUE(full.pvs && full.aspiration && full.tt && full.lmr && full.captures_first);
+    EXPECT_EQ(full.killers, 2);
+    EXPECT_EQ(full.history, HistoryMode::Relative);
+    EXPECT_EQ(full.null_move, NullMove::Adaptive);
+    // The horizon treatment is the same in every preset.
+    for (const char* p : {"ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full"})
+        EXPECT_EQ(preset_config(p).qsearch, preset_config("ab").qsearch) << p;
+}
+
+TEST(SearchConfig, OverridesApplyOnTopOfThePresetWhateverTheOrder) {
+    const SearchConfig c = parse_search_config("killers=3,preset=pvs+tt,history=relative,hh_inc=1,bf_inc=d2,null=adaptive");
+    EXPECT_TRUE(c.pvs);
+    EXPECT_TRUE(c.tt);
+    EXPECT_EQ(c.killers, 3);
+    EXPECT_EQ(c.history, HistoryMode::Relative);
+    EXPECT_EQ(c.hh_increment(), Increment::One);
+    EXPECT_EQ(c.bf_increment(), Increment::DepthSquared);
+    EXPECT_EQ(c.null_move, NullMove::Adaptive);
+    const SearchConfig d = parse_search_config("preset=ab,tt=64,aspiration=35,null=3,qsearch=quads,tt_replace=always");
+    EXPECT_EQ(d.tt_mb, 64);
+    EXPECT_EQ(d.aspiration_window, 35);
+    EXPECT_EQ(d.null_move, NullMove::Fixed);
+    EXPECT_EQ(d.null_r, 3);
+    EXPECT_EQ(d.qsearch, 2);
+    EXPECT_EQ(d.tt_replace, TTReplace::Always);
+}
+
+TEST(SearchConfig, HistoryIncrementDefaultsFollowThePapers) {
+    EXPECT_EQ(preset_config("hh").hh_increment(), Increment::TwoPowDepth);  // Schaeffer
+    EXPECT_EQ(preset_config("rhh").hh_increment(), Increment::One);         // Winands et al.
+    EXPECT_EQ(preset_config("rhh").bf_increment(), Increment::One);
+}
+
+TEST(SearchConfig, CanonicalTextRoundTrips) {
+    for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
+                             "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes"}) {
+        const SearchConfig c = parse_search_config(spec);
+        const std::string text = to_string(c);
+        EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
+        EXPECT_EQ(parse_search_config(text).history, c.history);
+    }
+}
+
+void expect_error(const char* spec, const char* fragment) {
+    try {
+        (void)parse_search_config(spec);
+        ADD_FAILURE() << "accepted: " << spec;
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+}
+
+TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
+    expect_error("preset=pvs,colour=red", "unknown key 'colour'");
+    expect_error("preset=pvs+xyz", "unknown preset token 'xyz'");
+    expect_error("killers=99", "'killers'");
+    expect_error("history=sometimes", "'history'");
+    expect_error("hh_inc=3", "'hh_inc'");
+    expect_error("null=4", "'null'");
+    expect_error("tt=lots", "'tt'");
+    expect_error("pvs=maybe", "'pvs'");
+    expect_error("qsearch=all", "'qsearch'");
+    expect_error("pvs=", "missing value for 'pvs'");
+    expect_error("pvs+tt+nonsense", "unknown preset token 'nonsense'");
+}
+
+TEST(SearchConfig, ABareItemNamesThePreset) {
+    EXPECT_EQ(parse_search_config("pvs+tt"), preset_config("pvs+tt"));
+    EXPECT_EQ(parse_search_config("killers=1,pvs").killers, 1);
+    EXPECT_TRUE(parse_search_config("killers=1,pvs").pvs);
+}
+
+TEST(SearchConfig, ForeignKeysAreLeftToTheCaller) {
+    SearchConfig c;
+    EXPECT_FALSE(apply_search_option(c, "depth", "6"));
+    EXPECT_TRUE(apply_search_option(c, "killers", "1"));
+    EXPECT_EQ(c.killers, 1);
+}
+
+}  // namespace
