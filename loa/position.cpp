@@ -13,6 +13,7 @@ Position Position::from_bitboards(Bitboard black, Bitboard white, Colour side_to
     p.pieces_ = {black, white};
     p.side_ = side_to_move;
     p.key_ = p.compute_key();
+    p.euler_ = {loa::euler_numerator(black), loa::euler_numerator(white)};
     return p;
 }
 

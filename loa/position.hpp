@@ -10,6 +10,7 @@
 #include "loa/bitboard.hpp"
 #include "loa/colour.hpp"
 #include "loa/move.hpp"
+#include "loa/quads.hpp"
 #include "loa/zobrist.hpp"
 
 namespace loa {
@@ -32,19 +33,14 @@ public:
     int count(Colour c) const { return popcount(pieces(c)); }
     Key key() const { return key_; }
     Key compute_key() const;  // from scratch, for verification
+    // Four times the Euler number of a side's pieces (see quads.hpp), kept incrementally.
+    int euler_numerator(Colour c) const { return euler_[index(c)]; }
+    // A cheap proof that a side is split: Euler number above 1.
+    bool surely_split(Colour c) const { return euler_[index(c)] > 4; }
 
     // Plays a move that is legal in this position (not checked here: see Game and parse_move).
     void make(Move m) {
-        const int us = index(side_);
-        if (!m.is_pass()) {
-            const Bitboard from_to = square_bb(m.from()) | square_bb(m.to());
-            pieces_[us] ^= from_to;
-            key_ ^= piece_key(side_, m.from()) ^ piece_key(side_, m.to());
-            if (m.is_capture()) {
-                pieces_[us ^ 1] ^= square_bb(m.to());
-                key_ ^= piece_key(~side_, m.to());
-            }
-        }
+        if (!m.is_pass()) move_pieces(side_, m);
         side_ = ~side_;
         key_ ^= Zobrist.white_to_move;
     }
@@ -53,22 +49,43 @@ public:
     void unmake(Move m) {
         side_ = ~side_;
         key_ ^= Zobrist.white_to_move;
-        if (m.is_pass()) return;
-        const int us = index(side_);
-        pieces_[us] ^= square_bb(m.from()) | square_bb(m.to());
-        key_ ^= piece_key(side_, m.from()) ^ piece_key(side_, m.to());
-        if (m.is_capture()) {
-            pieces_[us ^ 1] ^= square_bb(m.to());
-            key_ ^= piece_key(~side_, m.to());
-        }
+        if (!m.is_pass()) unmove_pieces(side_, m);
     }
 
     friend bool operator==(const Position& a, const Position& b) {
-        return a.pieces_ == b.pieces_ && a.side_ == b.side_ && a.key_ == b.key_;
+        return a.pieces_ == b.pieces_ && a.side_ == b.side_ && a.key_ == b.key_ && a.euler_ == b.euler_;
     }
 
 private:
+    // Each update keeps the Euler numerators in step: a piece leaving a square subtracts the
+    // gain it brought, computed on the bitboard without it.
+    void remove_piece(int side, Square s) {
+        pieces_[side] ^= square_bb(s);
+        euler_[side] -= euler_gain(pieces_[side], s);
+    }
+    void add_piece(int side, Square s) {
+        euler_[side] += euler_gain(pieces_[side], s);
+        pieces_[side] ^= square_bb(s);
+    }
+    void move_pieces(Colour mover, Move m) {
+        const int us = index(mover);
+        remove_piece(us, m.from());
+        if (m.is_capture()) remove_piece(us ^ 1, m.to());
+        add_piece(us, m.to());
+        key_ ^= piece_key(mover, m.from()) ^ piece_key(mover, m.to());
+        if (m.is_capture()) key_ ^= piece_key(~mover, m.to());
+    }
+    void unmove_pieces(Colour mover, Move m) {
+        const int us = index(mover);
+        remove_piece(us, m.to());
+        if (m.is_capture()) add_piece(us ^ 1, m.to());
+        add_piece(us, m.from());
+        key_ ^= piece_key(mover, m.from()) ^ piece_key(mover, m.to());
+        if (m.is_capture()) key_ ^= piece_key(~mover, m.to());
+    }
+
     std::array<Bitboard, 2> pieces_{};
+    std::array<int, 2> euler_{};
     Colour side_ = Colour::Black;
     Key key_ = 0;
 };

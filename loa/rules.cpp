@@ -83,8 +83,9 @@ std::string describe(const GameResult& r) {
 
 GameResult connection_result(const Position& pos, const RuleSet& rules) {
     const Colour mover = ~pos.side_to_move();
-    const bool mover_connected = is_connected(pos.pieces(mover));
-    const bool other_connected = is_connected(pos.pieces(~mover));
+    // The Euler number settles most positions before any flood fill.
+    const bool mover_connected = !pos.surely_split(mover) && is_connected(pos.pieces(mover));
+    const bool other_connected = !pos.surely_split(~mover) && is_connected(pos.pieces(~mover));
     if (mover_connected && other_connected) {
         if (rules.simultaneous == SimultaneousConnection::Draw)
             return {Outcome::Draw, Termination::SimultaneousConnection};

@@ -6,6 +6,7 @@
 
 #include "common/search/game.hpp"
 #include "loa/connectivity.hpp"
+#include "loa/evaluation.hpp"
 #include "loa/movegen.hpp"
 #include "loa/rules.hpp"
 #include "loa/simple_eval.hpp"
@@ -17,12 +18,26 @@ public:
     using Position = loa::Position;
     using Move = loa::Move;
     using MoveList = loa::MoveList;
-    using Evaluator = std::function<int(const Position&)>;
+    using CustomEvaluation = std::function<int(const Position&)>;
     static constexpr int MoveIndexCount = 2 * FromToCount;  // per side to move
 
-    explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = {}) : rules_(rules), evaluator_(std::move(evaluator)) {}
+    explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = Evaluator{}) : rules_(rules), evaluator_(evaluator) {}
+    // Any evaluation function (tests, experiments).
+    SearchGame(RuleSet rules, CustomEvaluation custom) : rules_(rules), custom_(std::move(custom)) {}
+    // The placeholder material-and-centralisation evaluation, kept as a baseline.
+    static SearchGame with_simple_evaluation(RuleSet rules = {}) {
+        return SearchGame(rules, CustomEvaluation(simple_evaluate));
+    }
+    // eval spec: "full", "concentration", "simple", or a JSON weights file (over "full").
+    static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
+        if (eval_spec.empty() || eval_spec == "full") return SearchGame(rules);
+        if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
+        if (eval_spec == "simple") return with_simple_evaluation(rules);
+        return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));
+    }
 
     const RuleSet& rules() const { return rules_; }
+    const Evaluator& evaluator() const { return evaluator_; }
 
     void generate(const Position& pos, MoveList& moves) const { generate_moves(pos, moves); }
     void make(Position& pos, Move m) const { pos.make(m); }
@@ -41,18 +56,17 @@ public:
     }
     bool repetition_draws() const { return rules_.repetition_draw; }
 
-    int evaluate(const Position& pos) const { return evaluator_ ? evaluator_(pos) : simple_evaluate(pos); }
+    int evaluate(const Position& pos) const { return custom_ ? custom_(pos) : evaluator_.evaluate(pos); }
 
-    // Level 1: every capture. Level 2: captures that change connectivity locally -- the
-    // captured piece touched another enemy piece (a link broken) or the capturing piece lands
-    // next to a friend (a link made).
+    // Level 1: every capture. Level 2 (MIA's rule): captures that create or break quads,
+    // i.e. change either side's Euler numerator.
     bool is_quiescence_move(const Position& pos, Move m, int level) const {
         if (!m.is_capture()) return false;
         if (level <= 1) return true;
-        const Bitboard around = neighbours(square_bb(m.to()));
-        const Colour us = pos.side_to_move();
-        const Bitboard friends = pos.pieces(us) & ~square_bb(m.from());
-        return (around & pos.pieces(~us)) != 0 || (around & friends) != 0;
+        Position after = pos;
+        after.make(m);
+        return after.euler_numerator(Colour::Black) != pos.euler_numerator(Colour::Black) ||
+               after.euler_numerator(Colour::White) != pos.euler_numerator(Colour::White);
     }
 
     bool is_capture(Move m) const { return m.is_capture(); }
@@ -75,6 +89,7 @@ public:
 private:
     RuleSet rules_;
     Evaluator evaluator_;
+    CustomEvaluation custom_;
 };
 
 static_assert(search::Game<SearchGame>);

@@ -110,6 +110,8 @@ TEST(Zobrist, IncrementalKeyEqualsKeyFromScratchAndUnmakeRestoresExactly) {
             played.push_back(m);
             pos.make(m);
             ASSERT_EQ(pos.key(), pos.compute_key()) << "game " << game << " ply " << ply;
+            for (const Colour c : {Colour::Black, Colour::White})
+                ASSERT_EQ(pos.euler_numerator(c), euler_numerator(pos.pieces(c))) << pos.to_text();
             ASSERT_GE(pos.count(Colour::Black), 1);
             ASSERT_GE(pos.count(Colour::White), 1);
             ASSERT_EQ(pos.pieces(Colour::Black) & pos.pieces(Colour::White), 0u);
@@ -122,6 +124,21 @@ TEST(Zobrist, IncrementalKeyEqualsKeyFromScratchAndUnmakeRestoresExactly) {
         }
         ASSERT_EQ(pos, Position::start());
     }
+}
+
+TEST(Quads, EulerNumberCountsGroupsMinusHoles) {
+    auto euler = [](const char* text) { return euler_numerator(Position::from_text(text).pieces(Colour::Black)) / 4; };
+    EXPECT_EQ(euler("b7/8/8/8/8/8/8/7w b"), 1);              // one piece
+    EXPECT_EQ(euler("b1b5/8/8/8/8/8/8/7w b"), 2);            // two apart
+    EXPECT_EQ(euler("bb6/8/8/8/8/8/8/7w b"), 1);             // two touching
+    EXPECT_EQ(euler("b7/1b6/8/8/8/8/8/7w b"), 1);            // diagonal touch is a connection
+    EXPECT_EQ(euler("8/8/8/2bbb3/2b1b3/2bbb3/8/7w b"), 0);   // a ring: one group, one hole
+    EXPECT_EQ(euler("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b"), 2);
+    const QuadCounts q = count_quads(square_bb(0));
+    EXPECT_EQ(q.q1, 4);
+    EXPECT_EQ(q.q3, 0);
+    EXPECT_EQ(q.qd, 0);
+    EXPECT_TRUE(Position::start().surely_split(Colour::Black));
 }
 
 TEST(Zobrist, SideToMoveChangesTheKey) {

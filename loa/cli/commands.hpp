@@ -11,5 +11,6 @@ void add_show_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_variants_command(CLI::App& app);
+void add_eval_command(CLI::App& app);
 
 }  // namespace loa::cli

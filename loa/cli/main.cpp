@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
     loa::cli::add_analyze_command(app);
     loa::cli::add_bench_command(app);
     loa::cli::add_variants_command(app);
+    loa::cli::add_eval_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -1,0 +1,68 @@
+// Evaluation cost (ns per call) and search speed with each evaluation.
+#include <benchmark/benchmark.h>
+
+#include <random>
+#include <vector>
+
+#include "common/search/search.hpp"
+#include "loa/bench_positions.hpp"
+#include "loa/evaluation.hpp"
+#include "loa/search_game.hpp"
+#include "loa/simple_eval.hpp"
+
+namespace {
+
+using namespace loa;
+
+std::vector<Position> middle_game() {
+    std::vector<Position> out;
+    for (const NamedPosition& p : BenchPositions) out.push_back(Position::from_text(p.text));
+    return out;
+}
+
+void BM_EvaluateFull(benchmark::State& state) {
+    const auto positions = middle_game();
+    const Evaluator eval;
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(eval.evaluate(positions[i++ % positions.size()]));
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateFull);
+
+void BM_EvaluateConcentrationOnly(benchmark::State& state) {
+    const auto positions = middle_game();
+    const Evaluator eval(EvalWeights::concentration_only());
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(eval.evaluate(positions[i++ % positions.size()]));
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateConcentrationOnly);
+
+void BM_EvaluateSimple(benchmark::State& state) {
+    const auto positions = middle_game();
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(simple_evaluate(positions[i++ % positions.size()]));
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EvaluateSimple);
+
+// Search speed: preset `full` to depth 5 over the bench positions; counter = nodes/second.
+void search_speed(benchmark::State& state, const SearchGame& game) {
+    const auto positions = middle_game();
+    std::uint64_t nodes = 0;
+    for (auto _ : state) {
+        for (const Position& pos : positions) {
+            search::Searcher<SearchGame> searcher(game, search::parse_search_config("full,tt=4"));
+            search::SearchLimits limits;
+            limits.depth = 5;
+            nodes += searcher.search(pos, limits).stats.nodes;
+        }
+    }
+    state.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+}
+void BM_SearchFullEval(benchmark::State& state) { search_speed(state, SearchGame{}); }
+void BM_SearchSimpleEval(benchmark::State& state) { search_speed(state, SearchGame::with_simple_evaluation()); }
+BENCHMARK(BM_SearchFullEval)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SearchSimpleEval)->Unit(benchmark::kMillisecond);
+
+}  // namespace

@@ -1,0 +1,50 @@
+#include <string>
+
+#include <fmt/format.h>
+
+#include "loa/cli/commands.hpp"
+#include "loa/display.hpp"
+#include "loa/evaluation.hpp"
+#include "loa/game.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace loa::cli {
+
+void add_eval_command(CLI::App& app) {
+    struct Options {
+        std::string position = "startpos";
+        std::string moves;
+        std::string weights;
+        bool print_weights = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = app.add_subcommand("eval", "Static evaluation with its per-feature breakdown for both sides");
+    cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
+    cmd->add_option("-m,--moves", o->moves, "Moves to play first");
+    cmd->add_option("-w,--weights", o->weights, "JSON weights file (missing keys keep the defaults)");
+    cmd->add_flag("--print-weights", o->print_weights, "Print the weights in use as JSON and exit");
+    cmd->callback([o] {
+        const EvalWeights weights = o->weights.empty() ? EvalWeights::full() : load_weights_file(o->weights);
+        if (o->print_weights) {
+            fmt::print("{}\n", weights_to_json(weights));
+            return;
+        }
+        Game game(position_from_argument(o->position));
+        for (const std::string_view m : split_move_list(o->moves)) game.play(m);
+        const Position& pos = game.position();
+        const EvalBreakdown b = Evaluator(weights).breakdown(pos);
+        fmt::print("{}position {}\n\n", diagram(pos), pos.to_text());
+        fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "feature", "black", "white", "weight", "term(stm)");
+        for (int i = 0; i < FeatureCount; ++i) {
+            const auto k = static_cast<std::size_t>(i);
+            fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", feature_name(static_cast<Feature>(i)),
+                       b.features[index(Colour::Black)][k], b.features[index(Colour::White)][k], weights.weight[k],
+                       b.terms[k]);
+        }
+        fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "side_to_move", "", "", weights.side_to_move, b.side_to_move);
+        fmt::print("total {} (for {}, centi-units)\n", b.total, colour_name(pos.side_to_move()));
+    });
+}
+
+}  // namespace loa::cli

@@ -1,0 +1,210 @@
+#include "loa/evaluation.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "loa/connectivity.hpp"
+#include "loa/error.hpp"
+#include "loa/movegen.hpp"
+
+namespace loa {
+namespace {
+
+constexpr std::array<std::string_view, FeatureCount> FeatureNames = {
+    "concentration", "centralisation", "centre_of_mass", "quads", "mobility",
+    "walls",         "connections",    "groups",         "uniformity"};
+
+// Piece-square table favouring the centre (symmetric under the board's 8 symmetries).
+constexpr std::array<int, 8> RingValue = {50, 25, 10, -20};  // by Chebyshev ring, 0 = centre
+constexpr std::array<int, 64> PieceSquare = [] {
+    std::array<int, 64> t{};
+    for (Square s = 0; s < 64; ++s) {
+        const int df = file_of(s) < 4 ? 3 - file_of(s) : file_of(s) - 4;
+        const int dr = rank_of(s) < 4 ? 3 - rank_of(s) : rank_of(s) - 4;
+        int v = RingValue[static_cast<std::size_t>(std::max(df, dr))];
+        if (df == 3 && dr == 3) v = -80;                    // corners are worst
+        else if ((df == 3 && dr == 2) || (df == 2 && dr == 3)) v = -25;  // next to a corner
+        t[static_cast<std::size_t>(s)] = v;
+    }
+    return t;
+}();
+
+constexpr int ring_of(Square s) {
+    const int df = file_of(s) < 4 ? 3 - file_of(s) : file_of(s) - 4;
+    const int dr = rank_of(s) < 4 ? 3 - rank_of(s) : rank_of(s) - 4;
+    return std::max(df, dr);
+}
+
+// Least possible sum of Chebyshev distances of n pieces to their centre: 8 fit at distance
+// 1, 16 more at distance 2, ... (the concentration of a perfectly packed group).
+constexpr int minimal_distance_sum(int n) {
+    int sum = 0, ring = 1, left = n - 1;
+    while (left > 0) {
+        const int fits = std::min(left, 8 * ring);
+        sum += fits * ring;
+        left -= fits;
+        ++ring;
+    }
+    return sum;
+}
+
+// Inward orthogonal neighbours of edge squares (both for a corner).
+constexpr Bitboard inward(Bitboard edge_piece) {
+    return (shift_north(edge_piece & Rank1) | shift_south(edge_piece & Rank8) | shift_east(edge_piece & FileA) |
+            shift_west(edge_piece & FileH));
+}
+
+}  // namespace
+
+std::string_view feature_name(Feature f) { return FeatureNames[static_cast<std::size_t>(f)]; }
+
+EvalWeights EvalWeights::full() {
+    EvalWeights w;
+    w[Feature::Concentration] = 100;
+    w[Feature::Centralisation] = 30;
+    w[Feature::CentreOfMass] = 30;
+    w[Feature::Quads] = 20;
+    w[Feature::Mobility] = 20;
+    w[Feature::Walls] = 20;
+    w[Feature::Connections] = 20;
+    w[Feature::Groups] = 30;
+    w[Feature::Uniformity] = 10;
+    w.side_to_move = 10;
+    return w;
+}
+
+EvalWeights EvalWeights::concentration_only() {
+    EvalWeights w;
+    w[Feature::Concentration] = 100;
+    return w;
+}
+
+FeatureValues side_features(const Position& pos, Colour side, const EvalWeights& weights) {
+    FeatureValues f{};
+    const Bitboard own = pos.pieces(side), enemy = pos.pieces(~side);
+    const int n = popcount(own);
+    auto feature = [&](Feature x) -> int& { return f[static_cast<std::size_t>(x)]; };
+    auto wanted = [&](Feature x) { return weights[x] != 0; };
+
+    int sx = 0, sy = 0, pst = 0;
+    for (Bitboard b = own; b;) {
+        const Square s = pop_lsb(b);
+        sx += file_of(s);
+        sy += rank_of(s);
+        pst += PieceSquare[static_cast<std::size_t>(s)];
+    }
+    if (wanted(Feature::Concentration)) {
+        // n * (distance to the exact centre of mass), summed: integers, no rounding.
+        int scaled = 0;
+        for (Bitboard b = own; b;) {
+            const Square s = pop_lsb(b);
+            scaled += std::max(std::abs(n * file_of(s) - sx), std::abs(n * rank_of(s) - sy));
+        }
+        const int surplus = scaled - n * minimal_distance_sum(n);  // n * surplus distance
+        const int average16 = 16 * surplus / (n * n);               // 16 * average surplus per piece
+        feature(Feature::Concentration) = 16000 / (16 + average16);
+    }
+    feature(Feature::Centralisation) = pst / n;
+    feature(Feature::CentreOfMass) = -10 * std::max(std::abs(2 * sx - 7 * n), std::abs(2 * sy - 7 * n)) / n;
+    feature(Feature::Quads) = -25 * (pos.euler_numerator(side) - 4);
+    if (wanted(Feature::Mobility)) {
+        int mobility = 0;
+        for (Bitboard b = own; b;) {
+            const Square from = pop_lsb(b);
+            const int from_ring = ring_of(from);
+            for (Bitboard targets = piece_destinations(from, own, enemy); targets;) {
+                const Square to = pop_lsb(targets);
+                mobility += 4;
+                if (enemy & square_bb(to)) mobility += 4;
+                if (Edge & square_bb(to)) mobility -= 2;
+                else if (ring_of(to) < from_ring) mobility += 2;
+            }
+        }
+        feature(Feature::Mobility) = mobility;
+    }
+    feature(Feature::Walls) = -100 * (popcount(inward(own & Edge & ~(Rank1 | Rank8)) & enemy) +
+                                      popcount(inward(own & (Rank1 | Rank8)) & enemy));
+    if (wanted(Feature::Connections)) {
+        const int pairs = popcount(own & shift_east(own)) + popcount(own & shift_north(own)) +
+                          popcount(own & shift_east(shift_north(own))) + popcount(own & shift_west(shift_north(own)));
+        feature(Feature::Connections) = 100 * pairs / n;
+    }
+    if (wanted(Feature::Groups)) feature(Feature::Groups) = -100 * (count_groups(own) - 1);
+    if (wanted(Feature::Uniformity)) {
+        Bitboard files = 0, ranks = 0;
+        for (Bitboard b = own; b;) {
+            const Square s = pop_lsb(b);
+            files |= 1u << file_of(s);
+            ranks |= 1u << rank_of(s);
+        }
+        const int width = 32 - std::countl_zero(static_cast<std::uint32_t>(files)) - std::countr_zero(files);
+        const int height = 32 - std::countl_zero(static_cast<std::uint32_t>(ranks)) - std::countr_zero(ranks);
+        feature(Feature::Uniformity) = -10 * width * height;
+    }
+    return f;
+}
+
+EvalBreakdown Evaluator::breakdown(const Position& pos) const {
+    EvalBreakdown b;
+    const Colour us = pos.side_to_move();
+    b.features[index(Colour::Black)] = side_features(pos, Colour::Black, weights_);
+    b.features[index(Colour::White)] = side_features(pos, Colour::White, weights_);
+    int total = 0;
+    for (int i = 0; i < FeatureCount; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        b.terms[k] = weights_.weight[k] * (b.features[index(us)][k] - b.features[index(~us)][k]) / 100;
+        total += b.terms[k];
+    }
+    b.side_to_move = weights_.side_to_move;
+    b.total = std::clamp(total + b.side_to_move, -EvalClamp, EvalClamp);
+    return b;
+}
+
+int Evaluator::evaluate(const Position& pos) const { return breakdown(pos).total; }
+
+EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
+    nlohmann::json json;
+    try {
+        json = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+        throw InputError(fmt::format("evaluation weights: not valid JSON ({})", e.what()));
+    }
+    if (!json.is_object()) throw InputError("evaluation weights: expected a JSON object of name: integer");
+    EvalWeights w = base;
+    for (const auto& [key, value] : json.items()) {
+        if (!value.is_number_integer())
+            throw InputError(fmt::format("evaluation weights: '{}' must be an integer", key));
+        const int v = value.get<int>();
+        if (key == "side_to_move") {
+            w.side_to_move = v;
+            continue;
+        }
+        const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), key);
+        if (it == FeatureNames.end())
+            throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
+        w.weight[static_cast<std::size_t>(it - FeatureNames.begin())] = v;
+    }
+    return w;
+}
+
+EvalWeights load_weights_file(const std::string& path, const EvalWeights& base) {
+    std::ifstream in(path);
+    if (!in) throw InputError(fmt::format("evaluation weights: cannot read '{}'", path));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return parse_weights_json(ss.str(), base);
+}
+
+std::string weights_to_json(const EvalWeights& w) {
+    nlohmann::ordered_json json;
+    for (int i = 0; i < FeatureCount; ++i) json[std::string(FeatureNames[static_cast<std::size_t>(i)])] = w.weight[static_cast<std::size_t>(i)];
+    json["side_to_move"] = w.side_to_move;
+    return json.dump(2);
+}
+
+}  // namespace loa

@@ -1,0 +1,148 @@
+// The evaluation: symmetry under the board's symmetries and the colour swap, hand-checked
+// feature values, and the weights file format.
+#include <gtest/gtest.h>
+
+#include "common/search/score.hpp"
+#include "loa/error.hpp"
+#include "loa/evaluation.hpp"
+#include "loa/search_game.hpp"
+#include "loa/symmetry.hpp"
+#include "test_positions.hpp"
+
+namespace loa {
+namespace {
+
+int feature(const Position& pos, Colour c, Feature f) {
+    return side_features(pos, c, EvalWeights::full())[static_cast<std::size_t>(f)];
+}
+
+TEST(Symmetry, TransformsArePermutationsOfTheBoard) {
+    const Bitboard b = Position::from_text("b7/1w6/8/3b4/8/8/6w1/7b b").occupied();
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(popcount(transform(b, k)), popcount(b));
+    EXPECT_EQ(flip_vertical(square_bb(0)), square_bb(56));
+    EXPECT_EQ(mirror_horizontal(square_bb(0)), square_bb(7));
+    EXPECT_EQ(flip_diagonal(square_bb(1)), square_bb(8));
+    for (int k = 0; k < 8; ++k) EXPECT_EQ(transform(transform(b, k & 3), k & 3), b);  // reflections are involutions
+}
+
+TEST(Evaluation, IsInvariantUnderBoardSymmetriesAndColourSwap) {
+    const Evaluator eval;
+    int checked = 0;
+    for (const Position& pos : testing::random_positions(21, 12, 70)) {
+        const int expected = eval.evaluate(pos);
+        for (int k = 0; k < 8; ++k)
+            for (const bool swap : {false, true}) {
+                ASSERT_EQ(eval.evaluate(transform(pos, k, swap)), expected)
+                    << pos.to_text() << " symmetry " << k << (swap ? " with colour swap" : "");
+                ++checked;
+            }
+    }
+    EXPECT_GT(checked, 5000);
+}
+
+TEST(Evaluation, StartPositionIsBalancedButForTheSideToMove) {
+    const Evaluator eval;
+    EXPECT_EQ(eval.evaluate(Position::start()), EvalWeights::full().side_to_move);
+    EXPECT_EQ(eval.evaluate(Position::scrambled_eggs()), EvalWeights::full().side_to_move);
+}
+
+TEST(Evaluation, HandCheckedFeatureValues) {
+    // Black: a packed 3x3 block around d4 (surplus 0: concentration 1000); White: two corners.
+    const Position pos = Position::from_text("w7/8/8/8/2bbb3/2bbb3/2bbb3/7w b");
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Concentration), 1000);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Groups), 0);
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Groups), -100);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Uniformity), -90);
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Uniformity), -640);
+    // 3x3 block: 6 + 6 orthogonal and 4 + 4 diagonal adjacent pairs = 20; 100 * 20 / 9.
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Connections), 222);
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Connections), 0);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Quads), 0);     // Euler number 1
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Quads), -100);  // Euler number 2
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Centralisation), -80);
+    // Centre of mass d3 (3, 2): twice its Chebyshev distance from the middle (3.5, 3.5) is 3.
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::CentreOfMass), -30);
+    EXPECT_EQ(feature(pos, Colour::White, Feature::CentreOfMass), 0);
+    EXPECT_LT(feature(pos, Colour::White, Feature::Concentration), 1000);
+}
+
+TEST(Evaluation, WallsCountEdgePiecesBlockedFromInside) {
+    // White a4 is walled in by Black b4; Black h1 by White h2 and g1.
+    const Position pos = Position::from_text("8/8/8/8/wb6/8/7w/6wb w");
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Walls), -100);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Walls), -200);
+}
+
+TEST(Evaluation, PrefersConnectedStructures) {
+    const Evaluator eval;
+    const Position compact = Position::from_text("8/8/3bb3/3bb3/8/8/w7/7w b");
+    const Position spread = Position::from_text("b7/8/8/3b4/8/8/w5b1/b6w b");
+    EXPECT_GT(eval.evaluate(compact), eval.evaluate(spread));
+    EXPECT_GT(eval.evaluate(compact), 0);
+}
+
+TEST(Evaluation, StaysInsideTheSearchScoreRange) {
+    const Evaluator eval;
+    for (const Position& pos : testing::random_positions(5, 10, 100)) {
+        const int v = eval.evaluate(pos);
+        EXPECT_LT(std::abs(v), search::EvalLimit);
+        EXPECT_LE(std::abs(v), EvalClamp);
+    }
+}
+
+TEST(Evaluation, BreakdownAddsUpToTheTotal) {
+    const Evaluator eval;
+    for (const Position& pos : testing::random_positions(8, 5, 40)) {
+        const EvalBreakdown b = eval.breakdown(pos);
+        int sum = b.side_to_move;
+        for (const int t : b.terms) sum += t;
+        EXPECT_EQ(b.total, std::clamp(sum, -EvalClamp, EvalClamp));
+    }
+}
+
+TEST(EvalWeights, JsonRoundTripAndPartialFiles) {
+    EvalWeights w = EvalWeights::full();
+    w[Feature::Mobility] = 7;
+    w.side_to_move = -3;
+    EXPECT_EQ(parse_weights_json(weights_to_json(w)), w);
+    const EvalWeights partial = parse_weights_json(R"({"walls": 55})");
+    EXPECT_EQ(partial[Feature::Walls], 55);
+    EXPECT_EQ(partial[Feature::Concentration], EvalWeights::full()[Feature::Concentration]);
+}
+
+TEST(EvalWeights, RejectsBadFilesNamingTheProblem) {
+    auto message = [](const char* text) {
+        try {
+            (void)parse_weights_json(text);
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message(R"({"colour": 1})").find("unknown feature 'colour'"), std::string::npos);
+    EXPECT_NE(message(R"({"walls": 1.5})").find("'walls' must be an integer"), std::string::npos);
+    EXPECT_NE(message(R"({"walls": )").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(message("[1, 2]").find("expected a JSON object"), std::string::npos);
+    EXPECT_THROW(load_weights_file("/nonexistent/weights.json"), InputError);
+}
+
+TEST(QuiescenceRule, QuadMovesAreCapturesThatChangeAnEulerNumber) {
+    const SearchGame game;
+    int quad_moves = 0, captures = 0;
+    for (const Position& pos : testing::random_positions(13, 10, 60)) {
+        for (const Move m : legal_moves(pos)) {
+            const bool quad = game.is_quiescence_move(pos, m, 2);
+            EXPECT_EQ(game.is_quiescence_move(pos, m, 1), m.is_capture());
+            if (quad) {
+                EXPECT_TRUE(m.is_capture());
+            }
+            quad_moves += quad;
+            captures += m.is_capture();
+        }
+    }
+    EXPECT_GT(quad_moves, 0);
+    EXPECT_LT(quad_moves, captures);
+}
+
+}  // namespace
+}  // namespace loa
