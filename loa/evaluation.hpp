@@ -70,13 +70,15 @@ public:
 
     const EvalWeights& weights() const { return weights_; }
     int evaluate(const Position& pos) const;
-    EvalBreakdown breakdown(const Position& pos) const;
+    // Every feature is computed when every_feature is set; otherwise zero-weight ones are
+    // skipped (and read 0), which is what the search uses.
+    EvalBreakdown breakdown(const Position& pos, bool every_feature = true) const;
 
 private:
     EvalWeights weights_;
 };
 
 // Feature values of one side (the evaluation's building block; exposed for tests).
-FeatureValues side_features(const Position& pos, Colour side, const EvalWeights& weights);
+FeatureValues side_features(const Position& pos, Colour side, const EvalWeights& weights, bool every_feature = true);
 
 }  // namespace loa

@@ -1,0 +1,97 @@
+#include "matches/engine_spec.hpp"
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace matches {
+namespace {
+
+using common::InputError;
+
+double parse_seconds(std::string_view key, std::string_view value, const std::string& engine) {
+    try {
+        std::size_t used = 0;
+        const double v = std::stod(std::string(value), &used);
+        if (used == value.size() && v > 0) return v;
+    } catch (const std::exception&) {
+    }
+    throw InputError(fmt::format("engine '{}': '{}' needs a positive number of seconds, not '{}'", engine, key, value));
+}
+
+}  // namespace
+
+std::string EngineSpec::limit_text() const {
+    std::string out;
+    auto add = [&](const std::string& s) {
+        if (!out.empty()) out += ',';
+        out += s;
+    };
+    if (depth) add(fmt::format("depth={}", depth));
+    if (nodes) add(fmt::format("nodes={}", nodes));
+    if (move_time_ms > 0) add(fmt::format("st={:g}", move_time_ms / 1000));
+    if (time_control) add(fmt::format("tc={:g}+{:g}", time_control->base_ms / 1000, time_control->increment_ms / 1000));
+    return out;
+}
+
+EngineSpec parse_engine_spec(std::string_view text, int index) {
+    EngineSpec spec;
+    spec.text = std::string(text);
+    const auto items = common::parse_key_values(text, "engine");
+    for (const auto& [key, value] : items)
+        if (key == "name") spec.name = std::string(value);
+    if (spec.name.empty()) spec.name = fmt::format("engine{}", index + 1);
+    // The search part is parsed like every other variant string: preset first, then overrides.
+    std::string search_part;
+    bool has_preset = false;
+    for (const auto& [key, value] : items) {
+        const std::string id = spec.name;
+        if (key == "name") continue;
+        if (key == "depth") {
+            const auto v = common::parse_int(value);
+            if (!v || *v < 1 || *v > 100) throw InputError(fmt::format("engine '{}': bad depth '{}' (1..100)", id, value));
+            spec.depth = *v;
+        } else if (key == "nodes") {
+            const auto v = common::parse_int64(value);
+            if (!v || *v < 1) throw InputError(fmt::format("engine '{}': bad nodes '{}'", id, value));
+            spec.nodes = static_cast<std::uint64_t>(*v);
+        } else if (key == "st") {
+            spec.move_time_ms = 1000 * parse_seconds(key, value, id);
+        } else if (key == "tc") {
+            const auto plus = value.find('+');
+            TimeControl tc;
+            tc.base_ms = 1000 * parse_seconds(key, value.substr(0, plus), id);
+            if (plus != std::string_view::npos) {
+                const std::string_view inc = value.substr(plus + 1);
+                tc.increment_ms = inc == "0" ? 0 : 1000 * parse_seconds(key, inc, id);
+            }
+            spec.time_control = tc;
+        } else if (key == "eval") {
+            spec.eval = std::string(value);
+        } else if (key == "weights") {
+            spec.eval = std::string(value);
+        } else if (key == "cmd" || key == "proto" || key.starts_with("option.")) {
+            throw InputError(fmt::format(
+                "engine '{}': external engines ('{}=') are not supported yet; use in-process variants", id, key));
+        } else {
+            has_preset = has_preset || key == "preset" || value.empty();
+            search_part += fmt::format("{}{}{}{}", search_part.empty() ? "" : ",", key, value.empty() ? "" : "=", value);
+        }
+    }
+    // Switches given without a preset apply on top of the strongest one, `full`.
+    if (!has_preset) search_part = "preset=full" + (search_part.empty() ? "" : "," + search_part);
+    try {
+        spec.config = search::parse_search_config(search_part);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
+    }
+    if (!spec.depth && !spec.nodes && spec.move_time_ms <= 0 && !spec.time_control)
+        throw InputError(fmt::format("engine '{}' has no limit: give depth=, nodes=, st= or tc=", spec.name));
+    if (spec.eval != "full" && spec.eval != "concentration" && spec.eval != "simple" && !spec.eval.ends_with(".json"))
+        throw InputError(fmt::format("engine '{}': eval must be full, concentration, simple or a .json weights file, not '{}'",
+                                     spec.name, spec.eval));
+    return spec;
+}
+
+}  // namespace matches

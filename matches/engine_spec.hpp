@@ -1,0 +1,40 @@
+// One player of a match, as given on the command line:
+//   --engine name=rhh,preset=full,history=relative,depth=6
+// Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds), eval
+// (full|concentration|simple|FILE.json), weights (= eval=FILE.json); every other key is a
+// search-config key (see `loa variants`). External engines (cmd=, proto=) are recognised and
+// rejected with a clear message until the protocol front ends exist.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/search/config.hpp"
+
+namespace matches {
+
+struct TimeControl {
+    double base_ms = 0;
+    double increment_ms = 0;
+};
+
+struct EngineSpec {
+    std::string name;
+    std::string text;  // as given
+    search::SearchConfig config;
+    std::string eval = "full";
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    double move_time_ms = 0;
+    std::optional<TimeControl> time_control;
+
+    // Human summary of the limit: "depth=6", "nodes=20000", "st=0.5", "tc=10+0.1".
+    std::string limit_text() const;
+};
+
+// `index` numbers engines without a name ("engine1", ...). Throws common::InputError.
+EngineSpec parse_engine_spec(std::string_view text, int index);
+
+}  // namespace matches

@@ -1,0 +1,88 @@
+#include "matches/game_runner.hpp"
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "loa/notation.hpp"
+
+namespace matches {
+
+std::string GameRecord::result_text() const {
+    switch (outcome) {
+        case loa::Outcome::WhiteWins: return "1-0";
+        case loa::Outcome::BlackWins: return "0-1";
+        case loa::Outcome::Draw: return "1/2-1/2";
+        case loa::Outcome::Ongoing: return "*";
+    }
+    return "*";
+}
+
+GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,
+                     const Adjudication& adjudication) {
+    GameRecord record;
+    record.opening = opening.label;
+    record.start = opening.start;
+    record.black = black.spec().name;
+    record.white = white.spec().name;
+    record.black_limit = black.spec().limit_text();
+    record.white_limit = white.spec().limit_text();
+    black.new_game();
+    white.new_game();
+
+    loa::Game game = start_game(opening, rules);
+    record.opening_plies = game.ply();
+    Player* players[2] = {&black, &white};
+    ClockState clocks[2];
+    for (int side = 0; side < 2; ++side)
+        if (const auto& tc = players[side]->spec().time_control) clocks[side] = {tc->base_ms, tc->increment_ms};
+
+    int agreement = 0;  // consecutive plies in which both engines saw the same side lost
+    int last_score = 0;
+    auto finish = [&](loa::Outcome outcome, std::string termination, bool by_rules) {
+        record.outcome = outcome;
+        record.termination = std::move(termination);
+        record.rules_ending = by_rules;
+    };
+    while (!game.over()) {
+        const loa::Colour us = game.position().side_to_move();
+        const int side = loa::index(us);
+        Player& player = *players[side];
+        const auto start = std::chrono::steady_clock::now();
+        const MoveChoice choice = player.choose(game, clocks[side]);
+        const double used = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
+        (us == loa::Colour::Black ? record.black_nodes : record.white_nodes) += choice.nodes;
+        if (player.spec().time_control) {
+            clocks[side].remaining_ms -= used;
+            if (clocks[side].remaining_ms < -adjudication.time_margin_ms) {
+                finish(loa::win_for(~us), fmt::format("{} loses on time", loa::colour_name(us)), false);
+                break;
+            }
+            clocks[side].remaining_ms += clocks[side].increment_ms;
+        }
+        if (!loa::is_legal(game.position(), choice.move)) {
+            finish(loa::win_for(~us), fmt::format("{} loses by illegal move {}", loa::colour_name(us),
+                                                  loa::move_to_text(choice.move)), false);
+            break;
+        }
+        game.play(choice.move);
+        if (adjudication.resign_score > 0) {
+            const bool agreed = game.ply() > record.opening_plies + 1 &&
+                                ((choice.score <= -adjudication.resign_score && last_score >= adjudication.resign_score) ||
+                                 (choice.score >= adjudication.resign_score && last_score <= -adjudication.resign_score));
+            agreement = agreed ? agreement + 1 : 0;
+            last_score = choice.score;
+            if (agreement >= 2 * adjudication.resign_moves) {
+                const loa::Colour loser = choice.score < 0 ? us : ~us;
+                finish(loa::win_for(~loser), fmt::format("{} resigns (adjudicated)", loa::colour_name(loser)), false);
+                break;
+            }
+        }
+    }
+    if (game.over()) finish(game.result().outcome, loa::describe(game.result()), true);
+    record.moves = game.moves();
+    return record;
+}
+
+}  // namespace matches

@@ -1,0 +1,42 @@
+// Plays one game between two players from an opening, with the runner's clocks and
+// adjudication, and records it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "matches/openings.hpp"
+#include "matches/player.hpp"
+
+namespace matches {
+
+struct Adjudication {
+    int resign_score = 0;  // > 0: a side resigns when both engines agree it is down this much ...
+    int resign_moves = 3;  // ... for this many moves each
+    double time_margin_ms = 50;  // a clock may go this far below zero before the game is lost
+};
+
+struct GameRecord {
+    int index = 0;  // 0-based game number in the schedule
+    int pair = 0;   // game pair (one opening, colours swapped)
+    std::string opening;
+    loa::Position start;
+    int opening_plies = 0;
+    std::vector<loa::Move> moves;  // opening moves included
+    std::string black, white;
+    std::string black_limit, white_limit;
+    loa::Outcome outcome = loa::Outcome::Ongoing;
+    std::string termination;  // "black wins by connection", "white loses on time", ...
+    bool rules_ending = true;  // false: time, illegal move, resignation
+    double black_ms = 0, white_ms = 0;
+    std::uint64_t black_nodes = 0, white_nodes = 0;
+
+    // "1-0" (White wins), "0-1" (Black wins), "1/2-1/2": PGN's convention on the White and
+    // Black tags, so that Ordo and BayesElo read the results right.
+    std::string result_text() const;
+};
+
+GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,
+                     const Adjudication& adjudication);
+
+}  // namespace matches

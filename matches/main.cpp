@@ -1,0 +1,170 @@
+// loa-match: self-play matches and tournaments between search variants, with Elo, SPRT,
+// openings, game records and a JSON result.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <random>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "loa/position_text.hpp"
+#include "matches/match.hpp"
+#include "matches/records.hpp"
+#include "matches/report.hpp"
+
+namespace {
+
+using namespace matches;
+
+// The default match: relative against absolute history heuristic, everything else equal.
+const char* const DefaultEngines[] = {
+    "name=rhh,preset=full,history=relative,nodes=40000",
+    "name=hh,preset=full,history=absolute,nodes=40000",
+};
+
+Adjudication parse_resign(const std::string& spec, double margin_ms) {
+    Adjudication a;
+    a.time_margin_ms = margin_ms;
+    if (spec.empty()) return a;
+    for (const auto& [key, value] : common::parse_key_values(spec, "resign")) {
+        const auto v = common::parse_int(value);
+        if (!v || *v <= 0) throw common::InputError(fmt::format("resign: '{}' needs a positive integer", key));
+        if (key == "score") a.resign_score = *v;
+        else if (key == "moves") a.resign_moves = *v;
+        else throw common::InputError(fmt::format("resign: unknown key '{}' (score, moves)", key));
+    }
+    if (!a.resign_score) throw common::InputError("resign: give score=<centi-units>");
+    return a;
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    const int i = common::parse_int(text.substr(0, slash)).value_or(0);
+    const int n = slash == std::string::npos ? 0 : common::parse_int(text.substr(slash + 1)).value_or(0);
+    if (n < 1 || i < 1 || i > n) throw common::InputError(fmt::format("shard: expected i/N with 1 <= i <= N, not '{}'", text));
+    return {i - 1, n};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"loa-match: matches between LOA search variants, with Elo, SPRT and game records.\n"
+                 "Without --engine it plays the default match: relative vs absolute history heuristic."};
+    std::vector<std::string> engine_texts;
+    int games = 48;
+    int concurrency = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    std::string openings_file, start = "standard", rules_text = "olympiad", sprt_text, pgn_path, json_path, resign_text,
+                shard_text = "1/1", order = "sequential", event = "loa-match";
+    int opening_plies = 4, opening_count = 0, balance_depth = 3, balance_score = 150;
+    std::uint64_t seed = 1;
+    double time_margin = 50;
+    bool gauntlet = false, quiet = false;
+
+    app.add_option("-e,--engine", engine_texts,
+                   "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
+    app.add_option("-g,--games", games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
+    app.add_option("-j,--concurrency", concurrency, "Games played at once")->check(CLI::Range(1, 1024))->capture_default_str();
+    app.add_option("--openings", openings_file, "Openings file: a position string or a move list a line");
+    app.add_option("--opening-plies", opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
+    app.add_option("--opening-count", opening_count, "Generated openings (default: one per pair)")->check(CLI::Range(1, 1000000));
+    app.add_option("--opening-balance", balance_score, "Keep generated openings whose depth-3 score is within this")->capture_default_str();
+    app.add_option("--openings-order", order, "sequential or random (seeded)")->check(CLI::IsMember({"sequential", "random"}))->capture_default_str();
+    app.add_option("--seed", seed, "Seed of opening generation and order")->capture_default_str();
+    app.add_option("--start", start, "Start position: standard or eggs (Scrambled Eggs)")->check(CLI::IsMember({"standard", "eggs"}))->capture_default_str();
+    app.add_option("--rules", rules_text, "Rules: olympiad or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
+    app.add_option("--sprt", sprt_text, "SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
+    app.add_option("--resign", resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
+    app.add_option("--time-margin", time_margin, "Milliseconds a clock may overrun before the game is lost")->capture_default_str();
+    app.add_option("--pgn", pgn_path, "Write all games to this file (PGN-like)");
+    app.add_option("--json", json_path, "Write the result as JSON");
+    app.add_option("--shard", shard_text, "Play the i-th of N disjoint parts of the schedule: i/N")->capture_default_str();
+    app.add_option("--event", event, "Event name in records and JSON")->capture_default_str();
+    app.add_flag("--gauntlet", gauntlet, "First engine against each other one (default: round robin)");
+    app.add_flag("-q,--quiet", quiet, "Only the summary");
+
+    try {
+        app.parse(argc, argv);
+        MatchSettings s;
+        if (engine_texts.empty()) engine_texts.assign(std::begin(DefaultEngines), std::end(DefaultEngines));
+        if (engine_texts.size() < 2) throw common::InputError("give at least two --engine options");
+        std::set<std::string> names;
+        for (std::size_t i = 0; i < engine_texts.size(); ++i) {
+            s.engines.push_back(parse_engine_spec(engine_texts[i], static_cast<int>(i)));
+            if (!names.insert(s.engines.back().name).second)
+                throw common::InputError(fmt::format("two engines are named '{}': give each a distinct name=", s.engines.back().name));
+        }
+        s.format = gauntlet ? Format::Gauntlet : Format::RoundRobin;
+        s.games = games;
+        s.concurrency = concurrency;
+        s.rules = loa::parse_rules(rules_text);
+        s.event = event;
+        std::tie(s.shard_index, s.shard_count) = parse_shard(shard_text);
+        s.adjudication = parse_resign(resign_text, time_margin);
+        if (!sprt_text.empty()) s.sprt = parse_sprt(sprt_text);
+        const loa::Position start_position = start == "eggs" ? loa::Position::scrambled_eggs() : loa::Position::start();
+        if (!openings_file.empty()) {
+            s.openings = load_openings(openings_file, start_position, s.rules);
+        } else {
+            OpeningGenerator g;
+            g.count = opening_count ? opening_count : (games + 1) / 2;
+            g.plies = opening_plies;
+            g.seed = seed;
+            g.balance_depth = balance_depth;
+            g.max_abs_score = balance_score;
+            if (!quiet) fmt::print("Generating {} openings of {} random plies (seed {})...\n", g.count, g.plies, g.seed);
+            s.openings = generate_openings(g, start_position, s.rules);
+        }
+        if (order == "random") {
+            std::mt19937_64 rng(seed ^ 0x0DE7);
+            std::shuffle(s.openings.begin(), s.openings.end(), rng);
+        }
+        if (!quiet) {
+            fmt::print("Engines:\n");
+            for (const EngineSpec& e : s.engines)
+                fmt::print("  {:<12} {} ({}, eval {})\n", e.name, e.config.preset, e.limit_text(), e.eval);
+            fmt::print("{} games per pairing, concurrency {}, rules {}\n", s.games, s.concurrency, loa::to_string(s.rules));
+            std::fflush(stdout);
+        }
+
+        std::ofstream pgn;
+        if (!pgn_path.empty()) {
+            pgn.open(pgn_path);
+            if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", pgn_path));
+        }
+        const int total_per_pairing = 2 * ((s.games + 1) / 2);
+        MatchCallbacks callbacks;
+        callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
+            if (pgn) {
+                write_record(pgn, g, s.event);
+                pgn.flush();
+            }
+            if (quiet) return;
+            fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
+            std::fflush(stdout);
+        };
+        const MatchResult result = run_match(s, callbacks);
+        fmt::print("{}", summary(s, result));
+        if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
+        if (!json_path.empty()) {
+            std::ofstream json(json_path);
+            if (!json) throw common::InputError(fmt::format("cannot write '{}'", json_path));
+            json << result_json(s, result) << '\n';
+            fmt::print("Result written to {}\n", json_path);
+        }
+        if (!pgn_path.empty()) fmt::print("Games written to {}\n", pgn_path);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e);
+    } catch (const common::InputError& e) {
+        fmt::print(stderr, "loa-match: error: {}\n", e.what());
+        return 2;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "loa-match: internal error: {}\n", e.what());
+        return 3;
+    }
+    return 0;
+}

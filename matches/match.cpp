@@ -1,0 +1,124 @@
+#include "matches/match.hpp"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "common/error.hpp"
+
+namespace matches {
+namespace {
+
+struct Job {
+    int pairing;      // index into the pairing list
+    int pair;         // pair number within the pairing
+    int global_pair;  // position in the whole schedule
+};
+
+double points_for(const GameRecord& g, const std::string& name) {
+    if (g.outcome == loa::Outcome::Draw) return 0.5;
+    const bool black_won = g.outcome == loa::Outcome::BlackWins;
+    return (black_won ? g.black : g.white) == name ? 1.0 : 0.0;
+}
+
+}  // namespace
+
+void add_game(PairingStats& stats, const GameRecord& game, const std::string& first_name,
+              std::vector<GameRecord>& pending) {
+    const double p = points_for(game, first_name);
+    if (p == 1.0) ++stats.games.wins;
+    else if (p == 0.5) ++stats.games.draws;
+    else ++stats.games.losses;
+    const auto partner = std::find_if(pending.begin(), pending.end(), [&](const GameRecord& g) { return g.pair == game.pair; });
+    if (partner == pending.end()) {
+        pending.push_back(game);
+        return;
+    }
+    const double pair_points = p + points_for(*partner, first_name);
+    ++stats.pairs.count[static_cast<std::size_t>(pair_points * 2 + 0.5)];
+    pending.erase(partner);
+}
+
+MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks) {
+    const int n = static_cast<int>(s.engines.size());
+    if (n < 2) throw common::InputError("a match needs at least two engines");
+    if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
+    MatchResult result;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j)
+            if (s.format == Format::RoundRobin || i == 0) {
+                PairingStats p;
+                p.first = i;
+                p.second = j;
+                result.pairings.push_back(p);
+            }
+    const int pairs_per_pairing = (s.games + 1) / 2;
+    // Interleave pairings so that every pairing advances at the same pace.
+    std::vector<Job> jobs;
+    int global = 0;
+    for (int pair = 0; pair < pairs_per_pairing; ++pair)
+        for (int p = 0; p < static_cast<int>(result.pairings.size()); ++p, ++global)
+            if (global % s.shard_count == s.shard_index) jobs.push_back({p, pair, global});
+    result.scheduled_games = 2 * static_cast<int>(jobs.size());
+
+    std::mutex lock;
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> stop{false};
+    std::map<int, std::vector<GameRecord>> pending;  // by pairing: games waiting for their partner
+    std::vector<GameRecord> finished;
+
+    std::exception_ptr failure;
+    auto play_jobs = [&] {
+        std::vector<std::unique_ptr<Player>> players;
+        for (const EngineSpec& e : s.engines) players.push_back(make_player(e, s.rules));
+        for (;;) {
+            if (stop.load()) return;
+            const std::size_t k = next.fetch_add(1);
+            if (k >= jobs.size()) return;
+            const Job job = jobs[k];
+            const PairingStats& pairing = result.pairings[static_cast<std::size_t>(job.pairing)];
+            const Opening& opening = s.openings[static_cast<std::size_t>(job.pair) % s.openings.size()];
+            Player& a = *players[static_cast<std::size_t>(pairing.first)];
+            Player& b = *players[static_cast<std::size_t>(pairing.second)];
+            for (int game = 0; game < 2; ++game) {
+                GameRecord record = game == 0 ? play_game(a, b, opening, s.rules, s.adjudication)
+                                              : play_game(b, a, opening, s.rules, s.adjudication);
+                record.pair = job.global_pair;
+                record.index = 2 * job.global_pair + game;
+                const std::lock_guard guard(lock);
+                PairingStats& stats = result.pairings[static_cast<std::size_t>(job.pairing)];
+                add_game(stats, record, s.engines[static_cast<std::size_t>(stats.first)].name, pending[job.pairing]);
+                if (s.sprt) {
+                    stats.llr = sprt_llr(stats.pairs, *s.sprt);
+                    stats.decision = sprt_decision(stats.llr, *s.sprt);
+                    if (stats.decision != SprtDecision::Continue && result.pairings.size() == 1) {
+                        stop = true;
+                        result.stopped_by_sprt = true;
+                    }
+                }
+                if (callbacks.on_game) callbacks.on_game(record, stats);
+                finished.push_back(std::move(record));
+            }
+        }
+    };
+    auto worker = [&] {
+        try {
+            play_jobs();
+        } catch (...) {
+            const std::lock_guard guard(lock);
+            if (!failure) failure = std::current_exception();
+            stop = true;
+        }
+    };
+    const int threads = std::max(1, std::min<int>(s.concurrency, static_cast<int>(jobs.size())));
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
+    for (auto& t : pool) t.join();
+    if (failure) std::rethrow_exception(failure);
+    std::sort(finished.begin(), finished.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+    result.games = std::move(finished);
+    return result;
+}
+
+}  // namespace matches

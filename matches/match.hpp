@@ -1,0 +1,61 @@
+// A match or tournament: the schedule of game pairs, the worker threads that play them, and
+// the running statistics. Each game pair plays one opening twice with colours swapped. With
+// fixed-depth or fixed-node engines, every game is a function of its pair number alone
+// (players are reset before each game), so results do not depend on -j.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "matches/engine_spec.hpp"
+#include "matches/game_runner.hpp"
+#include "matches/openings.hpp"
+#include "matches/stats.hpp"
+
+namespace matches {
+
+enum class Format { RoundRobin, Gauntlet };  // with two engines both are one match
+
+struct MatchSettings {
+    std::vector<EngineSpec> engines;
+    Format format = Format::RoundRobin;
+    int games = 20;  // per pairing; rounded up to whole pairs
+    int concurrency = 1;
+    loa::RuleSet rules;
+    std::vector<Opening> openings;
+    std::optional<SprtSettings> sprt;
+    Adjudication adjudication;
+    int shard_index = 0, shard_count = 1;
+    std::string event = "loa-match";
+};
+
+struct PairingStats {
+    int first = 0, second = 0;  // engine indices; counts are from the first engine's view
+    Trinomial games;
+    Pentanomial pairs;
+    double llr = 0;
+    SprtDecision decision = SprtDecision::Continue;
+};
+
+struct MatchResult {
+    std::vector<GameRecord> games;  // in schedule order
+    std::vector<PairingStats> pairings;
+    int scheduled_games = 0;
+    bool stopped_by_sprt = false;
+};
+
+struct MatchCallbacks {
+    std::function<void(const GameRecord&, const PairingStats&)> on_game;  // under the result lock
+};
+
+MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callbacks);
+
+// Adds one game to a pairing's counts; pair results are counted when both games are in.
+void add_game(PairingStats& stats, const GameRecord& game, const std::string& first_name,
+              std::vector<GameRecord>& pending_pair_games);
+
+}  // namespace matches

@@ -1,0 +1,84 @@
+#include "matches/openings.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/search/search.hpp"
+#include "common/text.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "loa/search_game.hpp"
+
+namespace matches {
+
+loa::Game start_game(const Opening& opening, const loa::RuleSet& rules) {
+    loa::Game game(opening.start, rules);
+    for (const loa::Move m : opening.moves) game.play(m);
+    return game;
+}
+
+std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules) {
+    std::ifstream in(path);
+    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}'", path));
+    std::vector<Opening> out;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const std::string_view text = common::trim(line);
+        if (text.empty() || text.front() == '#') continue;
+        Opening o;
+        o.label = fmt::format("{}:{}", path, number);
+        try {
+            if (text.find('/') != std::string_view::npos) {
+                o.start = loa::parse_position(text);
+            } else {
+                o.start = start;
+                loa::Game game(start, rules);
+                for (const std::string_view m : loa::split_move_list(text)) o.moves.push_back(game.play(m));
+            }
+            if (start_game(o, rules).over()) throw common::InputError("the game is already over");
+        } catch (const common::InputError& e) {
+            throw common::InputError(fmt::format("openings: {} line {}: {}", path, number, e.what()));
+        }
+        out.push_back(std::move(o));
+    }
+    if (out.empty()) throw common::InputError(fmt::format("openings: '{}' holds no opening", path));
+    return out;
+}
+
+std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Position& start, const loa::RuleSet& rules) {
+    std::vector<Opening> out;
+    std::mt19937_64 rng(g.seed);
+    search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1"));
+    std::set<loa::Key> seen;  // distinct openings only
+    for (int attempt = 0; static_cast<int>(out.size()) < g.count; ++attempt) {
+        if (attempt > 100 * g.count + 1000)
+            throw common::InputError(fmt::format("openings: found only {} balanced openings of {} plies (score limit {})",
+                                                 out.size(), g.plies, g.max_abs_score));
+        Opening o;
+        o.start = start;
+        loa::Game game(start, rules);
+        while (game.ply() < g.plies && !game.over()) {
+            const loa::MoveList moves = loa::legal_moves(game.position());
+            const loa::Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
+            game.play(m);
+            o.moves.push_back(m);
+        }
+        if (game.over() || seen.contains(game.position().key())) continue;
+        judge.new_game();
+        search::SearchLimits limits;
+        limits.depth = g.balance_depth;
+        const auto r = judge.search(game.position(), limits, loa::search_history(game));
+        if (std::abs(r.score) > g.max_abs_score) continue;
+        seen.insert(game.position().key());
+        o.label = fmt::format("random {} plies #{} (score {})", g.plies, out.size() + 1, r.score);
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+}  // namespace matches

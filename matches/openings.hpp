@@ -1,0 +1,37 @@
+// Opening positions for matches: from a file, or generated (random legal plies kept only when
+// a short search judges the result near balanced). Every opening is played twice, colours
+// swapped.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "loa/game.hpp"
+
+namespace matches {
+
+struct Opening {
+    std::string label;       // where it came from
+    loa::Position start;     // the game's start position (standard, eggs, or from the file)
+    std::vector<loa::Move> moves;  // opening moves played from `start` before the engines take over
+};
+
+// One opening a line: a position string ("... b"), or a move list from `start` ("b1-d3 a2c2").
+// Blank lines and lines starting with '#' are skipped. Throws InputError naming the line.
+std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules);
+
+struct OpeningGenerator {
+    int count = 100;
+    int plies = 4;             // random plies from the start
+    std::uint64_t seed = 1;
+    int balance_depth = 3;     // search depth of the balance check
+    int max_abs_score = 150;   // kept when |score| <= this (centi-units)
+};
+
+std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Position& start, const loa::RuleSet& rules);
+
+// Plays the opening on a new game; the opening's moves are checked against the rules.
+loa::Game start_game(const Opening& opening, const loa::RuleSet& rules);
+
+}  // namespace matches

@@ -1,0 +1,29 @@
+// Game records in a PGN-like text: tags, then the whole move list (opening moves included)
+// in b1-d3 / c1xa3 / pass notation, numbered per move pair (Black moves first in LOA).
+//   [Event "..."] [Round "pair.game"] [White "..."] [Black "..."] [Result "1-0|0-1|1/2-1/2"]
+//   [Opening "..."] [TimeControl "..."] [Termination "..."] [PlyCount "N"]
+//   [Position "..."] only when the game does not start from the standard start.
+// Result follows PGN's convention on the White/Black tags, so Ordo and BayesElo read it.
+#pragma once
+
+#include <istream>
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "matches/game_runner.hpp"
+
+namespace matches {
+
+void write_record(std::ostream& out, const GameRecord& record, const std::string& event);
+
+struct ParsedRecord {
+    std::map<std::string, std::string> tags;
+    std::vector<std::string> moves;
+};
+
+// Reads every record of a file; throws InputError on malformed text.
+std::vector<ParsedRecord> read_records(std::istream& in);
+
+}  // namespace matches

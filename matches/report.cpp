@@ -1,0 +1,160 @@
+#include "matches/report.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace matches {
+namespace {
+
+std::string signed_elo(double v) {
+    if (!std::isfinite(v)) return v > 0 ? "+inf" : "-inf";
+    return fmt::format("{:+.1f}", std::abs(v) < 0.05 ? 0.0 : v);
+}
+
+const std::string& name(const MatchSettings& s, int i) { return s.engines[static_cast<std::size_t>(i)].name; }
+
+// Ratings of all engines from every pairing's counts.
+std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
+    const std::size_t n = s.engines.size();
+    std::vector<std::vector<double>> points(n, std::vector<double>(n, 0));
+    std::vector<std::vector<int>> games(n, std::vector<int>(n, 0));
+    for (const PairingStats& p : r.pairings) {
+        const auto a = static_cast<std::size_t>(p.first), b = static_cast<std::size_t>(p.second);
+        const double pa = static_cast<double>(p.games.wins) + 0.5 * static_cast<double>(p.games.draws);
+        points[a][b] += pa;
+        points[b][a] += static_cast<double>(p.games.games()) - pa;
+        games[a][b] += static_cast<int>(p.games.games());
+        games[b][a] += static_cast<int>(p.games.games());
+    }
+    return fit_ratings(points, games, 0);
+}
+
+}  // namespace
+
+std::string finished_line(const GameRecord& g) {
+    return fmt::format("Finished game {} ({} vs {}): {} {{{}}}", g.index + 1, g.white, g.black, g.result_text(),
+                       g.termination);
+}
+
+std::string progress_line(const MatchSettings& s, const PairingStats& p, int total_games) {
+    const EloEstimate e = estimate(p.games);  // the counts on the line; the summary adds pairs
+    std::string line = fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}/{}  Elo {} [{}, {}]", name(s, p.first),
+                                   name(s, p.second), p.games.wins, p.games.losses, p.games.draws, p.games.score(),
+                                   p.games.games(), total_games, signed_elo(e.elo), signed_elo(e.elo_low),
+                                   signed_elo(e.elo_high));
+    if (s.sprt)
+        line += fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", p.llr, s.sprt->lower_bound(), s.sprt->upper_bound());
+    return line;
+}
+
+std::string summary(const MatchSettings& s, const MatchResult& r) {
+    std::string out;
+    for (const PairingStats& p : r.pairings) {
+        const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
+        out += fmt::format("\n{} vs {}: {} games, {} game pairs\n", name(s, p.first), name(s, p.second), p.games.games(),
+                           p.pairs.pairs());
+        out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>8}\n", "", "wins", "draws", "losses", "score");
+        out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>7.1f}%\n", name(s, p.first), p.games.wins, p.games.draws,
+                           p.games.losses, 100 * p.games.score());
+        out += fmt::format("  Elo difference {} (95% interval {} to {}), nElo {:+.1f} +- {:.1f}\n", signed_elo(e.elo),
+                           signed_elo(e.elo_low), signed_elo(e.elo_high), e.normalized_elo, e.nelo_error);
+        out += fmt::format("  LOS {:.1f}%, draw ratio {:.1f}%\n", 100 * e.los, 100 * e.draw_ratio);
+        out += fmt::format("  Pentanomial [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}]\n", p.pairs.count[0],
+                           p.pairs.count[1], p.pairs.count[2], p.pairs.count[3], p.pairs.count[4]);
+        if (s.sprt)
+            out += fmt::format("  SPRT ({} elo0={:g} elo1={:g} alpha={:g} beta={:g}): LLR {:.2f} [{:.2f}, {:.2f}] -> {}\n",
+                               s.sprt->model == EloModel::Normalized ? "normalized" : "logistic", s.sprt->elo0,
+                               s.sprt->elo1, s.sprt->alpha, s.sprt->beta, p.llr, s.sprt->lower_bound(),
+                               s.sprt->upper_bound(), to_string(p.decision));
+    }
+    if (s.engines.size() > 2) {
+        out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0):\n", name(s, 0));
+        out += fmt::format("  {:<4} {:<16} {:>8} {:>8} {:>7} {:>7}\n", "rank", "engine", "elo", "+-95%", "points", "games");
+        const auto rs = ratings(s, r);
+        std::vector<std::size_t> order(rs.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rs[a].elo > rs[b].elo; });
+        for (std::size_t k = 0; k < order.size(); ++k) {
+            const Rating& x = rs[order[k]];
+            out += fmt::format("  {:<4} {:<16} {:>8.1f} {:>8.1f} {:>7.1f} {:>7}\n", k + 1, s.engines[order[k]].name, x.elo,
+                               x.error, x.points, x.games);
+        }
+    }
+    return out;
+}
+
+std::string result_json(const MatchSettings& s, const MatchResult& r) {
+    nlohmann::ordered_json j;
+    j["event"] = s.event;
+    j["rules"] = loa::to_string(s.rules);
+    j["games_per_pairing"] = s.games;
+    j["scheduled_games"] = r.scheduled_games;
+    j["played_games"] = r.games.size();
+    j["shard"] = fmt::format("{}/{}", s.shard_index + 1, s.shard_count);
+    j["stopped_by_sprt"] = r.stopped_by_sprt;
+    for (const EngineSpec& e : s.engines)
+        j["engines"].push_back({{"name", e.name},
+                                {"spec", e.text},
+                                {"search", search::to_string(e.config)},
+                                {"eval", e.eval},
+                                {"limit", e.limit_text()}});
+    for (const PairingStats& p : r.pairings) {
+        const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
+        nlohmann::ordered_json x;
+        x["first"] = name(s, p.first);
+        x["second"] = name(s, p.second);
+        x["wins"] = p.games.wins;
+        x["draws"] = p.games.draws;
+        x["losses"] = p.games.losses;
+        x["score"] = p.games.score();
+        x["pentanomial"] = p.pairs.count;
+        x["elo"] = e.elo;
+        x["elo_low"] = e.elo_low;
+        x["elo_high"] = e.elo_high;
+        x["nelo"] = e.normalized_elo;
+        x["nelo_error"] = e.nelo_error;
+        x["los"] = e.los;
+        x["draw_ratio"] = e.draw_ratio;
+        if (s.sprt) {
+            x["sprt"] = {{"elo0", s.sprt->elo0},      {"elo1", s.sprt->elo1},
+                         {"alpha", s.sprt->alpha},    {"beta", s.sprt->beta},
+                         {"model", s.sprt->model == EloModel::Normalized ? "normalized" : "logistic"},
+                         {"llr", p.llr},              {"lower", s.sprt->lower_bound()},
+                         {"upper", s.sprt->upper_bound()}, {"decision", to_string(p.decision)}};
+        }
+        j["pairings"].push_back(x);
+    }
+    if (s.engines.size() > 2) {
+        const auto rs = ratings(s, r);
+        for (std::size_t i = 0; i < rs.size(); ++i)
+            j["ratings"].push_back({{"engine", s.engines[i].name}, {"elo", rs[i].elo}, {"error", rs[i].error},
+                                    {"points", rs[i].points}, {"games", rs[i].games}});
+    }
+    for (const GameRecord& g : r.games) {
+        std::string moves;
+        for (const loa::Move m : g.moves) {
+            if (!moves.empty()) moves += ' ';
+            moves += loa::move_to_text(m);
+        }
+        j["games"].push_back({{"game", g.index + 1},
+                              {"pair", g.pair + 1},
+                              {"white", g.white},
+                              {"black", g.black},
+                              {"result", g.result_text()},
+                              {"termination", g.termination},
+                              {"opening", g.opening},
+                              {"start", g.start.to_text()},
+                              {"plies", g.moves.size()},
+                              {"black_nodes", g.black_nodes},
+                              {"white_nodes", g.white_nodes},
+                              {"moves", moves}});
+    }
+    return j.dump(2);
+}
+
+}  // namespace matches

@@ -1,0 +1,214 @@
+#include "matches/stats.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace matches {
+namespace {
+
+constexpr double Z95 = 1.959963984540054;  // two-sided 95% normal quantile
+const double NeloScale = 800.0 / std::log(10.0);
+
+double clamp_score(double s) { return std::clamp(s, 1e-6, 1 - 1e-6); }
+
+}  // namespace
+
+double Trinomial::score() const {
+    const auto n = games();
+    return n ? (static_cast<double>(wins) + 0.5 * static_cast<double>(draws)) / static_cast<double>(n) : 0.5;
+}
+
+double elo_to_score(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
+double score_to_elo(double score) { return -400.0 * std::log10(1.0 / clamp_score(score) - 1.0); }
+
+namespace {
+
+// Shared by both models: mean and variance of per-unit scores with their frequencies.
+EloEstimate from_distribution(const double* values, const double* freq, int k, double units, double per_game_factor) {
+    EloEstimate e;
+    if (units <= 0) return e;
+    double mean = 0, var = 0;
+    for (int i = 0; i < k; ++i) mean += values[i] * freq[i];
+    for (int i = 0; i < k; ++i) var += freq[i] * (values[i] - mean) * (values[i] - mean);
+    e.score = mean;
+    e.variance = var;
+    const double se = std::sqrt(var / units);
+    e.elo = score_to_elo(mean);
+    e.elo_low = score_to_elo(mean - Z95 * se);
+    e.elo_high = score_to_elo(mean + Z95 * se);
+    const double game_sd = std::sqrt(var * per_game_factor);
+    if (game_sd > 0) {
+        e.normalized_elo = (mean - 0.5) / game_sd * NeloScale;
+        e.nelo_error = Z95 * se / game_sd * NeloScale;
+    }
+    return e;
+}
+
+void fill_los_and_draws(EloEstimate& e, const Trinomial& t) {
+    const double decisive = static_cast<double>(t.wins + t.losses);
+    e.los = decisive > 0 ? 0.5 * (1.0 + std::erf(static_cast<double>(t.wins - t.losses) / std::sqrt(2.0 * decisive))) : 0.5;
+    e.draw_ratio = t.games() ? static_cast<double>(t.draws) / static_cast<double>(t.games()) : 0;
+}
+
+}  // namespace
+
+EloEstimate estimate(const Trinomial& t) {
+    const double n = static_cast<double>(t.games());
+    const double values[3] = {1.0, 0.5, 0.0};
+    const double freq[3] = {n ? static_cast<double>(t.wins) / n : 0, n ? static_cast<double>(t.draws) / n : 0,
+                            n ? static_cast<double>(t.losses) / n : 0};
+    EloEstimate e = from_distribution(values, freq, 3, n, 1.0);
+    fill_los_and_draws(e, t);
+    return e;
+}
+
+EloEstimate estimate(const Pentanomial& p, const Trinomial& games) {
+    const double n = static_cast<double>(p.pairs());
+    const double values[5] = {0.0, 0.25, 0.5, 0.75, 1.0};
+    double freq[5];
+    for (int i = 0; i < 5; ++i) freq[i] = n ? static_cast<double>(p.count[static_cast<std::size_t>(i)]) / n : 0;
+    // A pair's score averages two games: one game's variance is about twice the pair's.
+    EloEstimate e = from_distribution(values, freq, 5, n, 2.0);
+    fill_los_and_draws(e, games);
+    return e;
+}
+
+double SprtSettings::lower_bound() const { return std::log(beta / (1 - alpha)); }
+double SprtSettings::upper_bound() const { return std::log((1 - beta) / alpha); }
+
+SprtSettings parse_sprt(const std::string& spec) {
+    SprtSettings s;
+    for (const auto& [key, value] : common::parse_key_values(spec, "sprt")) {
+        if (key == "model") {
+            if (value == "normalized" || value == "normalised") s.model = EloModel::Normalized;
+            else if (value == "logistic") s.model = EloModel::Logistic;
+            else throw common::InputError(fmt::format("sprt: bad model '{}' (normalized or logistic)", value));
+            continue;
+        }
+        double v = 0;
+        try {
+            std::size_t used = 0;
+            v = std::stod(std::string(value), &used);
+            if (used != value.size()) throw std::invalid_argument("trailing");
+        } catch (const std::exception&) {
+            throw common::InputError(fmt::format("sprt: '{}' needs a number, not '{}'", key, value));
+        }
+        if (key == "elo0") s.elo0 = v;
+        else if (key == "elo1") s.elo1 = v;
+        else if (key == "alpha") s.alpha = v;
+        else if (key == "beta") s.beta = v;
+        else throw common::InputError(fmt::format("sprt: unknown key '{}' (elo0, elo1, alpha, beta, model)", key));
+    }
+    if (!(s.elo0 < s.elo1)) throw common::InputError("sprt: elo0 must be below elo1");
+    if (s.alpha <= 0 || s.alpha >= 0.5 || s.beta <= 0 || s.beta >= 0.5)
+        throw common::InputError("sprt: alpha and beta must lie in (0, 0.5)");
+    return s;
+}
+
+double sprt_llr(const Pentanomial& p, const SprtSettings& s) {
+    const double n = static_cast<double>(p.pairs());
+    if (n < 2) return 0;
+    const Trinomial none;
+    const EloEstimate e = estimate(p, none);
+    // Regularise an all-equal sample (zero variance) so that early pairs give a finite LLR.
+    const double var = std::max(e.variance, 1e-4);
+    double s0, s1;
+    if (s.model == EloModel::Logistic) {
+        s0 = elo_to_score(s.elo0);
+        s1 = elo_to_score(s.elo1);
+    } else {
+        const double pair_sd = std::sqrt(var);
+        // nElo is per game: a game's standard deviation is sqrt(2) times a pair's.
+        s0 = 0.5 + s.elo0 * std::sqrt(2.0) * pair_sd / NeloScale;
+        s1 = 0.5 + s.elo1 * std::sqrt(2.0) * pair_sd / NeloScale;
+    }
+    const double x = e.score;
+    return n / (2 * var) * ((x - s0) * (x - s0) - (x - s1) * (x - s1));
+}
+
+SprtDecision sprt_decision(double llr, const SprtSettings& s) {
+    if (llr >= s.upper_bound()) return SprtDecision::AcceptH1;
+    if (llr <= s.lower_bound()) return SprtDecision::AcceptH0;
+    return SprtDecision::Continue;
+}
+
+std::string to_string(SprtDecision d) {
+    switch (d) {
+        case SprtDecision::Continue: return "continue";
+        case SprtDecision::AcceptH0: return "H0 accepted";
+        case SprtDecision::AcceptH1: return "H1 accepted";
+    }
+    return "?";
+}
+
+std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,
+                                const std::vector<std::vector<int>>& games, int anchor) {
+    const std::size_t n = points.size();
+    std::vector<Rating> out(n);
+    std::vector<double> gamma(n, 1.0);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            out[i].points += points[i][j];
+            out[i].games += games[i][j];
+        }
+    // A player with every point or none has no finite rating: half a point of prior keeps the
+    // fit finite (the error bar then shows how little is known).
+    auto wins = [&](std::size_t i) { return std::clamp(out[i].points, 0.5, out[i].games - 0.5); };
+    for (int iteration = 0; iteration < 10000; ++iteration) {
+        double change = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!out[i].games) continue;
+            double denominator = 0;
+            for (std::size_t j = 0; j < n; ++j)
+                if (games[i][j]) denominator += games[i][j] / (gamma[i] + gamma[j]);
+            const double next = wins(i) / denominator;
+            change = std::max(change, std::abs(std::log(next / gamma[i])));
+            gamma[i] = next;
+        }
+        if (change < 1e-10) break;
+    }
+    const double scale = 400.0 / std::log(10.0);
+    const auto a = static_cast<std::size_t>(anchor);
+    for (std::size_t i = 0; i < n; ++i) out[i].elo = scale * std::log(gamma[i] / gamma[a]);
+    // Fisher information of the log-strengths, anchor removed, inverted by Gauss-Jordan.
+    std::vector<std::size_t> free;
+    for (std::size_t i = 0; i < n; ++i)
+        if (i != a && out[i].games) free.push_back(i);
+    const std::size_t m = free.size();
+    std::vector<std::vector<double>> info(m, std::vector<double>(2 * m, 0.0));
+    for (std::size_t r = 0; r < m; ++r) {
+        const std::size_t i = free[r];
+        for (std::size_t j = 0; j < n; ++j) {
+            if (!games[i][j]) continue;
+            const double p = gamma[i] / (gamma[i] + gamma[j]);
+            const double w = games[i][j] * p * (1 - p);
+            info[r][r] += w;
+            for (std::size_t c = 0; c < m; ++c)
+                if (free[c] == j) info[r][c] -= w;
+        }
+        info[r][m + r] = 1;
+    }
+    for (std::size_t c = 0; c < m; ++c) {
+        std::size_t pivot = c;
+        for (std::size_t r = c + 1; r < m; ++r)
+            if (std::abs(info[r][c]) > std::abs(info[pivot][c])) pivot = r;
+        std::swap(info[c], info[pivot]);
+        if (std::abs(info[c][c]) < 1e-12) return out;  // disconnected players: no error bars
+        const double d = info[c][c];
+        for (auto& v : info[c]) v /= d;
+        for (std::size_t r = 0; r < m; ++r) {
+            if (r == c) continue;
+            const double f = info[r][c];
+            for (std::size_t k = 0; k < 2 * m; ++k) info[r][k] -= f * info[c][k];
+        }
+    }
+    for (std::size_t r = 0; r < m; ++r) out[free[r]].error = Z95 * scale * std::sqrt(std::max(0.0, info[r][m + r]));
+    return out;
+}
+
+}  // namespace matches

@@ -1,0 +1,82 @@
+// Match statistics: Elo from a score with its 95% interval, LOS, draw ratio, normalised Elo,
+// and the SPRT log-likelihood ratio, from trinomial (W/D/L) or pentanomial (game pair) counts.
+//
+// Sources: the logistic Elo model (Elo 1978): s = 1 / (1 + 10^(-elo/400)); the interval is the
+// normal approximation on the mean score with the sample variance of game (or pair) scores;
+// LOS = Phi((W - L) / sqrt(W + L)); normalised Elo (Van den Bergh; as fishtest and fastchess)
+// nElo = (s - 0.5) / sigma * 800 / ln 10 with sigma the standard deviation of one game's
+// score (a pair's, divided by sqrt 2, for pentanomial counts); the SPRT uses the normal
+// approximation of the generalised SPRT (Van den Bergh, "A practical introduction to the
+// GSPRT"): LLR = N / (2 var) * ((x - s0)^2 - (x - s1)^2), bounds ln(beta / (1 - alpha)) and
+// ln((1 - beta) / alpha) (Wald 1945).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace matches {
+
+struct Trinomial {
+    std::int64_t wins = 0, draws = 0, losses = 0;
+    std::int64_t games() const { return wins + draws + losses; }
+    double score() const;
+};
+
+// Counts of game pairs by the first engine's pair score: 0, 0.5, 1, 1.5, 2 points.
+struct Pentanomial {
+    std::array<std::int64_t, 5> count{};
+    std::int64_t pairs() const { return count[0] + count[1] + count[2] + count[3] + count[4]; }
+};
+
+struct EloEstimate {
+    double score = 0.5;
+    double elo = 0, elo_low = 0, elo_high = 0;  // 95% interval
+    double normalized_elo = 0, nelo_error = 0;  // nElo and the half width of its 95% interval
+    double los = 0.5;                           // likelihood of superiority
+    double draw_ratio = 0;
+    double variance = 0;  // per game (trinomial) or per pair (pentanomial), in score units
+};
+
+double elo_to_score(double elo);
+double score_to_elo(double score);  // clamped away from 0 and 1
+
+EloEstimate estimate(const Trinomial& t);
+EloEstimate estimate(const Pentanomial& p, const Trinomial& games);
+
+enum class EloModel { Logistic, Normalized };
+
+struct SprtSettings {
+    double elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05;
+    EloModel model = EloModel::Normalized;
+    double lower_bound() const;
+    double upper_bound() const;
+};
+
+// "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic"; throws InputError.
+SprtSettings parse_sprt(const std::string& spec);
+
+enum class SprtDecision { Continue, AcceptH0, AcceptH1 };
+
+double sprt_llr(const Pentanomial& p, const SprtSettings& s);
+SprtDecision sprt_decision(double llr, const SprtSettings& s);
+std::string to_string(SprtDecision d);
+
+// Ratings of several players fitted by maximum likelihood under the Bradley-Terry (logistic
+// Elo) model, draws counted as half a win each side (as Ordo and BayesElo do by default).
+// Fitted with the minorisation-maximisation iteration of Hunter (2004); error bars from the
+// inverse Fisher information with the anchor's rating fixed.
+struct Rating {
+    double elo = 0;
+    double error = 0;  // half width of the 95% interval
+    double points = 0;
+    int games = 0;
+};
+
+// points[i][j]: points player i scored against player j; games[i][j]: games between them.
+std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,
+                                const std::vector<std::vector<int>>& games, int anchor);
+
+}  // namespace matches

@@ -1,0 +1,249 @@
+// The match runner: statistics against hand-computed values, engine strings, openings,
+// records that replay to their result, and results that do not depend on concurrency.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "common/error.hpp"
+#include "loa/game.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "matches/match.hpp"
+#include "matches/records.hpp"
+#include "matches/stats.hpp"
+
+namespace matches {
+namespace {
+
+// Expected values computed by hand (see the formulas in matches/stats.hpp).
+TEST(MatchStats, TrinomialEloIntervalLosAndNelo) {
+    const EloEstimate e = estimate(Trinomial{6, 2, 2});
+    EXPECT_DOUBLE_EQ(e.score, 0.7);
+    EXPECT_NEAR(e.variance, 0.16, 1e-12);
+    EXPECT_NEAR(e.elo, 147.1907, 1e-3);
+    EXPECT_NEAR(e.elo_low, -33.3994, 1e-3);
+    EXPECT_NEAR(e.elo_high, 504.0333, 1e-3);
+    EXPECT_NEAR(e.los, 0.921350, 1e-5);
+    EXPECT_NEAR(e.normalized_elo, 173.7178, 1e-3);
+    EXPECT_NEAR(e.draw_ratio, 0.2, 1e-12);
+}
+
+TEST(MatchStats, PentanomialEloAndNelo) {
+    Pentanomial p;
+    p.count = {1, 2, 3, 4, 5};
+    const EloEstimate e = estimate(p, Trinomial{});
+    EXPECT_NEAR(e.score, 2.0 / 3.0, 1e-12);
+    EXPECT_NEAR(e.variance, 0.0972222, 1e-6);
+    EXPECT_NEAR(e.elo, 120.4120, 1e-3);
+    EXPECT_NEAR(e.elo_low, 6.1673, 1e-3);
+    EXPECT_NEAR(e.elo_high, 268.7159, 1e-3);
+    EXPECT_NEAR(e.normalized_elo, 131.3183, 1e-3);
+}
+
+TEST(MatchStats, SprtLlrAndBounds) {
+    SprtSettings s = parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized");
+    EXPECT_NEAR(s.lower_bound(), -2.944439, 1e-6);
+    EXPECT_NEAR(s.upper_bound(), 2.944439, 1e-6);
+    Pentanomial p;
+    p.count = {1, 2, 3, 4, 5};
+    EXPECT_NEAR(sprt_llr(p, s), 0.313934, 1e-5);
+    p.count = {10, 20, 40, 20, 10};
+    EXPECT_NEAR(sprt_llr(p, s), -0.082842, 1e-5);
+    s = parse_sprt("elo0=0,elo1=10,model=logistic");
+    EXPECT_NEAR(sprt_llr(p, s), -0.137994, 1e-5);
+    p.count = {1, 2, 3, 4, 5};
+    EXPECT_NEAR(sprt_llr(p, s), 0.353988, 1e-5);
+    EXPECT_EQ(sprt_decision(3.0, s), SprtDecision::AcceptH1);
+    EXPECT_EQ(sprt_decision(-3.0, s), SprtDecision::AcceptH0);
+    EXPECT_EQ(sprt_decision(0.0, s), SprtDecision::Continue);
+}
+
+TEST(MatchStats, SprtRejectsBadSettings) {
+    EXPECT_THROW(parse_sprt("elo0=10,elo1=0"), common::InputError);
+    EXPECT_THROW(parse_sprt("alpha=0.7"), common::InputError);
+    EXPECT_THROW(parse_sprt("elo0=x"), common::InputError);
+    EXPECT_THROW(parse_sprt("gamma=1"), common::InputError);
+    EXPECT_THROW(parse_sprt("model=bayes"), common::InputError);
+}
+
+TEST(MatchStats, RatingFitRecoversAConsistentModel) {
+    // A beats B 75%, B beats C 75%, A beats C 90%: exactly the logistic model with steps of
+    // 190.85 Elo, so the maximum-likelihood fit must find it.
+    const std::vector<std::vector<double>> points = {{0, 75, 90}, {25, 0, 75}, {10, 25, 0}};
+    const std::vector<std::vector<int>> games = {{0, 100, 100}, {100, 0, 100}, {100, 100, 0}};
+    const auto r = fit_ratings(points, games, 0);
+    EXPECT_NEAR(r[0].elo, 0, 1e-6);
+    EXPECT_NEAR(r[1].elo, -score_to_elo(0.75), 0.05);
+    EXPECT_NEAR(r[2].elo, -2 * score_to_elo(0.75), 0.05);
+    EXPECT_GT(r[1].error, 0);
+    EXPECT_GT(r[2].error, r[1].error * 0.5);
+    EXPECT_DOUBLE_EQ(r[0].error, 0);
+}
+
+TEST(EngineSpec, ParsesSearchAndEngineKeys) {
+    const EngineSpec e = parse_engine_spec("name=rhh,preset=pvs+tt+rhh,killers=1,depth=3,eval=concentration", 0);
+    EXPECT_EQ(e.name, "rhh");
+    EXPECT_EQ(e.depth, 3);
+    EXPECT_EQ(e.eval, "concentration");
+    EXPECT_EQ(e.config.history, search::HistoryMode::Relative);
+    EXPECT_EQ(e.config.killers, 1);
+    EXPECT_FALSE(e.config.null_move != search::NullMove::Off);
+    const EngineSpec t = parse_engine_spec("tc=10+0.1,history=absolute", 1);
+    EXPECT_EQ(t.name, "engine2");
+    EXPECT_DOUBLE_EQ(t.time_control->base_ms, 10000);
+    EXPECT_DOUBLE_EQ(t.time_control->increment_ms, 100);
+    EXPECT_TRUE(t.config.lmr);  // switches without a preset apply on top of `full`
+    EXPECT_EQ(t.config.history, search::HistoryMode::Absolute);
+}
+
+TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {
+    auto message = [](const char* text) {
+        try {
+            (void)parse_engine_spec(text, 0);
+        } catch (const common::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message("name=a,depth=3,colour=red").find("unknown key 'colour'"), std::string::npos);
+    EXPECT_NE(message("name=a").find("has no limit"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=x").find("bad depth"), std::string::npos);
+    EXPECT_NE(message("name=a,st=-1").find("'st'"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=2,eval=magic").find("eval must be"), std::string::npos);
+    EXPECT_NE(message("name=a,cmd=/bin/true,depth=2").find("external engines"), std::string::npos);
+}
+
+MatchSettings small_match(int concurrency) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=a,preset=pvs+tt+rhh,nodes=600,qsearch_plies=2", 0),
+                 parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=600,qsearch_plies=2", 1)};
+    s.games = 6;
+    s.concurrency = concurrency;
+    OpeningGenerator g;
+    g.count = 3;
+    g.plies = 4;
+    g.balance_depth = 1;
+    g.max_abs_score = 1000;
+    s.openings = generate_openings(g, loa::Position::start(), s.rules);
+    return s;
+}
+
+TEST(Match, ResultsDoNotDependOnConcurrency) {
+    const MatchResult one = run_match(small_match(1), {});
+    const MatchResult two = run_match(small_match(2), {});
+    ASSERT_EQ(one.games.size(), 6u);
+    ASSERT_EQ(two.games.size(), 6u);
+    for (std::size_t i = 0; i < one.games.size(); ++i) {
+        EXPECT_EQ(one.games[i].moves, two.games[i].moves) << "game " << i;
+        EXPECT_EQ(one.games[i].outcome, two.games[i].outcome);
+    }
+    EXPECT_EQ(one.pairings[0].pairs.count, two.pairings[0].pairs.count);
+    EXPECT_EQ(one.pairings[0].pairs.pairs(), 3);
+    // Each opening is played twice with colours swapped.
+    EXPECT_EQ(one.games[0].black, "a");
+    EXPECT_EQ(one.games[1].black, "b");
+    EXPECT_EQ(one.games[0].opening, one.games[1].opening);
+}
+
+TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
+    const MatchResult result = run_match(small_match(2), {});
+    std::stringstream text;
+    for (const GameRecord& g : result.games) write_record(text, g, "test");
+    const auto parsed = read_records(text);
+    ASSERT_EQ(parsed.size(), result.games.size());
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        const auto& rec = parsed[i];
+        const std::string start = rec.tags.contains("Position") ? rec.tags.at("Position") : std::string(loa::StartPositionText);
+        loa::Game game(loa::Position::from_text(start));
+        for (const std::string& m : rec.moves) ASSERT_NO_THROW(game.play(m)) << m;
+        EXPECT_TRUE(game.over());
+        const std::string expected = game.result().outcome == loa::Outcome::WhiteWins   ? "1-0"
+                                     : game.result().outcome == loa::Outcome::BlackWins ? "0-1"
+                                                                                        : "1/2-1/2";
+        EXPECT_EQ(rec.tags.at("Result"), expected);
+        EXPECT_EQ(rec.tags.at("White"), result.games[i].white);
+        EXPECT_EQ(rec.tags.at("PlyCount"), std::to_string(rec.moves.size()));
+        EXPECT_EQ(rec.tags.at("Termination"), loa::describe(game.result()));
+    }
+}
+
+TEST(Match, ShardsPartitionTheSchedule) {
+    MatchSettings s = small_match(1);
+    s.shard_count = 2;
+    s.shard_index = 0;
+    const MatchResult first = run_match(s, {});
+    s.shard_index = 1;
+    const MatchResult second = run_match(s, {});
+    const MatchResult whole = run_match(small_match(1), {});
+    EXPECT_EQ(first.games.size() + second.games.size(), whole.games.size());
+    for (const auto* part : {&first, &second})
+        for (const GameRecord& g : part->games) EXPECT_EQ(g.moves, whole.games[static_cast<std::size_t>(g.index)].moves);
+}
+
+TEST(Match, SprtStopsARunOnceABoundIsCrossed) {
+    // A depth-1 engine against a depth-3 one: the weak side loses quickly and the SPRT (with
+    // generous error rates) accepts H0 (the first engine is not stronger) early.
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=weak,preset=ab,depth=1,qsearch=off", 0),
+                 parse_engine_spec("name=strong,preset=pvs+tt+rhh,depth=3,qsearch_plies=2", 1)};
+    s.games = 400;
+    s.concurrency = 1;
+    s.sprt = parse_sprt("elo0=0,elo1=50,alpha=0.2,beta=0.2,model=logistic");
+    OpeningGenerator g;
+    g.count = 200;
+    g.balance_depth = 1;
+    g.max_abs_score = 2000;
+    s.openings = generate_openings(g, loa::Position::start(), s.rules);
+    const MatchResult r = run_match(s, {});
+    EXPECT_TRUE(r.stopped_by_sprt);
+    EXPECT_EQ(r.pairings[0].decision, SprtDecision::AcceptH0);
+    EXPECT_LT(r.games.size(), 400u);
+}
+
+TEST(Openings, FileOfPositionsAndMoveLists) {
+    const auto path = std::filesystem::temp_directory_path() / "loa_openings_test.txt";
+    {
+        std::ofstream out(path);
+        out << "# comment\n\n1. b1-d3 a2-c2\n1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w\n";
+    }
+    const auto openings = load_openings(path.string(), loa::Position::start(), loa::RuleSet{});
+    ASSERT_EQ(openings.size(), 2u);
+    EXPECT_EQ(openings[0].moves.size(), 2u);
+    EXPECT_EQ(start_game(openings[0], loa::RuleSet{}).ply(), 2);
+    EXPECT_EQ(openings[1].start.side_to_move(), loa::Colour::White);
+    {
+        std::ofstream out(path);
+        out << "b1-d3 a2-b2\n";
+    }
+    try {
+        (void)load_openings(path.string(), loa::Position::start(), loa::RuleSet{});
+        ADD_FAILURE() << "accepted an illegal opening";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("line 1"), std::string::npos) << e.what();
+    }
+    std::filesystem::remove(path);
+}
+
+TEST(Openings, GeneratedOpeningsAreDistinctBalancedAndSeeded) {
+    OpeningGenerator g;
+    g.count = 8;
+    g.plies = 4;
+    g.balance_depth = 2;
+    const auto a = generate_openings(g, loa::Position::start(), loa::RuleSet{});
+    const auto b = generate_openings(g, loa::Position::start(), loa::RuleSet{});
+    ASSERT_EQ(a.size(), 8u);
+    std::set<loa::Key> keys;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].moves, b[i].moves);
+        EXPECT_EQ(a[i].moves.size(), 4u);
+        keys.insert(start_game(a[i], loa::RuleSet{}).position().key());
+    }
+    EXPECT_EQ(keys.size(), 8u);
+}
+
+}  // namespace
+}  // namespace matches
