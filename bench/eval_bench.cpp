@@ -62,7 +62,9 @@ void search_speed(benchmark::State& state, const SearchGame& game) {
 }
 void BM_SearchFullEval(benchmark::State& state) { search_speed(state, SearchGame{}); }
 void BM_SearchSimpleEval(benchmark::State& state) { search_speed(state, SearchGame::with_simple_evaluation()); }
+void BM_SearchMaterialEval(benchmark::State& state) { search_speed(state, SearchGame::from_spec({}, "material")); }
 BENCHMARK(BM_SearchFullEval)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SearchMaterialEval)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SearchSimpleEval)->Unit(benchmark::kMillisecond);
 
 }  // namespace

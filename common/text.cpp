@@ -57,4 +57,9 @@ std::optional<int> parse_int(std::string_view s) {
     return static_cast<int>(*v);
 }
 
+void append_word(std::string& s, std::string_view word) {
+    if (!s.empty()) s += ' ';
+    s += word;
+}
+
 }  // namespace common

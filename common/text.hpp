@@ -16,6 +16,8 @@ std::vector<std::string_view> split(std::string_view s, char separator);
 std::vector<std::pair<std::string_view, std::string_view>> parse_key_values(std::string_view spec,
                                                                              std::string_view what);
 std::optional<int> parse_int(std::string_view s);
+// Appends `word`, with a space before it unless `s` is empty.
+void append_word(std::string& s, std::string_view word);
 std::optional<long long> parse_int64(std::string_view s);
 
 }  // namespace common

@@ -28,11 +28,16 @@ public:
     static SearchGame with_simple_evaluation(RuleSet rules = {}) {
         return SearchGame(rules, CustomEvaluation(simple_evaluate));
     }
-    // eval spec: "full", "concentration", "simple", or a JSON weights file (over "full").
+    // Piece count only: the cheapest possible evaluation, a yardstick for search speed.
+    static int material_evaluate(const Position& pos) {
+        return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
+    }
+    // eval spec: "full", "concentration", "simple", "material", or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
         if (eval_spec.empty() || eval_spec == "full") return SearchGame(rules);
         if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
         if (eval_spec == "simple") return with_simple_evaluation(rules);
+        if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));
         return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));
     }
 

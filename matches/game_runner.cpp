@@ -1,5 +1,6 @@
 #include "matches/game_runner.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
@@ -52,6 +53,8 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         const MoveChoice choice = player.choose(game, clocks[side]);
         const double used = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
+        double& slowest = us == loa::Colour::Black ? record.black_max_move_ms : record.white_max_move_ms;
+        slowest = std::max(slowest, used);
         (us == loa::Colour::Black ? record.black_nodes : record.white_nodes) += choice.nodes;
         if (player.spec().time_control) {
             clocks[side].remaining_ms -= used;

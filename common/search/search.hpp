@@ -195,7 +195,9 @@ private:
         ++stats_.nodes;
         if (ply > stats_.seldepth) stats_.seldepth = ply;
         if (limits_.nodes && stats_.nodes >= limits_.nodes) aborted_ = true;
-        if ((stats_.nodes & 1023) == 0) {
+        // A clock read costs about 20 ns; every 256 nodes keeps the overshoot well under a
+        // millisecond at release speed.
+        if ((stats_.nodes & 255) == 0) {
             if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) aborted_ = true;
             if (limits_.hard_time_ms > 0 && clock_.elapsed_ms() >= limits_.hard_time_ms) aborted_ = true;
         }

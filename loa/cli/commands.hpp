@@ -12,5 +12,7 @@ void add_analyze_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_variants_command(CLI::App& app);
 void add_eval_command(CLI::App& app);
+void add_protocol_commands(CLI::App& app);
+void add_play_command(CLI::App& app);
 
 }  // namespace loa::cli

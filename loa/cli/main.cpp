@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
     loa::cli::add_bench_command(app);
     loa::cli::add_variants_command(app);
     loa::cli::add_eval_command(app);
+    loa::cli::add_protocol_commands(app);
+    loa::cli::add_play_command(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

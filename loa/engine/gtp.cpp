@@ -1,0 +1,158 @@
+// GTP-style front end (the Go Text Protocol framing used by board-game programs at the
+// Computer Olympiads): "= result" or "? error", an optional numeric id echoed back, and a
+// blank line after every response.
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "loa/display.hpp"
+#include "loa/engine/frontends.hpp"
+#include "loa/error.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace loa::engine {
+namespace {
+
+const std::vector<std::string> Commands = {
+    "protocol_version", "name",       "version",       "known_command", "list_commands", "quit",
+    "clear_board",      "loa_setup",  "play",          "genmove",       "undo",          "showboard",
+    "final_score",      "game_result", "time_settings", "time_left",     "set_option"};
+
+Colour parse_colour(const std::string& text) {
+    std::string c = text;
+    std::transform(c.begin(), c.end(), c.begin(), [](unsigned char x) { return static_cast<char>(std::tolower(x)); });
+    if (c == "b" || c == "black") return Colour::Black;
+    if (c == "w" || c == "white") return Colour::White;
+    throw InputError(fmt::format("invalid colour '{}'", text));
+}
+
+}  // namespace
+
+int run_gtp(std::istream& in, Output& out) {
+    Session session;
+    double main_ms = -1, increment_ms = 0;  // time_settings
+    double left_ms[2] = {-1, -1};           // time_left per colour
+
+    for (std::string line; std::getline(in, line);) {
+        if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
+        std::istringstream words(line);
+        std::vector<std::string> t;
+        for (std::string w; words >> w;) t.push_back(w);
+        if (t.empty()) continue;
+        std::string id;
+        if (std::all_of(t[0].begin(), t[0].end(), [](unsigned char c) { return std::isdigit(c); })) {
+            id = t[0];
+            t.erase(t.begin());
+            if (t.empty()) {
+                out.line(fmt::format("?{} missing command\n", id));
+                continue;
+            }
+        }
+        auto ok = [&](const std::string& result) { out.line(fmt::format("={}{}{}\n", id, result.empty() ? "" : " ", result)); };
+        auto arg = [&](std::size_t k) -> const std::string& {
+            if (t.size() <= k) throw InputError(fmt::format("{}: missing argument", t[0]));
+            return t[k];
+        };
+        const std::string& cmd = t[0];
+        try {
+            if (cmd == "protocol_version") ok("2");
+            else if (cmd == "name") ok("loa");
+            else if (cmd == "version") ok("0.1");
+            else if (cmd == "known_command") ok(std::find(Commands.begin(), Commands.end(), arg(1)) != Commands.end() ? "true" : "false");
+            else if (cmd == "list_commands") {
+                std::string list;
+                for (const auto& c : Commands) {
+                    if (!list.empty()) list += '\n';
+                    list += c;
+                }
+                ok(list);
+            } else if (cmd == "quit") {
+                ok("");
+                return 0;
+            } else if (cmd == "clear_board") {
+                session.new_game();
+                ok("");
+            } else if (cmd == "loa_setup") {
+                std::string text;
+                for (std::size_t k = 1; k < t.size(); ++k) common::append_word(text, t[k]);
+                const Position start = position_from_argument(text);
+                session.new_game(start);
+                ok("");
+            } else if (cmd == "play") {
+                const Colour c = parse_colour(arg(1));
+                const Game& game = session.game();
+                if (game.over()) throw InputError(fmt::format("the game is over ({})", describe(game.result())));
+                if (c != game.position().side_to_move())
+                    throw InputError(fmt::format("it is {}'s turn", colour_name(game.position().side_to_move())));
+                Game next = game;
+                next.play(arg(2));
+                session.set_game(std::move(next));
+                ok("");
+            } else if (cmd == "genmove") {
+                const Colour c = parse_colour(arg(1));
+                const Game& game = session.game();
+                if (game.over()) throw InputError(fmt::format("the game is over ({})", describe(game.result())));
+                if (c != game.position().side_to_move())
+                    throw InputError(fmt::format("it is {}'s turn", colour_name(game.position().side_to_move())));
+                search::ClockLimits clock;
+                const int side = index(c);
+                if (left_ms[side] >= 0) {
+                    clock.time_left_ms = left_ms[side];
+                    clock.increment_ms = increment_ms;
+                } else if (main_ms > 0) {
+                    clock.time_left_ms = main_ms;
+                    clock.increment_ms = increment_ms;
+                } else {
+                    clock.move_time_ms = 1000;  // no time given: a second a move
+                }
+                const Result r = session.think(clock);
+                Game next = session.game();
+                next.play(r.best_move);
+                session.set_game(std::move(next));
+                left_ms[side] = -1;  // the controller tells us again
+                ok(move_to_text(r.best_move));
+            } else if (cmd == "undo") {
+                Game next = session.game();
+                next.undo();
+                session.set_game(std::move(next));
+                ok("");
+            } else if (cmd == "showboard") {
+                ok(fmt::format("\n{}position {}", diagram(session.game().position()), session.game().position().to_text()));
+            } else if (cmd == "final_score" || cmd == "game_result") {
+                const GameResult& r = session.game().result();
+                ok(r.outcome == Outcome::BlackWins   ? "B+"
+                   : r.outcome == Outcome::WhiteWins ? "W+"
+                   : r.outcome == Outcome::Draw      ? "0"
+                                                     : "?");
+            } else if (cmd == "time_settings") {
+                const auto m = common::parse_int64(arg(1)), inc = common::parse_int64(arg(2));
+                if (!m || !inc || *m < 0 || *inc < 0) throw InputError("time_settings: expected <main_s> <increment_s>");
+                main_ms = 1000.0 * static_cast<double>(*m);
+                increment_ms = 1000.0 * static_cast<double>(*inc);
+                ok("");
+            } else if (cmd == "time_left") {
+                const Colour c = parse_colour(arg(1));
+                const auto s = common::parse_int64(arg(2));
+                if (!s || *s < 0) throw InputError("time_left: expected <colour> <seconds>");
+                left_ms[index(c)] = 1000.0 * static_cast<double>(*s);
+                ok("");
+            } else if (cmd == "set_option") {
+                std::string value;
+                for (std::size_t k = 2; k < t.size(); ++k) common::append_word(value, t[k]);
+                session.set_option(arg(1), value);
+                ok("");
+            } else {
+                throw InputError(fmt::format("unknown command '{}'", cmd));
+            }
+        } catch (const InputError& e) {
+            out.line(fmt::format("?{} {}\n", id, e.what()));
+        }
+    }
+    return 0;
+}
+
+}  // namespace loa::engine

@@ -1,0 +1,134 @@
+#include "loa/engine/session.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "common/search/config.hpp"
+#include "common/text.hpp"
+#include "loa/error.hpp"
+
+namespace loa::engine {
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+}  // namespace
+
+Output::Output(std::ostream& stream) : stream_(stream) {}
+
+void Output::line(const std::string& text) {
+    const std::lock_guard guard(mutex_);
+    stream_ << text << '\n' << std::flush;
+}
+
+Session::Session() : config_(search::preset_config("full")) {}
+
+Session::~Session() {
+    stop();
+    wait();
+}
+
+search::Searcher<SearchGame>& Session::searcher() {
+    if (!searcher_) searcher_ = std::make_unique<search::Searcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
+    return *searcher_;
+}
+
+void Session::set_option(std::string_view raw_name, std::string_view raw_value) {
+    if (searching()) throw InputError("options cannot change while the engine is thinking");
+    const std::string name = lower(common::trim(raw_name));
+    const std::string value(common::trim(raw_value));
+    if (name == "hash") {
+        const auto mb = common::parse_int(value);
+        if (!mb || *mb < 1 || *mb > 65536) throw InputError(fmt::format("Hash must be 1..65536 MB, not '{}'", value));
+        config_.tt = true;
+        config_.tt_mb = *mb;
+    } else if (name == "variant" || name == "preset") {
+        config_ = search::parse_search_config(name == "preset" ? "preset=" + value : value);
+    } else if (name == "eval" || name == "weights" || name == "evalfile") {
+        (void)SearchGame::from_spec(rules_, value);  // validates (reads the file) now
+        eval_ = value;
+    } else if (name == "rules") {
+        rules_ = parse_rules(value);
+        game_ = Game(game_.start_position(), rules_);
+    } else if (name == "moveoverhead") {
+        const auto ms = common::parse_int(value);
+        if (!ms || *ms < 0 || *ms > 5000) throw InputError(fmt::format("MoveOverhead must be 0..5000 ms, not '{}'", value));
+        overhead_ms_ = *ms;
+    } else if (!search::apply_search_option(config_, name, value)) {
+        throw InputError(fmt::format("unknown option '{}'", raw_name));
+    }
+    searcher_.reset();  // rebuilt with the new settings at the next search
+}
+
+std::vector<OptionInfo> Session::options() const {
+    std::vector<OptionInfo> out = {
+        {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB"},
+        {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
+        {"Eval", eval_, "evaluation: full, concentration, simple or a JSON weights file"},
+        {"Rules", to_string(rules_), "olympiad or key=value list"},
+        {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
+    };
+    for (const auto& [key, help] : search::config_keys()) {
+        if (key == "preset") continue;
+        // The current value, read from the canonical text of the config.
+        const std::string text = search::to_string(config_);
+        std::string value;
+        for (const std::string_view item : common::split(text, ',')) {
+            const auto eq = item.find('=');
+            if (item.substr(0, eq) == key) value = std::string(item.substr(eq + 1));
+        }
+        out.push_back({key, value, help});
+    }
+    return out;
+}
+
+void Session::new_game(const Position& start) {
+    wait();
+    game_ = Game(start, rules_);
+    if (searcher_) searcher_->new_game();
+}
+
+void Session::set_game(Game game) {
+    wait();
+    game_ = std::move(game);
+}
+
+Result Session::think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration) {
+    wait();
+    stop_ = false;
+    return run(clock, on_iteration);
+}
+
+Result Session::run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration) {
+    search::SearchLimits limits = search::plan_limits(clock, overhead_ms_);
+    limits.stop = &stop_;
+    return searcher().search(game_.position(), limits, search_history(game_), on_iteration);
+}
+
+void Session::start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
+                    std::function<void(const Result&)> on_done) {
+    wait();
+    searcher();  // built on this thread, before the search thread starts
+    stop_ = false;
+    searching_ = true;
+    thread_ = std::thread([this, clock, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
+        const Result r = run(clock, on_iteration);
+        searching_ = false;
+        on_done(r);
+    });
+}
+
+void Session::stop() { stop_ = true; }
+
+void Session::wait() {
+    if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace loa::engine

@@ -1,0 +1,90 @@
+// The engine behind every protocol front end: the game so far, the options, and a searcher
+// that runs on its own thread so that the front end keeps answering (stop, isready) while it
+// thinks. Front ends translate their protocol to these calls and nothing else.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/search/search.hpp"
+#include "common/search/time_manager.hpp"
+#include "loa/game.hpp"
+#include "loa/search_game.hpp"
+
+namespace loa::engine {
+
+using Result = search::SearchResult<Move>;
+using IterationInfo = search::Iteration<Move>;
+
+struct OptionInfo {
+    std::string name;
+    std::string value;  // current
+    std::string help;
+};
+
+class Session {
+public:
+    Session();
+    ~Session();
+    Session(const Session&) = delete;
+    Session& operator=(const Session&) = delete;
+
+    // Options: Hash (MB), Variant (a whole variant string), Eval (full|concentration|simple|
+    // FILE.json), Weights (= Eval FILE.json), Rules, MoveOverhead (ms), and every search key
+    // (pvs, killers, history, ...) on its own. Names are case-insensitive. Throws InputError;
+    // refuses while a search runs.
+    void set_option(std::string_view name, std::string_view value);
+    std::vector<OptionInfo> options() const;
+
+    // A new game from the start position (or `start`), with fresh search tables.
+    void new_game(const Position& start = Position::start());
+    // Replaces the game (the caller builds and validates it first, so a bad command never
+    // leaves a half-changed game behind).
+    void set_game(Game game);
+    const Game& game() const { return game_; }
+    Game& game() { return game_; }
+    const RuleSet& rules() const { return rules_; }
+
+    // Starts a search of the current position on the search thread. `on_iteration` and
+    // `on_done` run on that thread.
+    void start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
+               std::function<void(const Result&)> on_done);
+    // Searches on the calling thread.
+    Result think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration = {});
+    void stop();  // asks a running search to end (its on_done still runs)
+    void wait();  // until the search thread is done
+    bool searching() const { return searching_.load(); }
+
+private:
+    search::Searcher<SearchGame>& searcher();
+    Result run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration);
+
+    search::SearchConfig config_;
+    std::string eval_ = "full";
+    RuleSet rules_;
+    double overhead_ms_ = 30;
+    std::unique_ptr<search::Searcher<SearchGame>> searcher_;
+    Game game_;
+    std::thread thread_;
+    std::atomic<bool> stop_{false};
+    std::atomic<bool> searching_{false};
+};
+
+// Serialises lines written by the protocol thread and the search thread.
+class Output {
+public:
+    explicit Output(std::ostream& stream);
+    void line(const std::string& text);
+
+private:
+    std::ostream& stream_;
+    std::mutex mutex_;
+};
+
+}  // namespace loa::engine

@@ -1,0 +1,192 @@
+// UCI-style front end, as chess engines and the public LOA engines speak it.
+#include "loa/engine/frontends.hpp"
+
+#include <condition_variable>
+#include <iostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "loa/error.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "loa/search_output.hpp"
+
+namespace loa::engine {
+namespace {
+
+std::vector<std::string> tokens_of(const std::string& line) {
+    std::istringstream in(line);
+    std::vector<std::string> out;
+    for (std::string t; in >> t;) out.push_back(t);
+    return out;
+}
+
+// position startpos|fen <board> <side> [moves m1 m2 ...]: the new game is built aside and
+// only replaces the session's when every part is valid.
+Game parse_position_command(const std::vector<std::string>& t, const RuleSet& rules) {
+    std::size_t i = 1;
+    Position start;
+    if (i < t.size() && t[i] == "startpos") {
+        start = Position::start();
+        ++i;
+    } else if (i < t.size() && (t[i] == "fen" || t[i] == "pos")) {
+        std::string text;
+        for (++i; i < t.size() && t[i] != "moves"; ++i) common::append_word(text, t[i]);
+        start = parse_position(text);
+    } else {
+        throw InputError("position: expected 'startpos' or 'fen <position>'");
+    }
+    Game game(start, rules);
+    if (i < t.size()) {
+        if (t[i] != "moves") throw InputError(fmt::format("position: unexpected '{}'", t[i]));
+        for (++i; i < t.size(); ++i) {
+            try {
+                game.play(t[i]);
+            } catch (const InputError& e) {
+                throw InputError(fmt::format("position: move '{}': {}", t[i], e.what()));
+            }
+        }
+    }
+    return game;
+}
+
+double number_after(const std::vector<std::string>& t, std::size_t& i) {
+    if (i + 1 >= t.size()) throw InputError(fmt::format("go: '{}' needs a value", t[i]));
+    const auto v = common::parse_int64(t[++i]);
+    if (!v || *v < 0) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
+    return static_cast<double>(*v);
+}
+
+}  // namespace
+
+int run_uci(std::istream& in, Output& out) {
+    Session session;
+    std::mutex lock;
+    std::condition_variable stopped;
+    bool infinite = false, stop_requested = false;
+
+    auto finish_search = [&] {
+        session.stop();
+        {
+            const std::lock_guard guard(lock);
+            stop_requested = true;
+        }
+        stopped.notify_all();
+        session.wait();
+    };
+
+    // A command that needs the engine idle waits for a search that ends by itself (depth,
+    // nodes, time); an infinite search must be stopped first.
+    auto settle = [&](const std::string& what) {
+        if (!session.searching()) return;
+        {
+            const std::lock_guard guard(lock);
+            if (infinite) throw InputError(fmt::format("{}: the engine is thinking without limit (send stop first)", what));
+        }
+        session.wait();
+    };
+
+    for (std::string line; std::getline(in, line);) {
+        const auto t = tokens_of(line);
+        if (t.empty()) continue;
+        const std::string& cmd = t[0];
+        try {
+            if (cmd == "uci") {
+                out.line("id name loa 0.1");
+                out.line("id author the LOA engine authors");
+                for (const OptionInfo& o : session.options()) {
+                    if (o.name == "Hash") out.line(fmt::format("option name Hash type spin default {} min 1 max 65536", o.value));
+                    else out.line(fmt::format("option name {} type string default {}", o.name, o.value));
+                }
+                out.line("uciok");
+            } else if (cmd == "isready") {
+                out.line("readyok");
+            } else if (cmd == "setoption") {
+                // setoption name <name...> value <value...>
+                std::string name, value;
+                std::string* target = nullptr;
+                for (std::size_t i = 1; i < t.size(); ++i) {
+                    if (t[i] == "name" && !target) target = &name;
+                    else if (t[i] == "value" && target == &name) target = &value;
+                    else if (target) common::append_word(*target, t[i]);
+                    else throw InputError("setoption: expected 'name <name> value <value>'");
+                }
+                if (name.empty()) throw InputError("setoption: missing name");
+                settle("setoption");
+                session.set_option(name, value);
+            } else if (cmd == "ucinewgame") {
+                finish_search();
+                session.new_game();
+            } else if (cmd == "position") {
+                settle("position");
+                session.set_game(parse_position_command(t, session.rules()));
+            } else if (cmd == "go") {
+                settle("go");
+                search::ClockLimits clock;
+                const bool black = session.game().position().side_to_move() == Colour::Black;
+                bool is_infinite = false;
+                for (std::size_t i = 1; i < t.size(); ++i) {
+                    const std::string& k = t[i];
+                    if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
+                    else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
+                    else if (k == "movetime") clock.move_time_ms = number_after(t, i);
+                    else if (k == "wtime" || k == "btime") {
+                        const double v = number_after(t, i);
+                        if ((k == "btime") == black) clock.time_left_ms = v;
+                    } else if (k == "winc" || k == "binc") {
+                        const double v = number_after(t, i);
+                        if ((k == "binc") == black) clock.increment_ms = v;
+                    } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(number_after(t, i));
+                    else if (k == "infinite") is_infinite = true;
+                    else throw InputError(fmt::format("go: unknown parameter '{}'", k));
+                }
+                clock.infinite = is_infinite;
+                if (session.game().over()) {
+                    out.line(fmt::format("info string game over: {}", describe(session.game().result())));
+                    out.line("bestmove none");
+                    continue;
+                }
+                {
+                    const std::lock_guard guard(lock);
+                    infinite = is_infinite;
+                    stop_requested = false;
+                }
+                session.start(
+                    clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
+                    [&](const Result& r) {
+                        // In infinite mode the answer waits for 'stop', as UCI requires.
+                        std::unique_lock guard(lock);
+                        stopped.wait(guard, [&] { return !infinite || stop_requested; });
+                        out.line(fmt::format("bestmove {}", move_to_compact(r.best_move)));
+                    });
+            } else if (cmd == "stop") {
+                finish_search();
+            } else if (cmd == "quit") {
+                finish_search();
+                return 0;
+            } else if (cmd == "d" || cmd == "show") {
+                out.line(session.game().position().to_text());
+            } else {
+                out.line(fmt::format("info string error: unknown command '{}'", cmd));
+            }
+        } catch (const InputError& e) {
+            out.line(fmt::format("info string error: {}", e.what()));
+        }
+    }
+    // End of input: a search with a limit ends by itself and still answers; an infinite one
+    // is stopped.
+    {
+        bool unlimited;
+        {
+            const std::lock_guard guard(lock);
+            unlimited = infinite;
+        }
+        if (unlimited) finish_search();
+        session.wait();
+    }
+    return 0;
+}
+
+}  // namespace loa::engine

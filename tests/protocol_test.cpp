@@ -1,0 +1,175 @@
+// Scripted sessions for each protocol front end: normal use, every error path, and whole
+// games played through the protocol.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <sstream>
+
+#include "loa/engine/frontends.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "common/text.hpp"
+
+namespace loa::engine {
+namespace {
+
+std::string uci(const std::string& script) {
+    std::istringstream in(script);
+    std::ostringstream out;
+    Output output(out);
+    EXPECT_EQ(run_uci(in, output), 0);
+    return out.str();
+}
+
+std::string gtp(const std::string& script) {
+    std::istringstream in(script);
+    std::ostringstream out;
+    Output output(out);
+    EXPECT_EQ(run_gtp(in, output), 0);
+    return out.str();
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string bestmove(const std::string& output) {
+    std::smatch m;
+    const std::regex re("bestmove (\\S+)");
+    std::string last;
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it)
+        last = (*it)[1];
+    return last;
+}
+
+TEST(Uci, HandshakeOptionsAndSearch) {
+    const std::string out = uci("uci\nisready\nsetoption name Hash value 4\nsetoption name killers value 1\n"
+                                "position startpos moves b1d3 a2-c2\ngo depth 3\n");
+    EXPECT_TRUE(contains(out, "id name loa"));
+    EXPECT_TRUE(contains(out, "option name Hash type spin default 16 min 1 max 65536"));
+    EXPECT_TRUE(contains(out, "option name history type string default relative"));
+    EXPECT_TRUE(contains(out, "uciok"));
+    EXPECT_TRUE(contains(out, "readyok"));
+    EXPECT_TRUE(std::regex_search(out, std::regex("info depth 3 seldepth \\d+ score cp -?\\d+ nodes \\d+ nps \\d+ time \\d+ hashfull \\d+ pv")));
+    Game game;
+    game.play("b1d3");
+    game.play("a2c2");
+    EXPECT_NO_THROW(parse_move(game.position(), bestmove(out)));
+}
+
+TEST(Uci, ErrorsLeaveThePositionUnchanged) {
+    const std::string out = uci(
+        "position startpos moves b1d3\n"
+        "position fen 1bbbbbbbb/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b\n"  // a rank of 9 squares
+        "position startpos moves b1d3 b8b6\n"                            // a move of the wrong side
+        "position startpos moves b1d3 zz\n"                              // malformed move
+        "position nowhere\n"
+        "setoption name colour value red\nsetoption value 3\n"
+        "go depth x\ngo sideways\nfly\n"
+        "d\nquit\n");
+    EXPECT_TRUE(contains(out, "info string error: position: rank 8 has more than 8 squares"));
+    EXPECT_TRUE(contains(out, "info string error: position: move 'b8b6'"));
+    EXPECT_TRUE(contains(out, "info string error: position: move 'zz': malformed move"));
+    EXPECT_TRUE(contains(out, "info string error: position: expected 'startpos' or 'fen <position>'"));
+    EXPECT_TRUE(contains(out, "info string error: unknown option 'colour'"));
+    EXPECT_TRUE(contains(out, "info string error: setoption"));
+    EXPECT_TRUE(contains(out, "info string error: go: bad value 'x' for 'depth'"));
+    EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'sideways'"));
+    EXPECT_TRUE(contains(out, "info string error: unknown command 'fly'"));
+    Game after;
+    after.play("b1d3");
+    EXPECT_TRUE(contains(out, after.position().to_text()));  // 'd' shows the last good position
+}
+
+TEST(Uci, PassAndGameOver) {
+    EXPECT_EQ(bestmove(uci("position fen 6bw/6bb/8/8/8/8/bb6/wb6 w\ngo depth 2\n")), "pass");
+    const std::string over = uci("position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\ngo depth 2\nquit\n");
+    EXPECT_TRUE(contains(over, "info string game over: black wins by connection"));
+    EXPECT_EQ(bestmove(over), "none");
+}
+
+TEST(Uci, InfiniteSearchAnswersOnlyAfterStop) {
+    const std::string out = uci("position startpos\ngo infinite\nisready\nposition startpos moves b1d3\nstop\nquit\n");
+    const auto ready = out.find("readyok"), refused = out.find("thinking without limit"), best = out.find("bestmove");
+    ASSERT_NE(ready, std::string::npos);
+    ASSERT_NE(refused, std::string::npos);
+    ASSERT_NE(best, std::string::npos);
+    EXPECT_LT(ready, best);
+    EXPECT_LT(refused, best);
+}
+
+TEST(Uci, PlaysAWholeGameThroughTheProtocol) {
+    Game game;
+    std::string moves;
+    while (!game.over() && game.ply() < 200) {
+        const std::string out = uci("setoption name Variant value full\nposition startpos moves " + moves +
+                                    "\ngo depth 2\n");
+        const std::string m = bestmove(out);
+        ASSERT_NO_THROW(game.play(m)) << "ply " << game.ply() << ": " << m;
+        moves += " " + m;
+    }
+    EXPECT_TRUE(game.over());
+}
+
+TEST(Gtp, ResponsesFramingAndErrors) {
+    const std::string out = gtp(
+        "protocol_version\n12 name\nknown_command genmove\nknown_command fly\nlist_commands\n"
+        "play w a2c2\nplay b b1d4\nplay x b1d3\nplay b\n"
+        "5 play b b1d3\nundo\nundo\n"
+        "loa_setup 9/8 b\ntime_settings 10 x\nset_option bogus 1\nfoo\nquit\n");
+    EXPECT_TRUE(contains(out, "= 2\n\n"));
+    EXPECT_TRUE(contains(out, "=12 loa\n\n"));
+    EXPECT_TRUE(contains(out, "= true\n\n"));
+    EXPECT_TRUE(contains(out, "= false\n\n"));
+    EXPECT_TRUE(contains(out, "genmove\nundo"));
+    EXPECT_TRUE(contains(out, "? it is black's turn\n\n"));
+    EXPECT_TRUE(contains(out, "? illegal move 'b1d4' for black\n\n"));
+    EXPECT_TRUE(contains(out, "? invalid colour 'x'\n\n"));
+    EXPECT_TRUE(contains(out, "? play: missing argument\n\n"));
+    EXPECT_TRUE(contains(out, "=5\n\n"));
+    EXPECT_TRUE(contains(out, "? no move to undo\n\n"));
+    EXPECT_TRUE(contains(out, "? position: unexpected character '9'"));
+    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n"));
+    EXPECT_TRUE(contains(out, "? unknown option 'bogus'\n\n"));
+    EXPECT_TRUE(contains(out, "? unknown command 'foo'\n\n"));
+}
+
+TEST(Gtp, PlaysAWholeGameWithGenmoveAndReportsTheResult) {
+    std::string script = "clear_board\n";
+    for (int ply = 0; ply < 200; ++ply) script += ply % 2 ? "genmove w\n" : "genmove b\n";
+    script += "final_score\nshowboard\nquit\n";
+    // A fixed small depth keeps the game quick: a second a move is the default otherwise.
+    std::istringstream in("time_settings 1 0\n" + script);
+    std::ostringstream out;
+    Output output(out);
+    ASSERT_EQ(run_gtp(in, output), 0);
+    const std::string text = out.str();
+    EXPECT_TRUE(contains(text, "? the game is over"));
+    EXPECT_TRUE(std::regex_search(text, std::regex("= (B\\+|W\\+|0)\n\n")));
+}
+
+TEST(CodinGame, AnswersEachTurnWithAnOfferedMove) {
+    std::istringstream in(
+        "b\n"
+        ".bbbbbb.\nw......w\nw......w\nw......w\nw......w\nw......w\nw......w\n.bbbbbb.\nnull\n36\n"
+        "b1h1\nb1b3\nb1d3\nc1a3\nc1c3\nc1e3\nd1b3\nd1d3\nd1f3\ne1c3\ne1e3\ne1g3\nf1d3\nf1f3\nf1h3\ng1a1\ng1e3\ng1g3\n"
+        "b8b6\nb8d6\nb8h8\nc8a6\nc8c6\nc8e6\nd8b6\nd8d6\nd8f6\ne8c6\ne8e6\ne8g6\nf8d6\nf8f6\nf8h6\ng8e6\ng8g6\ng8a8\n");
+    std::ostringstream out, log;
+    Output output(out);
+    EXPECT_EQ(run_codingame(in, output, log), 0);
+    const std::string move(common::trim(out.str()));
+    EXPECT_NO_THROW(parse_move(Position::start(), move)) << move;
+    EXPECT_TRUE(log.str().empty()) << log.str();
+}
+
+TEST(CodinGame, MalformedInputEndsWithAMessageNotACrash) {
+    for (const char* script : {"x\n", "b\n.bbbbbb.\nw......w\n", "b\n.bbbbbbb.\n", "w\n.bbbbbb.\nw......w\nw......w\nw......w\nw......w\nw......w\nw......w\n.bbbbbb.\nnull\nmany\n"}) {
+        std::istringstream in(script);
+        std::ostringstream out, log;
+        Output output(out);
+        EXPECT_EQ(run_codingame(in, output, log), 2) << script;
+        EXPECT_FALSE(log.str().empty());
+        EXPECT_TRUE(out.str().empty());
+    }
+}
+
+}  // namespace
+}  // namespace loa::engine
