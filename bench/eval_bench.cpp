@@ -1,6 +1,7 @@
 // Evaluation cost (ns per call) and search speed with each evaluation.
 #include <benchmark/benchmark.h>
 
+#include <functional>
 #include <random>
 #include <vector>
 
@@ -20,30 +21,24 @@ std::vector<Position> middle_game() {
     return out;
 }
 
+void evaluation_speed(benchmark::State& state, const std::function<int(const Position&)>& evaluate) {
+    const auto positions = middle_game();
+    std::size_t i = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(evaluate(positions[i++ % positions.size()]));
+    state.SetItemsProcessed(state.iterations());
+}
+
 void BM_EvaluateFull(benchmark::State& state) {
-    const auto positions = middle_game();
     const Evaluator eval;
-    std::size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(eval.evaluate(positions[i++ % positions.size()]));
-    state.SetItemsProcessed(state.iterations());
+    evaluation_speed(state, [&](const Position& p) { return eval.evaluate(p); });
 }
-BENCHMARK(BM_EvaluateFull);
-
 void BM_EvaluateConcentrationOnly(benchmark::State& state) {
-    const auto positions = middle_game();
     const Evaluator eval(EvalWeights::concentration_only());
-    std::size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(eval.evaluate(positions[i++ % positions.size()]));
-    state.SetItemsProcessed(state.iterations());
+    evaluation_speed(state, [&](const Position& p) { return eval.evaluate(p); });
 }
+void BM_EvaluateSimple(benchmark::State& state) { evaluation_speed(state, simple_evaluate); }
+BENCHMARK(BM_EvaluateFull);
 BENCHMARK(BM_EvaluateConcentrationOnly);
-
-void BM_EvaluateSimple(benchmark::State& state) {
-    const auto positions = middle_game();
-    std::size_t i = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(simple_evaluate(positions[i++ % positions.size()]));
-    state.SetItemsProcessed(state.iterations());
-}
 BENCHMARK(BM_EvaluateSimple);
 
 // Search speed: preset `full` to depth 5 over the bench positions; counter = nodes/second.

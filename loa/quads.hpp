@@ -73,22 +73,7 @@ constexpr int euler_gain(Bitboard pieces, Square s) {
     return detail::GainTable[window];
 }
 
-// Q1 - Q3 - 2Qd over the whole extended board (four times the Euler number).
-constexpr int euler_numerator(Bitboard pieces) {
-    int sum = 0;
-    for (int qf = -1; qf <= 7; ++qf)
-        for (int qr = -1; qr <= 7; ++qr) {
-            unsigned pattern = 0;
-            for (int i = 0; i < 4; ++i) {
-                const int f = qf + (i & 1), r = qr + (i >> 1);
-                if (on_board(f, r) && (pieces & square_bb(make_square(f, r)))) pattern |= 1u << i;
-            }
-            sum += quad_value(pattern);
-        }
-    return sum;
-}
-
-// Quad counts by kind, for the evaluation's breakdown.
+// Quad counts by kind over the whole extended board.
 struct QuadCounts {
     int q1 = 0, q3 = 0, qd = 0;
 };
@@ -108,6 +93,12 @@ constexpr QuadCounts count_quads(Bitboard pieces) {
             c.qd += pattern == 0b1001 || pattern == 0b0110;
         }
     return c;
+}
+
+// Q1 - Q3 - 2Qd from scratch (four times the Euler number); the incremental value's check.
+constexpr int euler_numerator(Bitboard pieces) {
+    const QuadCounts c = count_quads(pieces);
+    return c.q1 - c.q3 - 2 * c.qd;
 }
 
 }  // namespace loa

@@ -55,6 +55,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
         double& slowest = us == loa::Colour::Black ? record.black_max_move_ms : record.white_max_move_ms;
         slowest = std::max(slowest, used);
+        if (choice.hard_limit_ms > 0) record.max_overshoot_ms = std::max(record.max_overshoot_ms, used - choice.hard_limit_ms);
         (us == loa::Colour::Black ? record.black_nodes : record.white_nodes) += choice.nodes;
         if (player.spec().time_control) {
             clocks[side].remaining_ms -= used;

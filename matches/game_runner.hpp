@@ -30,6 +30,7 @@ struct GameRecord {
     bool rules_ending = true;  // false: time, illegal move, resignation
     double black_ms = 0, white_ms = 0;
     double black_max_move_ms = 0, white_max_move_ms = 0;  // slowest single move
+    double max_overshoot_ms = 0;  // worst time used beyond a move's own hard limit
     std::uint64_t black_nodes = 0, white_nodes = 0;
 
     // "1-0" (White wins), "0-1" (Black wins), "1/2-1/2": PGN's convention on the White and

@@ -24,7 +24,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
     }
     const auto history = loa::search_history(game);
     const auto result = searcher_.search(game.position(), limits, history);
-    return {result.best_move, result.score, result.depth, result.stats.nodes, result.stats.time_ms};
+    return {result.best_move, result.score, result.depth, result.stats.nodes, result.stats.time_ms, limits.hard_time_ms};
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const loa::RuleSet& rules) {

@@ -16,6 +16,7 @@ struct MoveChoice {
     int depth = 0;
     std::uint64_t nodes = 0;
     double time_ms = 0;
+    double hard_limit_ms = 0;  // the search's own hard stop for this move (0: none)
 };
 
 // Time the runner's clock gives the side to move.

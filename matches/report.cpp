@@ -73,13 +73,16 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
                                s.sprt->elo1, s.sprt->alpha, s.sprt->beta, p.llr, s.sprt->lower_bound(),
                                s.sprt->upper_bound(), to_string(p.decision));
     }
-    double slowest = 0;
+    double slowest = 0, overshoot = 0;
     std::size_t moves = 0;
     for (const GameRecord& g : r.games) {
         slowest = std::max({slowest, g.black_max_move_ms, g.white_max_move_ms});
+        overshoot = std::max(overshoot, g.max_overshoot_ms);
         moves += g.moves.size();
     }
-    if (!r.games.empty()) out += fmt::format("\n{} games, {} moves; slowest move {:.1f} ms\n", r.games.size(), moves, slowest);
+    if (!r.games.empty())
+        out += fmt::format("\n{} games, {} moves; slowest move {:.1f} ms; worst overshoot of a move's hard limit {:.2f} ms\n",
+                           r.games.size(), moves, slowest, overshoot);
     if (s.engines.size() > 2) {
         out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0):\n", name(s, 0));
         out += fmt::format("  {:<4} {:<16} {:>8} {:>8} {:>7} {:>7}\n", "rank", "engine", "elo", "+-95%", "points", "games");
@@ -163,6 +166,7 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
                               {"white_ms", g.white_ms},
                               {"black_max_move_ms", g.black_max_move_ms},
                               {"white_max_move_ms", g.white_max_move_ms},
+                              {"max_overshoot_ms", g.max_overshoot_ms},
                               {"white_nodes", g.white_nodes},
                               {"moves", moves}});
     }

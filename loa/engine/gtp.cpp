@@ -30,6 +30,13 @@ Colour parse_colour(const std::string& text) {
     throw InputError(fmt::format("invalid colour '{}'", text));
 }
 
+// play and genmove name the side to move; anything else is a protocol error.
+void require_turn(const Game& game, Colour c) {
+    if (game.over()) throw InputError(fmt::format("the game is over ({})", describe(game.result())));
+    if (c != game.position().side_to_move())
+        throw InputError(fmt::format("it is {}'s turn", colour_name(game.position().side_to_move())));
+}
+
 }  // namespace
 
 int run_gtp(std::istream& in, Output& out) {
@@ -83,21 +90,14 @@ int run_gtp(std::istream& in, Output& out) {
                 session.new_game(start);
                 ok("");
             } else if (cmd == "play") {
-                const Colour c = parse_colour(arg(1));
-                const Game& game = session.game();
-                if (game.over()) throw InputError(fmt::format("the game is over ({})", describe(game.result())));
-                if (c != game.position().side_to_move())
-                    throw InputError(fmt::format("it is {}'s turn", colour_name(game.position().side_to_move())));
-                Game next = game;
+                require_turn(session.game(), parse_colour(arg(1)));
+                Game next = session.game();
                 next.play(arg(2));
                 session.set_game(std::move(next));
                 ok("");
             } else if (cmd == "genmove") {
                 const Colour c = parse_colour(arg(1));
-                const Game& game = session.game();
-                if (game.over()) throw InputError(fmt::format("the game is over ({})", describe(game.result())));
-                if (c != game.position().side_to_move())
-                    throw InputError(fmt::format("it is {}'s turn", colour_name(game.position().side_to_move())));
+                require_turn(session.game(), c);
                 search::ClockLimits clock;
                 const int side = index(c);
                 if (left_ms[side] >= 0) {
