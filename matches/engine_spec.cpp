@@ -44,7 +44,7 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     if (spec.name.empty()) spec.name = fmt::format("engine{}", index + 1);
     // The search part is parsed like every other variant string: preset first, then overrides.
     std::string search_part;
-    bool has_preset = false;
+    bool has_preset = false, has_search_keys = false;
     for (const auto& [key, value] : items) {
         const std::string id = spec.name;
         if (key == "name") continue;
@@ -71,11 +71,22 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
             spec.eval = std::string(value);
         } else if (key == "weights") {
             spec.eval = std::string(value);
-        } else if (key == "cmd" || key == "proto" || key.starts_with("option.")) {
-            throw InputError(fmt::format(
-                "engine '{}': external engines ('{}=') are not supported yet; use in-process variants", id, key));
+        } else if (key == "cmd") {
+            spec.cmd = std::string(value);
+        } else if (key == "args") {
+            for (const std::string_view a : common::split(value, ' '))
+                if (!a.empty()) spec.args.emplace_back(a);
+        } else if (key == "proto") {
+            if (value != "uci" && value != "gtp")
+                throw InputError(fmt::format("engine '{}': proto must be uci or gtp, not '{}'", id, value));
+            spec.proto = std::string(value);
+        } else if (key.starts_with("option.")) {
+            spec.options.emplace_back(key.substr(7), value);
+        } else if (key == "timeout") {
+            spec.move_timeout_ms = 1000 * parse_seconds(key, value, id);
         } else {
             has_preset = has_preset || key == "preset" || value.empty();
+            has_search_keys = true;
             search_part += fmt::format("{}{}{}{}", search_part.empty() ? "" : ",", key, value.empty() ? "" : "=", value);
         }
     }
@@ -86,6 +97,10 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     } catch (const InputError& e) {
         throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
     }
+    if (spec.external() && has_search_keys)
+        throw InputError(fmt::format("engine '{}': search keys apply to in-process engines; pass options with option.NAME=", spec.name));
+    if (spec.external() && spec.proto == "gtp" && !spec.time_control)
+        throw InputError(fmt::format("engine '{}': GTP engines play with a clock: give tc=", spec.name));
     if (!spec.depth && !spec.nodes && spec.move_time_ms <= 0 && !spec.time_control)
         throw InputError(fmt::format("engine '{}' has no limit: give depth=, nodes=, st= or tc=", spec.name));
     if (spec.eval != "full" && spec.eval != "concentration" && spec.eval != "simple" && spec.eval != "material" &&

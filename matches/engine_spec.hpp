@@ -2,14 +2,17 @@
 //   --engine name=rhh,preset=full,history=relative,depth=6
 // Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds), eval
 // (full|concentration|simple|FILE.json), weights (= eval=FILE.json); every other key is a
-// search-config key (see `loa variants`). External engines (cmd=, proto=) are recognised and
-// rejected with a clear message until the protocol front ends exist.
+// search-config key (see `loa variants`).
+// External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE
+// (sent as setoption / set_option), timeout=SECONDS for a move without a clock (default 60).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "common/search/config.hpp"
 
@@ -29,6 +32,14 @@ struct EngineSpec {
     std::uint64_t nodes = 0;
     double move_time_ms = 0;
     std::optional<TimeControl> time_control;
+
+    // External engine (empty cmd: in-process)
+    std::string cmd;
+    std::vector<std::string> args;
+    std::string proto = "uci";
+    std::vector<std::pair<std::string, std::string>> options;
+    double move_timeout_ms = 60000;
+    bool external() const { return !cmd.empty(); }
 
     // Human summary of the limit: "depth=6", "nodes=20000", "st=0.5", "tc=10+0.1".
     std::string limit_text() const;

@@ -65,6 +65,10 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
             }
             clocks[side].remaining_ms += clocks[side].increment_ms;
         }
+        if (!choice.failure.empty()) {
+            finish(loa::win_for(~us), fmt::format("{} loses: {}", loa::colour_name(us), choice.failure), false);
+            break;
+        }
         if (!loa::is_legal(game.position(), choice.move)) {
             finish(loa::win_for(~us), fmt::format("{} loses by illegal move {}", loa::colour_name(us),
                                                   loa::move_to_text(choice.move)), false);

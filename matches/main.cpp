@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
                  "Without --engine it plays the default match: relative vs absolute history heuristic."};
     std::vector<std::string> engine_texts;
     int games = 48;
-    int concurrency = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    int concurrency = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     std::string openings_file, start = "standard", rules_text = "olympiad", sprt_text, pgn_path, json_path, resign_text,
                 shard_text = "1/1", order = "sequential", event = "loa-match";
     int opening_plies = 4, opening_count = 0, balance_depth = 3, balance_score = 150;
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     app.add_option("-e,--engine", engine_texts,
                    "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
     app.add_option("-g,--games", games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("-j,--concurrency", concurrency, "Games played at once")->check(CLI::Range(1, 1024))->capture_default_str();
+    app.add_option("-j,--concurrency", concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str();
     app.add_option("--openings", openings_file, "Openings file: a position string or a move list a line");
     app.add_option("--opening-plies", opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
     app.add_option("--opening-count", opening_count, "Generated openings (default: one per pair)")->check(CLI::Range(1, 1000000));

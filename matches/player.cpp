@@ -1,6 +1,15 @@
 #include "matches/player.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "loa/notation.hpp"
+#include "matches/process.hpp"
 
 namespace matches {
 
@@ -24,11 +33,179 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
     }
     const auto history = loa::search_history(game);
     const auto result = searcher_.search(game.position(), limits, history);
-    return {result.best_move, result.score, result.depth, result.stats.nodes, result.stats.time_ms, limits.hard_time_ms};
+    MoveChoice choice;
+    choice.move = result.best_move;
+    choice.score = result.score;
+    choice.depth = result.depth;
+    choice.nodes = result.stats.nodes;
+    choice.time_ms = result.stats.time_ms;
+    choice.hard_limit_ms = limits.hard_time_ms;
+    return choice;
 }
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const loa::RuleSet& rules) {
+    if (spec.external()) return std::make_unique<ExternalPlayer>(spec, rules);
     return std::make_unique<InProcessPlayer>(spec, rules);
+}
+
+}  // namespace matches
+
+// ---- external engines ---------------------------------------------------------------------
+
+namespace matches {
+namespace {
+
+constexpr double StartupTimeoutMs = 10000;
+constexpr double ReadyTimeoutMs = 5000;
+
+int parse_uci_score(const std::string& info, int previous) {
+    std::istringstream in(info);
+    std::vector<std::string> t;
+    for (std::string w; in >> w;) t.push_back(w);
+    for (std::size_t i = 0; i + 2 < t.size(); ++i) {
+        if (t[i] != "score") continue;
+        const auto v = common::parse_int(t[i + 2]);
+        if (!v) return previous;
+        if (t[i + 1] == "cp") return *v;
+        if (t[i + 1] == "win" || t[i + 1] == "mate") return search::win_in(*v);
+        if (t[i + 1] == "loss") return search::loss_in(*v);
+    }
+    return previous;
+}
+
+}  // namespace
+
+ExternalPlayer::ExternalPlayer(const EngineSpec& spec, const loa::RuleSet& rules)
+    : spec_(spec), rules_(rules), process_(std::make_unique<ChildProcess>()) {
+    start();
+}
+
+void ExternalPlayer::start() {
+    process_->start(spec_.cmd, spec_.args);
+    const std::string who = fmt::format("engine '{}' ({})", spec_.name, spec_.cmd);
+    if (spec_.proto == "uci") {
+        process_->write_line("uci");
+        if (!expect("uciok", StartupTimeoutMs)) throw common::InputError(who + ": no 'uciok' after 'uci'");
+        for (const auto& [name, value] : spec_.options) process_->write_line(fmt::format("setoption name {} value {}", name, value));
+        process_->write_line("isready");
+        if (!expect("readyok", ReadyTimeoutMs)) throw common::InputError(who + ": no 'readyok' after 'isready'");
+    } else {
+        if (!gtp("protocol_version", StartupTimeoutMs)) throw common::InputError(who + ": no answer to 'protocol_version'");
+        for (const auto& [name, value] : spec_.options)
+            if (!gtp(fmt::format("set_option {} {}", name, value), ReadyTimeoutMs))
+                throw common::InputError(fmt::format("{}: option {} refused", who, name));
+    }
+}
+
+std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, double timeout_ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_ms * 1000));
+    for (;;) {
+        const double left = std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now()).count();
+        const auto line = process_->read_line(std::max(0.0, left));
+        if (!line) return std::nullopt;
+        if (line->starts_with(prefix)) return line;
+        last_info_ = *line;
+    }
+}
+
+std::optional<std::string> ExternalPlayer::gtp(const std::string& command, double timeout_ms) {
+    if (!process_->write_line(command)) return std::nullopt;
+    for (;;) {
+        const auto line = process_->read_line(timeout_ms);
+        if (!line) return std::nullopt;
+        if (line->empty()) continue;
+        if ((*line)[0] == '?') {
+            process_->read_line(100);  // the blank line that ends the response
+            return std::nullopt;
+        }
+        if ((*line)[0] == '=') {
+            process_->read_line(100);
+            const auto space = line->find(' ');
+            return space == std::string::npos ? std::string() : line->substr(space + 1);
+        }
+    }
+}
+
+MoveChoice ExternalPlayer::fail(std::string why) {
+    process_->stop();  // restarted before the next game
+    MoveChoice c;
+    c.failure = std::move(why);
+    return c;
+}
+
+void ExternalPlayer::new_game() {
+    if (!process_->running()) {
+        // Restart after a crash or hang; if that fails too, this game is lost at its first move.
+        try {
+            start();
+        } catch (const common::InputError&) {
+            process_->stop();
+            return;
+        }
+    }
+    if (spec_.proto == "uci") {
+        process_->write_line("ucinewgame");
+        process_->write_line("isready");
+        if (!expect("readyok", ReadyTimeoutMs)) process_->stop();
+    } else if (!gtp("clear_board", ReadyTimeoutMs)) {
+        process_->stop();
+    }
+}
+
+MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock) {
+    if (!process_->running()) return fail("engine not running");
+    const loa::Position& pos = game.position();
+    const bool black = pos.side_to_move() == loa::Colour::Black;
+    double timeout = spec_.move_timeout_ms;
+    if (spec_.move_time_ms > 0) timeout = spec_.move_time_ms + 1000;
+    if (spec_.time_control) timeout = clock.remaining_ms + 1000;
+    std::string move_text;
+    int score = 0;
+    if (spec_.proto == "uci") {
+        std::string moves;
+        for (const loa::Move m : game.moves()) common::append_word(moves, loa::move_to_compact(m));
+        process_->write_line(fmt::format("position fen {}{}{}", game.start_position().to_text(), moves.empty() ? "" : " moves ", moves));
+        std::string go = "go";
+        if (spec_.depth) go += fmt::format(" depth {}", spec_.depth);
+        if (spec_.nodes) go += fmt::format(" nodes {}", spec_.nodes);
+        if (spec_.move_time_ms > 0) go += fmt::format(" movetime {:.0f}", spec_.move_time_ms);
+        if (spec_.time_control)
+            go += fmt::format(" {} {:.0f} {} {:.0f}", black ? "btime" : "wtime", std::max(0.0, clock.remaining_ms),
+                              black ? "binc" : "winc", clock.increment_ms);
+        process_->write_line(go);
+        last_info_.clear();
+        const auto answer = expect("bestmove", timeout);
+        if (!answer) return fail(process_->gone() ? "engine crashed" : "no bestmove in time");
+        score = parse_uci_score(last_info_, 0);
+        std::istringstream in(*answer);
+        std::string word;
+        in >> word >> move_text;
+    } else {
+        const char* colour = black ? "b" : "w";
+        if (!gtp(fmt::format("loa_setup {}", game.start_position().to_text()), ReadyTimeoutMs)) return fail("loa_setup refused");
+        loa::Position replay = game.start_position();
+        for (const loa::Move m : game.moves()) {
+            if (!gtp(fmt::format("play {} {}", loa::colour_char(replay.side_to_move()), loa::move_to_text(m)), ReadyTimeoutMs))
+                return fail("a move of the game was refused");
+            replay.make(m);
+        }
+        if (spec_.time_control) {
+            gtp(fmt::format("time_settings {:.0f} {:.0f}", spec_.time_control->base_ms / 1000, spec_.time_control->increment_ms / 1000),
+                ReadyTimeoutMs);
+            gtp(fmt::format("time_left {} {:.0f}", colour, std::max(0.0, clock.remaining_ms / 1000)), ReadyTimeoutMs);
+        }
+        const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
+        if (!answer) return fail(process_->gone() ? "engine crashed" : "no move in time or genmove refused");
+        move_text = std::string(common::trim(*answer));
+    }
+    MoveChoice choice;
+    choice.score = score;
+    try {
+        choice.move = loa::parse_move(pos, move_text);
+    } catch (const common::InputError&) {
+        choice.failure = fmt::format("illegal move '{}'", move_text);
+    }
+    return choice;
 }
 
 }  // namespace matches

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "common/search/search.hpp"
 #include "loa/game.hpp"
@@ -17,6 +19,7 @@ struct MoveChoice {
     std::uint64_t nodes = 0;
     double time_ms = 0;
     double hard_limit_ms = 0;  // the search's own hard stop for this move (0: none)
+    std::string failure;       // set when the engine crashed, hung or broke the protocol
 };
 
 // Time the runner's clock gives the side to move.
@@ -43,6 +46,28 @@ public:
 private:
     EngineSpec spec_;
     search::Searcher<loa::SearchGame> searcher_;
+};
+
+// An engine in another process, driven over the UCI-style or GTP-style protocol. A crash, a
+// hang or a protocol error fails the move (the game is lost); the engine restarts for the
+// next game.
+class ExternalPlayer final : public Player {
+public:
+    ExternalPlayer(const EngineSpec& spec, const loa::RuleSet& rules);  // starts it; throws
+    const EngineSpec& spec() const override { return spec_; }
+    void new_game() override;
+    MoveChoice choose(const loa::Game& game, const ClockState& clock) override;
+
+private:
+    void start();
+    std::optional<std::string> expect(const std::string& prefix, double timeout_ms);  // UCI
+    std::optional<std::string> gtp(const std::string& command, double timeout_ms);    // "= x" -> "x"
+    MoveChoice fail(std::string why);
+
+    EngineSpec spec_;
+    loa::RuleSet rules_;
+    std::unique_ptr<class ChildProcess> process_;
+    std::string last_info_;  // the last line before bestmove (UCI), for the score
 };
 
 std::unique_ptr<Player> make_player(const EngineSpec& spec, const loa::RuleSet& rules);

@@ -7,4 +7,4 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" release
 mkdir -p "$root/out"
-"$root/build/release/matches/loa-match" --pgn "$root/out/default-match.pgn" --json "$root/out/default-match.json" "$@"
+"$root/build/release/matches/loa-match" -j "$(nproc)" --pgn "$root/out/default-match.pgn" --json "$root/out/default-match.json" "$@"

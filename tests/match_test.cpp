@@ -114,7 +114,9 @@ TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {
     EXPECT_NE(message("name=a,depth=x").find("bad depth"), std::string::npos);
     EXPECT_NE(message("name=a,st=-1").find("'st'"), std::string::npos);
     EXPECT_NE(message("name=a,depth=2,eval=magic").find("eval must be"), std::string::npos);
-    EXPECT_NE(message("name=a,cmd=/bin/true,depth=2").find("external engines"), std::string::npos);
+    EXPECT_NE(message("name=a,cmd=/bin/true,proto=chess,depth=2").find("proto must be uci or gtp"), std::string::npos);
+    EXPECT_NE(message("name=a,cmd=/bin/true,killers=2,depth=2").find("search keys apply to in-process engines"), std::string::npos);
+    EXPECT_NE(message("name=a,cmd=/bin/true,proto=gtp,depth=2").find("GTP engines play with a clock"), std::string::npos);
 }
 
 MatchSettings small_match(int concurrency) {
@@ -243,6 +245,77 @@ TEST(Openings, GeneratedOpeningsAreDistinctBalancedAndSeeded) {
         keys.insert(start_game(a[i], loa::RuleSet{}).position().key());
     }
     EXPECT_EQ(keys.size(), 8u);
+}
+
+}  // namespace
+}  // namespace matches
+
+namespace matches {
+namespace {
+
+MatchResult against_fake(const std::string& mode, const std::string& limit, int games) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=fake,cmd=bash,proto=uci,args=" LOA_TEST_SOURCE_DIR "/fake_engines/uci_fake.sh " + mode + "," + limit, 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = games;
+    s.concurrency = 1;
+    OpeningGenerator g;
+    g.count = games;
+    g.balance_depth = 1;
+    g.max_abs_score = 5000;
+    s.openings = generate_openings(g, loa::Position::start(), s.rules);
+    return run_match(s, {});
+}
+
+TEST(ExternalEngines, ACrashLosesTheGameAndTheEngineRestarts) {
+    const MatchResult r = against_fake("crash", "depth=2", 4);
+    ASSERT_EQ(r.games.size(), 4u);
+    for (const GameRecord& g : r.games) {
+        const bool fake_black = g.black == "fake";
+        EXPECT_EQ(g.outcome, fake_black ? loa::Outcome::WhiteWins : loa::Outcome::BlackWins);
+        // The fake engine moves first as Black; as White it crashes at its first move too.
+        EXPECT_NE(g.termination.find("engine crashed"), std::string::npos) << g.termination;
+    }
+    EXPECT_EQ(r.pairings[0].games.losses, 4);
+}
+
+TEST(ExternalEngines, AHungEngineLosesOnItsMoveTimeout) {
+    const MatchResult r = against_fake("hang", "st=0.1", 2);
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const GameRecord& g : r.games) EXPECT_NE(g.termination.find("no bestmove in time"), std::string::npos) << g.termination;
+}
+
+TEST(ExternalEngines, AnIllegalMoveLosesAndIsRecorded) {
+    const MatchResult r = against_fake("illegal", "depth=2", 2);
+    for (const GameRecord& g : r.games) EXPECT_NE(g.termination.find("illegal move 'a1a1'"), std::string::npos) << g.termination;
+}
+
+TEST(ExternalEngines, AnEngineThatDoesNotStartFailsAtOnce) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=x,cmd=/nonexistent/engine,depth=1", 0), parse_engine_spec("name=y,depth=1", 1)};
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    try {
+        (void)run_match(s, {});
+        ADD_FAILURE() << "started";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot start '/nonexistent/engine'"), std::string::npos) << e.what();
+    }
+}
+
+TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
+    // Same variant, fixed depth: the external process and the in-process searcher must choose
+    // the same moves, so every game pair splits 1-1 with mirrored games.
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=external,cmd=" LOA_BINARY ",args=uci,proto=uci,depth=2,option.Hash=16", 0),
+                 parse_engine_spec("name=inprocess,preset=full,depth=2", 1)};
+    s.games = 2;
+    OpeningGenerator g;
+    g.count = 1;
+    g.balance_depth = 1;
+    s.openings = generate_openings(g, loa::Position::start(), s.rules);
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 2u);
+    EXPECT_EQ(r.games[0].moves, r.games[1].moves);
 }
 
 }  // namespace
