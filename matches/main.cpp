@@ -2,7 +2,9 @@
 // openings, game records and a JSON result.
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <random>
 #include <thread>
@@ -15,7 +17,9 @@
 #include "loa/position_text.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
+#include "matches/plot.hpp"
 #include "matches/report.hpp"
+#include "matches/state.hpp"
 
 namespace {
 
@@ -50,6 +54,58 @@ std::pair<int, int> parse_shard(const std::string& text) {
     return {i - 1, n};
 }
 
+// loa-match merge: one result from the result files of shards or partial runs of one match.
+int merge_results(const std::vector<std::string>& files, const std::string& json_path, const std::string& pgn_path,
+                  const std::string& plot_path) {
+    nlohmann::json first_settings;
+    MatchSettings s;
+    std::map<int, GameRecord> games;
+    for (const std::string& file : files) {
+        std::ifstream in(file);
+        nlohmann::json j;
+        try {
+            j = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception& e) {
+            throw common::InputError(fmt::format("merge: '{}' is not JSON ({})", file, e.what()));
+        }
+        if (!j.contains("settings") || !j.contains("games"))
+            throw common::InputError(fmt::format("merge: '{}' is not a loa-match result file", file));
+        if (first_settings.is_null()) {
+            first_settings = j["settings"];
+            s = settings_from_json(first_settings);
+            s.event = j.value("event", "loa-match");
+        } else if (!same_match(first_settings, j["settings"])) {
+            throw common::InputError(fmt::format("merge: '{}' is from another match than '{}'", file, files.front()));
+        }
+        for (const auto& g : j["games"]) {
+            GameRecord record = game_from_json(g);
+            const auto [it, inserted] = games.emplace(record.index, record);
+            if (!inserted && it->second.moves != record.moves)
+                throw common::InputError(fmt::format("merge: game {} differs between files", record.index + 1));
+        }
+    }
+    MatchResult result;
+    for (auto& [index, g] : games) result.games.push_back(std::move(g));
+    result.scheduled_games = static_cast<int>(result.games.size());
+    tally(s, result);
+    fmt::print("Merged {} files: {} games\n{}", files.size(), result.games.size(), summary(s, result));
+    if (!json_path.empty()) {
+        std::ofstream out(json_path);
+        out << result_json(s, result) << '\n';
+        fmt::print("Result written to {}\n", json_path);
+    }
+    if (!pgn_path.empty()) {
+        std::ofstream out(pgn_path);
+        for (const GameRecord& g : result.games) write_record(out, g, s.event);
+        fmt::print("Games written to {}\n", pgn_path);
+    }
+    if (!plot_path.empty()) {
+        write_plot(s, result, plot_path);
+        fmt::print("Plot written to {}\n", plot_path);
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -63,7 +119,10 @@ int main(int argc, char** argv) {
     int opening_plies = 4, opening_count = 0, balance_depth = 3, balance_score = 150;
     std::uint64_t seed = 1;
     double time_margin = 50;
-    bool gauntlet = false, quiet = false;
+    bool gauntlet = false, quiet = false, fresh = false;
+    std::string state_path, resume_path, plot_path;
+    std::vector<std::string> merge_files;
+    std::string merge_json, merge_pgn, merge_plot;
 
     app.add_option("-e,--engine", engine_texts,
                    "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
@@ -84,11 +143,21 @@ int main(int argc, char** argv) {
     app.add_option("--json", json_path, "Write the result as JSON");
     app.add_option("--shard", shard_text, "Play the i-th of N disjoint parts of the schedule: i/N")->capture_default_str();
     app.add_option("--event", event, "Event name in records and JSON")->capture_default_str();
+    app.add_option("--plot", plot_path, "Draw Elo (and LLR) over the games into this PNG (gnuplot)");
+    app.add_option("--state", state_path, "State file of finished games (default: <json>.state or loa-match.state)");
+    app.add_option("--resume", resume_path, "Continue the interrupted run saved in this state file");
+    app.add_flag("--fresh", fresh, "Ignore (and replace) an existing state file");
     app.add_flag("--gauntlet", gauntlet, "First engine against each other one (default: round robin)");
     app.add_flag("-q,--quiet", quiet, "Only the summary");
+    CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
+    merge->add_option("files", merge_files, "Result files written with --json")->required()->check(CLI::ExistingFile);
+    merge->add_option("--json", merge_json, "Write the merged result");
+    merge->add_option("--pgn", merge_pgn, "Write the merged games");
+    merge->add_option("--plot", merge_plot, "Draw the merged match");
 
     try {
         app.parse(argc, argv);
+        if (merge->parsed()) return merge_results(merge_files, merge_json, merge_pgn, merge_plot);
         MatchSettings s;
         if (engine_texts.empty()) engine_texts.assign(std::begin(DefaultEngines), std::end(DefaultEngines));
         if (engine_texts.size() < 2) throw common::InputError("give at least two --engine options");
@@ -106,7 +175,13 @@ int main(int argc, char** argv) {
         std::tie(s.shard_index, s.shard_count) = parse_shard(shard_text);
         s.adjudication = parse_resign(resign_text, time_margin);
         if (!sprt_text.empty()) s.sprt = parse_sprt(sprt_text);
+        s.sprt_text = sprt_text;
+        s.start_name = start;
         const loa::Position start_position = start == "eggs" ? loa::Position::scrambled_eggs() : loa::Position::start();
+        s.openings_source = openings_file.empty()
+                                ? fmt::format("generated plies={} count={} balance={} seed={} order={}", opening_plies,
+                                              opening_count, balance_score, seed, order)
+                                : fmt::format("file {} order={} seed={}", openings_file, order, seed);
         if (!openings_file.empty()) {
             s.openings = load_openings(openings_file, start_position, s.rules);
         } else {
@@ -136,9 +211,24 @@ int main(int argc, char** argv) {
             pgn.open(pgn_path);
             if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", pgn_path));
         }
+        // Finished games go to the state file as they come, so that an interrupted run
+        // restarted with the same command continues where it stopped.
+        if (!resume_path.empty()) {
+            if (!std::filesystem::exists(resume_path)) throw common::InputError(fmt::format("no state file '{}'", resume_path));
+            state_path = resume_path;
+        }
+        if (state_path.empty()) state_path = json_path.empty() ? "loa-match.state" : json_path + ".state";
+        StateFile state(state_path, s);
+        if (fresh) state.remove();
+        const std::vector<GameRecord> resumed = state.load();
+        if (!resumed.empty() && !quiet) fmt::print("Resuming from {}: {} games already played\n", state_path, resumed.size());
+        for (const GameRecord& g : resumed)
+            if (pgn) write_record(pgn, g, s.event);
+
         const int total_per_pairing = 2 * ((s.games + 1) / 2);
         MatchCallbacks callbacks;
         callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
+            state.append(g);
             if (pgn) {
                 write_record(pgn, g, s.event);
                 pgn.flush();
@@ -147,8 +237,12 @@ int main(int argc, char** argv) {
             fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
             std::fflush(stdout);
         };
-        const MatchResult result = run_match(s, callbacks);
+        const MatchResult result = run_match(s, callbacks, resumed);
         fmt::print("{}", summary(s, result));
+        if (!plot_path.empty()) {
+            write_plot(s, result, plot_path);
+            fmt::print("Plot written to {}\n", plot_path);
+        }
         if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
         if (!json_path.empty()) {
             std::ofstream json(json_path);
@@ -157,6 +251,7 @@ int main(int argc, char** argv) {
             fmt::print("Result written to {}\n", json_path);
         }
         if (!pgn_path.empty()) fmt::print("Games written to {}\n", pgn_path);
+        state.remove();  // the run is complete: its result is in the outputs
     } catch (const CLI::ParseError& e) {
         return app.exit(e);
     } catch (const common::InputError& e) {

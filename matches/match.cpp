@@ -40,33 +40,69 @@ void add_game(PairingStats& stats, const GameRecord& game, const std::string& fi
     pending.erase(partner);
 }
 
-MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks) {
+std::vector<PairingStats> pairings_of(const MatchSettings& s) {
+    std::vector<PairingStats> out;
     const int n = static_cast<int>(s.engines.size());
-    if (n < 2) throw common::InputError("a match needs at least two engines");
-    if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
-    MatchResult result;
     for (int i = 0; i < n; ++i)
         for (int j = i + 1; j < n; ++j)
             if (s.format == Format::RoundRobin || i == 0) {
                 PairingStats p;
                 p.first = i;
                 p.second = j;
-                result.pairings.push_back(p);
+                out.push_back(p);
             }
+    return out;
+}
+
+void tally(const MatchSettings& s, MatchResult& result) {
+    result.pairings = pairings_of(s);
+    std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+    std::map<int, std::vector<GameRecord>> pending;
+    const int per_round = static_cast<int>(result.pairings.size());
+    for (const GameRecord& g : result.games) {
+        const int p = g.pair % per_round;
+        PairingStats& stats = result.pairings[static_cast<std::size_t>(p)];
+        add_game(stats, g, s.engines[static_cast<std::size_t>(stats.first)].name, pending[p]);
+    }
+    if (s.sprt)
+        for (PairingStats& p : result.pairings) {
+            p.llr = sprt_llr(p.pairs, *s.sprt);
+            p.decision = sprt_decision(p.llr, *s.sprt);
+        }
+}
+
+MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
+    if (s.engines.size() < 2) throw common::InputError("a match needs at least two engines");
+    if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
+    MatchResult result;
+    result.pairings = pairings_of(s);
+    // Resumed games: pairs with both games done are kept; a half-played pair is replayed.
+    std::map<int, int> done_in_pair;
+    for (const GameRecord& g : already_played) ++done_in_pair[g.pair];
+    std::vector<GameRecord> finished;
+    for (const GameRecord& g : already_played)
+        if (done_in_pair[g.pair] == 2) finished.push_back(g);
     const int pairs_per_pairing = (s.games + 1) / 2;
     // Interleave pairings so that every pairing advances at the same pace.
     std::vector<Job> jobs;
     int global = 0;
     for (int pair = 0; pair < pairs_per_pairing; ++pair)
         for (int p = 0; p < static_cast<int>(result.pairings.size()); ++p, ++global)
-            if (global % s.shard_count == s.shard_index) jobs.push_back({p, pair, global});
-    result.scheduled_games = 2 * static_cast<int>(jobs.size());
+            if (global % s.shard_count == s.shard_index) {
+                if (done_in_pair[global] != 2) jobs.push_back({p, pair, global});
+                result.scheduled_games += 2;
+            }
 
     std::mutex lock;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     std::map<int, std::vector<GameRecord>> pending;  // by pairing: games waiting for their partner
-    std::vector<GameRecord> finished;
+    {
+        MatchResult resumed;
+        resumed.games = finished;
+        tally(s, resumed);
+        result.pairings = resumed.pairings;
+    }
 
     std::exception_ptr failure;
     auto play_jobs = [&] {
@@ -111,13 +147,17 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks) {
             stop = true;
         }
     };
-    const int threads = std::max(1, std::min<int>(s.concurrency, static_cast<int>(jobs.size())));
+    const int threads = std::max(0, std::min<int>(s.concurrency, static_cast<int>(jobs.size())));
     std::vector<std::thread> pool;
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
-    std::sort(finished.begin(), finished.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
     result.games = std::move(finished);
+    const bool stopped = result.stopped_by_sprt;
+    const int scheduled = result.scheduled_games;
+    tally(s, result);  // the counts in schedule order, however the games finished
+    result.stopped_by_sprt = stopped;
+    result.scheduled_games = scheduled;
     return result;
 }
 

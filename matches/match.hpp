@@ -31,6 +31,9 @@ struct MatchSettings {
     Adjudication adjudication;
     int shard_index = 0, shard_count = 1;
     std::string event = "loa-match";
+    std::string openings_source;  // how the openings were made, for resume and merge checks
+    std::string sprt_text;        // as given
+    std::string start_name = "standard";
 };
 
 struct PairingStats {
@@ -52,7 +55,14 @@ struct MatchCallbacks {
     std::function<void(const GameRecord&, const PairingStats&)> on_game;  // under the result lock
 };
 
-MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callbacks);
+// Plays the schedule; game pairs whose two games are in `already_played` (a resumed run) are
+// not played again.
+MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callbacks,
+                      const std::vector<GameRecord>& already_played = {});
+
+// Recomputes every pairing's counts (and SPRT state) from finished games, in schedule order:
+// what resume and merge rely on to give exactly the numbers of one uninterrupted run.
+void tally(const MatchSettings& settings, MatchResult& result);
 
 // Adds one game to a pairing's counts; pair results are counted when both games are in.
 void add_game(PairingStats& stats, const GameRecord& game, const std::string& first_name,

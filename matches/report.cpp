@@ -8,6 +8,7 @@
 
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "matches/state.hpp"
 
 namespace matches {
 namespace {
@@ -102,16 +103,14 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
 std::string result_json(const MatchSettings& s, const MatchResult& r) {
     nlohmann::ordered_json j;
     j["event"] = s.event;
-    j["rules"] = loa::to_string(s.rules);
-    j["games_per_pairing"] = s.games;
+    j["settings"] = settings_json(s);
     j["scheduled_games"] = r.scheduled_games;
     j["played_games"] = r.games.size();
-    j["shard"] = fmt::format("{}/{}", s.shard_index + 1, s.shard_count);
     j["stopped_by_sprt"] = r.stopped_by_sprt;
     for (const EngineSpec& e : s.engines)
         j["engines"].push_back({{"name", e.name},
                                 {"spec", e.text},
-                                {"search", search::to_string(e.config)},
+                                {"search", e.external() ? "external" : search::to_string(e.config)},
                                 {"eval", e.eval},
                                 {"limit", e.limit_text()}});
     for (const PairingStats& p : r.pairings) {
@@ -146,30 +145,7 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
             j["ratings"].push_back({{"engine", s.engines[i].name}, {"elo", rs[i].elo}, {"error", rs[i].error},
                                     {"points", rs[i].points}, {"games", rs[i].games}});
     }
-    for (const GameRecord& g : r.games) {
-        std::string moves;
-        for (const loa::Move m : g.moves) {
-            if (!moves.empty()) moves += ' ';
-            moves += loa::move_to_text(m);
-        }
-        j["games"].push_back({{"game", g.index + 1},
-                              {"pair", g.pair + 1},
-                              {"white", g.white},
-                              {"black", g.black},
-                              {"result", g.result_text()},
-                              {"termination", g.termination},
-                              {"opening", g.opening},
-                              {"start", g.start.to_text()},
-                              {"plies", g.moves.size()},
-                              {"black_nodes", g.black_nodes},
-                              {"black_ms", g.black_ms},
-                              {"white_ms", g.white_ms},
-                              {"black_max_move_ms", g.black_max_move_ms},
-                              {"white_max_move_ms", g.white_max_move_ms},
-                              {"max_overshoot_ms", g.max_overshoot_ms},
-                              {"white_nodes", g.white_nodes},
-                              {"moves", moves}});
-    }
+    for (const GameRecord& g : r.games) j["games"].push_back(game_json(g));
     return j.dump(2);
 }
 

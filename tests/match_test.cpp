@@ -320,3 +320,72 @@ TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
 
 }  // namespace
 }  // namespace matches
+
+#include "matches/state.hpp"
+
+namespace matches {
+namespace {
+
+TEST(MatchState, GameRecordsRoundTripThroughJson) {
+    const MatchResult r = run_match(small_match(1), {});
+    for (const GameRecord& g : r.games) {
+        const GameRecord back = game_from_json(nlohmann::json::parse(game_json(g).dump()));
+        EXPECT_EQ(back.moves, g.moves);
+        EXPECT_EQ(back.outcome, g.outcome);
+        EXPECT_EQ(back.index, g.index);
+        EXPECT_EQ(back.pair, g.pair);
+        EXPECT_EQ(back.termination, g.termination);
+        EXPECT_EQ(back.start, g.start);
+    }
+    EXPECT_THROW(game_from_json(nlohmann::json::parse(R"({"game": 1})")), common::InputError);
+}
+
+TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
+    const MatchResult whole = run_match(small_match(2), {});
+    // Pretend the run stopped after game 3: pair 0 complete, pair 1 half played.
+    const std::vector<GameRecord> saved(whole.games.begin(), whole.games.begin() + 3);
+    const auto path = (std::filesystem::temp_directory_path() / "loa_match_state_test.state").string();
+    StateFile state(path, small_match(2));
+    state.remove();
+    for (const GameRecord& g : saved) state.append(g);
+    const std::vector<GameRecord> loaded = state.load();
+    ASSERT_EQ(loaded.size(), 3u);
+    int played = 0;
+    MatchCallbacks count;
+    count.on_game = [&](const GameRecord&, const PairingStats&) { ++played; };
+    const MatchResult resumed = run_match(small_match(2), count, loaded);
+    EXPECT_EQ(played, 4);  // pair 1 again (it was half done) and pair 2
+    ASSERT_EQ(resumed.games.size(), whole.games.size());
+    for (std::size_t i = 0; i < whole.games.size(); ++i) EXPECT_EQ(resumed.games[i].moves, whole.games[i].moves);
+    EXPECT_EQ(resumed.pairings[0].pairs.count, whole.pairings[0].pairs.count);
+    // A state file of another match is refused.
+    MatchSettings other = small_match(2);
+    other.games = 8;
+    EXPECT_THROW(StateFile(path, other).load(), common::InputError);
+    state.remove();
+}
+
+TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {
+    MatchSettings s = small_match(1);
+    s.sprt = parse_sprt("elo0=0,elo1=20");
+    const MatchResult whole = run_match(s, {});
+    MatchResult merged;
+    for (int shard = 0; shard < 3; ++shard) {
+        MatchSettings part = s;
+        part.shard_index = shard;
+        part.shard_count = 3;
+        const MatchResult r = run_match(part, {});
+        EXPECT_TRUE(same_match(settings_json(part), settings_json(s)));
+        for (const GameRecord& g : r.games) merged.games.push_back(game_from_json(nlohmann::json::parse(game_json(g).dump())));
+    }
+    tally(s, merged);
+    EXPECT_EQ(merged.pairings[0].pairs.count, whole.pairings[0].pairs.count);
+    EXPECT_EQ(merged.pairings[0].games.wins, whole.pairings[0].games.wins);
+    EXPECT_DOUBLE_EQ(merged.pairings[0].llr, whole.pairings[0].llr);
+    MatchSettings other = s;
+    other.engines[0].text += ",killers=1";
+    EXPECT_FALSE(same_match(settings_json(other), settings_json(s)));
+}
+
+}  // namespace
+}  // namespace matches

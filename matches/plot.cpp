@@ -1,0 +1,60 @@
+#include "matches/plot.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace matches {
+
+void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path) {
+    if (r.pairings.empty() || r.games.empty()) throw common::InputError("plot: no games to plot");
+    const PairingStats& first = r.pairings.front();
+    const std::string first_name = s.engines[static_cast<std::size_t>(first.first)].name;
+    const int per_round = static_cast<int>(r.pairings.size());
+    const std::string data_path = png_path + ".dat";
+    {
+        std::ofstream data(data_path);
+        if (!data) throw common::InputError(fmt::format("plot: cannot write '{}'", data_path));
+        data << "# games elo elo_low elo_high llr\n";
+        PairingStats running;
+        running.first = first.first;
+        running.second = first.second;
+        std::vector<GameRecord> pending;
+        for (const GameRecord& g : r.games) {
+            if (g.pair % per_round != 0) continue;  // the first pairing only
+            add_game(running, g, first_name, pending);
+            const EloEstimate e = estimate(running.games);
+            const double llr = s.sprt ? sprt_llr(running.pairs, *s.sprt) : 0.0;
+            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {:.4f}\n", running.games.games(), std::clamp(e.elo, -800.0, 800.0),
+                                std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0), llr);
+        }
+    }
+    const std::string script_path = png_path + ".gp";
+    {
+        std::ofstream gp(script_path);
+        gp << "set terminal pngcairo size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
+        gp << "set output '" << png_path << "'\n";
+        if (s.sprt) gp << "set multiplot layout 2,1\n";
+        gp << "set title '" << first_name << " vs " << s.engines[static_cast<std::size_t>(first.second)].name
+           << ": Elo with 95% interval'\nset xlabel 'games'\nset ylabel 'Elo'\nset grid\nset key top right\n";
+        gp << "plot '" << data_path << "' using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' title '95% interval', "
+           << "'' using 1:2 with lines linewidth 2 linecolor rgb '#08519c' title 'Elo', 0 with lines linecolor rgb 'gray' notitle\n";
+        if (s.sprt) {
+            gp << fmt::format("set title 'SPRT log-likelihood ratio'\nset ylabel 'LLR'\nset yrange [{:.2f}:{:.2f}]\n", s.sprt->lower_bound() - 0.5, s.sprt->upper_bound() + 0.5);
+            gp << fmt::format("plot '{}' using 1:5 with lines linewidth 2 linecolor rgb '#a50f15' title 'LLR', {:.4f} with lines "
+                              "dashtype 2 linecolor rgb 'black' title 'bounds', {:.4f} with lines dashtype 2 linecolor rgb 'black' notitle\n",
+                              data_path, s.sprt->lower_bound(), s.sprt->upper_bound());
+            gp << "unset multiplot\n";
+        }
+    }
+    const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
+    if (std::system(command.c_str()) != 0)
+        throw common::InputError("plot: gnuplot failed or is missing (apt-get install gnuplot-nox)");
+}
+
+}  // namespace matches

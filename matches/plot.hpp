@@ -1,0 +1,14 @@
+// A PNG of how a match developed: the Elo estimate with its 95% interval after every game
+// and, with an SPRT, the log-likelihood ratio with its bounds after every game pair. Drawn by
+// gnuplot (Debian's gnuplot-nox); the data file is written beside the picture.
+#pragma once
+
+#include <string>
+
+#include "matches/match.hpp"
+
+namespace matches {
+
+void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path);
+
+}  // namespace matches

@@ -1,0 +1,164 @@
+#include "matches/state.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace matches {
+
+using common::InputError;
+
+nlohmann::ordered_json settings_json(const MatchSettings& s) {
+    nlohmann::ordered_json j;
+    for (const EngineSpec& e : s.engines) j["engines"].push_back(e.text);
+    j["format"] = s.format == Format::Gauntlet ? "gauntlet" : "roundrobin";
+    j["games"] = s.games;
+    j["rules"] = loa::to_string(s.rules);
+    j["openings"] = s.openings_source;
+    j["start"] = s.start_name;
+    j["sprt"] = s.sprt_text;
+    j["resign"] = {{"score", s.adjudication.resign_score}, {"moves", s.adjudication.resign_moves}};
+    j["shard"] = fmt::format("{}/{}", s.shard_index + 1, s.shard_count);
+    return j;
+}
+
+bool same_match(const nlohmann::json& a, const nlohmann::json& b) {
+    nlohmann::json x = a, y = b;
+    x.erase("shard");
+    y.erase("shard");
+    return x == y;
+}
+
+MatchSettings settings_from_json(const nlohmann::json& j) {
+    MatchSettings s;
+    try {
+        int i = 0;
+        for (const auto& text : j.at("engines")) s.engines.push_back(parse_engine_spec(text.get<std::string>(), i++));
+        s.format = j.at("format") == "gauntlet" ? Format::Gauntlet : Format::RoundRobin;
+        s.games = j.at("games").get<int>();
+        s.rules = loa::parse_rules(j.at("rules").get<std::string>());
+        s.openings_source = j.at("openings").get<std::string>();
+        s.start_name = j.at("start").get<std::string>();
+        s.sprt_text = j.at("sprt").get<std::string>();
+        if (!s.sprt_text.empty()) s.sprt = parse_sprt(s.sprt_text);
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("result file: bad settings ({})", e.what()));
+    }
+    return s;
+}
+
+nlohmann::ordered_json game_json(const GameRecord& g) {
+    std::string moves;
+    for (const loa::Move m : g.moves) common::append_word(moves, loa::move_to_text(m));
+    return {{"game", g.index + 1},
+            {"pair", g.pair + 1},
+            {"white", g.white},
+            {"black", g.black},
+            {"result", g.result_text()},
+            {"termination", g.termination},
+            {"rules_ending", g.rules_ending},
+            {"opening", g.opening},
+            {"start", g.start.to_text()},
+            {"opening_plies", g.opening_plies},
+            {"plies", g.moves.size()},
+            {"black_limit", g.black_limit},
+            {"white_limit", g.white_limit},
+            {"black_nodes", g.black_nodes},
+            {"white_nodes", g.white_nodes},
+            {"black_ms", g.black_ms},
+            {"white_ms", g.white_ms},
+            {"black_max_move_ms", g.black_max_move_ms},
+            {"white_max_move_ms", g.white_max_move_ms},
+            {"max_overshoot_ms", g.max_overshoot_ms},
+            {"moves", moves}};
+}
+
+GameRecord game_from_json(const nlohmann::json& j) {
+    GameRecord g;
+    try {
+        g.index = j.at("game").get<int>() - 1;
+        g.pair = j.at("pair").get<int>() - 1;
+        g.white = j.at("white").get<std::string>();
+        g.black = j.at("black").get<std::string>();
+        const std::string result = j.at("result").get<std::string>();
+        g.outcome = result == "1-0" ? loa::Outcome::WhiteWins
+                    : result == "0-1" ? loa::Outcome::BlackWins
+                    : result == "1/2-1/2" ? loa::Outcome::Draw
+                                          : throw InputError(fmt::format("bad result '{}'", result));
+        g.termination = j.at("termination").get<std::string>();
+        g.rules_ending = j.value("rules_ending", true);
+        g.opening = j.at("opening").get<std::string>();
+        g.start = loa::parse_position(j.at("start").get<std::string>());
+        g.opening_plies = j.value("opening_plies", 0);
+        g.black_limit = j.value("black_limit", "");
+        g.white_limit = j.value("white_limit", "");
+        g.black_nodes = j.value("black_nodes", std::uint64_t{0});
+        g.white_nodes = j.value("white_nodes", std::uint64_t{0});
+        g.black_ms = j.value("black_ms", 0.0);
+        g.white_ms = j.value("white_ms", 0.0);
+        g.black_max_move_ms = j.value("black_max_move_ms", 0.0);
+        g.white_max_move_ms = j.value("white_max_move_ms", 0.0);
+        g.max_overshoot_ms = j.value("max_overshoot_ms", 0.0);
+        loa::Position pos = g.start;
+        const std::string move_text = j.at("moves").get<std::string>();
+        for (const std::string_view text : loa::split_move_list(move_text)) {
+            const loa::Move m = loa::parse_move(pos, text);
+            g.moves.push_back(m);
+            pos.make(m);
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("game record: {}", e.what()));
+    }
+    return g;
+}
+
+StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), settings_(settings_json(s)) {}
+
+std::vector<GameRecord> StateFile::load() const {
+    std::vector<GameRecord> games;
+    std::ifstream in(path_);
+    if (!in) return games;
+    std::string line;
+    if (!std::getline(in, line)) return games;
+    nlohmann::json saved;
+    try {
+        saved = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception&) {
+        throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
+    }
+    if (saved != nlohmann::json(settings_))
+        throw InputError(fmt::format("state file '{}' belongs to another match (other engines, games, openings or "
+                                     "shard); delete it or pass --fresh",
+                                     path_));
+    while (std::getline(in, line)) {
+        if (common::trim(line).empty()) continue;
+        try {
+            games.push_back(game_from_json(nlohmann::json::parse(line)));
+        } catch (const nlohmann::json::exception&) {
+            break;  // a line cut short by the interruption: that game is played again
+        }
+    }
+    return games;
+}
+
+void StateFile::append(const GameRecord& g) {
+    const bool fresh = !std::filesystem::exists(path_) || std::filesystem::file_size(path_) == 0;
+    std::ofstream out(path_, std::ios::app);
+    if (!out) throw InputError(fmt::format("cannot write state file '{}'", path_));
+    if (fresh) out << settings_.dump() << '\n';
+    out << game_json(g).dump() << '\n';
+}
+
+void StateFile::remove() const {
+    std::error_code ignored;
+    std::filesystem::remove(path_, ignored);
+}
+
+}  // namespace matches
