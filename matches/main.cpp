@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <set>
 #include <random>
@@ -20,6 +21,8 @@
 #include "matches/plot.hpp"
 #include "matches/report.hpp"
 #include "matches/state.hpp"
+#include "matches/treesize.hpp"
+#include "loa/search_game.hpp"
 
 namespace {
 
@@ -149,6 +152,38 @@ int main(int argc, char** argv) {
     app.add_flag("--fresh", fresh, "Ignore (and replace) an existing state file");
     app.add_flag("--gauntlet", gauntlet, "First engine against each other one (default: round robin)");
     app.add_flag("-q,--quiet", quiet, "Only the summary");
+    // loa-match treesize
+    TreeSizeSettings ts;
+    std::vector<std::string> tree_variants;
+    std::string tree_study, tree_positions = "data/treesize-positions.txt", tree_depths = "1..5", tree_csv, tree_json,
+                tree_plot, tree_baseline;
+    int tree_limit = 0;
+    CLI::App* treesize = app.add_subcommand("treesize", "Tree-size experiment: nodes per depth of search variants");
+    treesize->add_option("--variant", tree_variants, "A variant: [name=X,]<search keys> (repeat)");
+    treesize->add_option("--study", tree_study, "Add a study's variants: history or combinations");
+    treesize->add_option("--positions", tree_positions, "Positions file (one position string a line)")->capture_default_str();
+    treesize->add_option("--depth", tree_depths, "Depth or range D1..D2")->capture_default_str();
+    treesize->add_option("--baseline", tree_baseline, "Variant the ratios refer to (default: the first)");
+    treesize->add_option("--eval", ts.eval, "Evaluation: full, concentration, simple, material or FILE.json")->capture_default_str();
+    treesize->add_option("--limit", tree_limit, "Use only the first N positions")->check(CLI::PositiveNumber);
+    treesize->add_option("-j,--concurrency", ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024));
+    treesize->add_option("--seed", ts.seed, "Seed of the bootstrap")->capture_default_str();
+    treesize->add_option("--csv", tree_csv, "Per run and depth: nodes, time, TT hits, cutoff rate, move, score");
+    treesize->add_option("--json", tree_json, "The tables as JSON");
+    treesize->add_option("--plot", tree_plot, "Nodes against depth, log scale (PNG, gnuplot)");
+
+    // loa-match positions
+    std::string sample_pgn, sample_out;
+    int sample_per_game = 2, sample_min_ply = 10, sample_max_ply = 40;
+    std::uint64_t sample_seed = 1;
+    CLI::App* positions = app.add_subcommand("positions", "Sample distinct middle-game positions from game records");
+    positions->add_option("--pgn", sample_pgn, "Game records written by --pgn")->required()->check(CLI::ExistingFile);
+    positions->add_option("--per-game", sample_per_game, "Positions taken from each game")->capture_default_str();
+    positions->add_option("--min-ply", sample_min_ply, "Earliest ply")->capture_default_str();
+    positions->add_option("--max-ply", sample_max_ply, "Latest ply")->capture_default_str();
+    positions->add_option("--seed", sample_seed, "Seed of the sampling")->capture_default_str();
+    positions->add_option("--out", sample_out, "Output file (default: standard output)");
+
     CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
     merge->add_option("files", merge_files, "Result files written with --json")->required()->check(CLI::ExistingFile);
     merge->add_option("--json", merge_json, "Write the merged result");
@@ -158,6 +193,53 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
         if (merge->parsed()) return merge_results(merge_files, merge_json, merge_pgn, merge_plot);
+        if (positions->parsed()) {
+            const auto sample = sample_positions(sample_pgn, sample_per_game, sample_min_ply, sample_max_ply, sample_seed);
+            std::ofstream file;
+            if (!sample_out.empty()) file.open(sample_out);
+            std::ostream& out = sample_out.empty() ? std::cout : file;
+            for (const loa::Position& p : sample) out << p.to_text() << '\n';
+            fmt::print(stderr, "{} positions\n", sample.size());
+            return 0;
+        }
+        if (treesize->parsed()) {
+            for (const std::string& v : tree_variants) ts.variants.push_back(parse_tree_variant(v));
+            if (!tree_study.empty())
+                for (TreeVariant& v : study_variants(tree_study)) ts.variants.push_back(std::move(v));
+            if (ts.variants.empty()) throw common::InputError("treesize: give --variant or --study");
+            const auto dots = tree_depths.find("..");
+            const auto lo = common::parse_int(tree_depths.substr(0, dots));
+            const auto hi = dots == std::string::npos ? lo : common::parse_int(tree_depths.substr(dots + 2));
+            if (!lo || !hi || *lo < 1 || *hi < *lo || *hi > 30)
+                throw common::InputError(fmt::format("treesize: bad depth '{}' (D or D1..D2, at most 30)", tree_depths));
+            ts.min_depth = *lo;
+            ts.max_depth = *hi;
+            ts.positions = load_positions(tree_positions);
+            if (tree_limit > 0 && static_cast<std::size_t>(tree_limit) < ts.positions.size()) ts.positions.resize(static_cast<std::size_t>(tree_limit));
+            if (!tree_baseline.empty()) {
+                const auto it = std::find_if(ts.variants.begin(), ts.variants.end(), [&](const TreeVariant& v) { return v.name == tree_baseline; });
+                if (it == ts.variants.end()) throw common::InputError(fmt::format("treesize: no variant named '{}'", tree_baseline));
+                ts.baseline = static_cast<int>(it - ts.variants.begin());
+            }
+            (void)loa::SearchGame::from_spec(loa::RuleSet{}, ts.eval);  // a bad eval fails now
+            fmt::print("treesize: {} variants, {} positions, depth {}..{}, eval {}\n", ts.variants.size(), ts.positions.size(),
+                       ts.min_depth, ts.max_depth, ts.eval);
+            const TreeSizeResult r = run_treesize(ts, true);
+            fmt::print("{}", treesize_table(ts, r));
+            auto write = [](const std::string& path, const std::string& text) {
+                std::ofstream out(path);
+                if (!out) throw common::InputError(fmt::format("cannot write '{}'", path));
+                out << text;
+                fmt::print("Written {}\n", path);
+            };
+            if (!tree_csv.empty()) write(tree_csv, treesize_csv(ts, r));
+            if (!tree_json.empty()) write(tree_json, treesize_json(ts, r) + "\n");
+            if (!tree_plot.empty()) {
+                treesize_plot(ts, r, tree_plot);
+                fmt::print("Written {}\n", tree_plot);
+            }
+            return 0;
+        }
         MatchSettings s;
         if (engine_texts.empty()) engine_texts.assign(std::begin(DefaultEngines), std::end(DefaultEngines));
         if (engine_texts.size() < 2) throw common::InputError("give at least two --engine options");

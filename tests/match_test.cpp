@@ -389,3 +389,61 @@ TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {
 
 }  // namespace
 }  // namespace matches
+
+#include "matches/treesize.hpp"
+
+namespace matches {
+namespace {
+
+TEST(TreeSize, BootstrapIntervalOfTheRatio) {
+    const std::vector<double> a = {10, 20, 30, 40}, b = {20, 40, 60, 80};
+    const auto [low, high] = bootstrap_ratio(a, b, 500, 1);
+    EXPECT_DOUBLE_EQ(low, 0.5);  // every resample has the same ratio
+    EXPECT_DOUBLE_EQ(high, 0.5);
+    const std::vector<double> c = {10, 90, 30, 70}, d = {20, 20, 60, 60};
+    const auto [lo, hi] = bootstrap_ratio(c, d, 2000, 2);
+    EXPECT_LT(lo, 200.0 / 160.0);
+    EXPECT_GT(hi, 200.0 / 160.0);
+    EXPECT_LT(lo, hi);
+}
+
+TEST(TreeSize, StudiesHaveTheirVariants) {
+    EXPECT_EQ(study_variants("history").size(), 56u);  // 4 bases x (none + 4 HH + BF + 8 RHH)
+    EXPECT_EQ(study_variants("history-tt").size(), 28u);
+    const auto combos = study_variants("combinations");
+    EXPECT_EQ(combos.size(), 64u);
+    EXPECT_EQ(combos.front().name, "ab");
+    EXPECT_TRUE(combos.front().ordering_only());
+    EXPECT_FALSE(combos.back().ordering_only());  // it has the TT
+    EXPECT_THROW(study_variants("nonsense"), common::InputError);
+}
+
+TEST(TreeSize, OrderingOnlyVariantsAgreeOnEveryScoreAndTheRunIsReproducible) {
+    TreeSizeSettings s;
+    s.positions = load_positions(LOA_DATA_DIR "/treesize-positions.txt");
+    ASSERT_GE(s.positions.size(), 200u);
+    std::set<loa::Key> distinct;
+    for (const auto& p : s.positions) distinct.insert(p.key());
+    EXPECT_EQ(distinct.size(), s.positions.size());
+    s.positions.resize(6);
+    for (const char* v : {"name=ab,preset=ab", "pvs+killers", "pvs+hh", "pvs+rhh,rhh_update=cutnodes", "pvs+asp+ref+caps"})
+        s.variants.push_back(parse_tree_variant(v));
+    s.max_depth = 3;
+    s.concurrency = 2;
+    s.bootstrap_samples = 100;
+    const TreeSizeResult r = run_treesize(s, false);
+    for (std::size_t v = 1; v < s.variants.size(); ++v)
+        for (std::size_t p = 0; p < s.positions.size(); ++p) EXPECT_EQ(r.runs[v][p].scores, r.runs[0][p].scores) << s.variants[v].name;
+    const std::string table = treesize_table(s, r);
+    EXPECT_EQ(table.find("ERROR"), std::string::npos) << table;
+    EXPECT_NE(table.find("identical (required)"), std::string::npos);
+    s.concurrency = 1;
+    const TreeSizeResult again = run_treesize(s, false);
+    for (std::size_t v = 0; v < s.variants.size(); ++v)
+        for (std::size_t p = 0; p < s.positions.size(); ++p) EXPECT_EQ(again.runs[v][p].nodes, r.runs[v][p].nodes);
+    const std::string csv = treesize_csv(s, r);
+    EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 5 * 6 * 3);
+}
+
+}  // namespace
+}  // namespace matches

@@ -1,0 +1,73 @@
+// Tree-size experiments: how much a search enhancement shrinks the tree, as in Schaeffer
+// (1989) and Winands et al. (2004). Every position is searched to each depth with every
+// variant (tables cleared per position); totals per depth are compared with a baseline, with a
+// bootstrap interval on the ratio (resampling positions).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/search/config.hpp"
+#include "loa/position.hpp"
+
+namespace matches {
+
+struct TreeVariant {
+    std::string name;
+    std::string spec;
+    search::SearchConfig config;
+    // No TT and no selective switch: such a variant must return exactly the baseline's score.
+    bool ordering_only() const;
+};
+
+// "name=x,<search keys>" or plain search keys (then the spec is the name).
+TreeVariant parse_tree_variant(const std::string& text);
+// The variants of a named study: "history" (none / absolute HH at each increment / butterfly /
+// relative HH at each increment and update scheme, each with TT and killers on and off;
+// "history-tt" / "history-nott" keep only the bases with / without the TT) or
+// "combinations" (every subset of TT, killers, RHH, aspiration, PVS, refutation table).
+std::vector<TreeVariant> study_variants(const std::string& study);
+
+struct TreeRun {  // one variant on one position
+    std::vector<std::uint64_t> nodes;  // cumulative nodes after depth 1..D (iterative deepening)
+    std::vector<int> scores;
+    std::vector<std::string> best_moves;
+    std::vector<double> time_ms;
+    std::vector<std::uint64_t> tt_hits;
+    std::vector<double> first_move_cutoff_rate;
+};
+
+struct TreeSizeSettings {
+    std::vector<TreeVariant> variants;
+    std::vector<loa::Position> positions;
+    int min_depth = 1, max_depth = 5;
+    int baseline = 0;  // index of the baseline variant
+    int concurrency = 1;
+    std::string eval = "full";
+    int bootstrap_samples = 2000;
+    std::uint64_t seed = 1;
+};
+
+struct TreeSizeResult {
+    std::vector<std::vector<TreeRun>> runs;  // [variant][position]
+};
+
+TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress);
+
+// 95% bootstrap interval of sum(a) / sum(b) over resampled positions.
+std::pair<double, double> bootstrap_ratio(const std::vector<double>& a, const std::vector<double>& b, int samples,
+                                          std::uint64_t seed);
+
+std::string treesize_table(const TreeSizeSettings& s, const TreeSizeResult& r);
+std::string treesize_csv(const TreeSizeSettings& s, const TreeSizeResult& r);
+std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r);
+void treesize_plot(const TreeSizeSettings& s, const TreeSizeResult& r, const std::string& png_path);
+
+// Positions for the experiments, sampled from the games of a records file: `per_game` plies
+// between min_ply and max_ply of each game (seeded), distinct, not decided.
+std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
+                                            std::uint64_t seed);
+std::vector<loa::Position> load_positions(const std::string& path);
+
+}  // namespace matches
