@@ -12,6 +12,7 @@
 #include <cassert>
 #include <cstdint>
 #include <optional>
+#include <span>
 
 #include "common/search/config.hpp"
 #include "common/search/game.hpp"
@@ -68,6 +69,9 @@ public:
         }
         count_ = kept;
     }
+
+    // The moves handed out so far, in the order they were picked.
+    std::span<const Move> picked() const { return {moves_.data(), next_}; }
 
     std::optional<Scored> next() {
         if (next_ >= count_) return std::nullopt;

@@ -264,7 +264,6 @@ private:
         const Score alpha_orig = alpha;
         Score best = -Infinity;
         Move best_move = Move::none();
-        std::array<Move, 256> tried{};
         int searched = 0;
         while (auto next = order.next()) {
             const Move m = next->move;
@@ -302,7 +301,7 @@ private:
             }
             game_.unmake(pos_, m);
             if (aborted_) return 0;
-            tried[static_cast<std::size_t>(searched++)] = m;
+            ++searched;
             const bool cutoff = score >= beta;
             update_butterfly(m, depth, cutoff);
             if (score > best) {
@@ -312,7 +311,8 @@ private:
                     update_pv(ply, m);
                     if (root) root_best_ = m;
                     if (cutoff) {
-                        on_cutoff(m, capture, depth, ply, searched, std::span(tried.data(), static_cast<std::size_t>(searched - 1)));
+                        const auto picked = order.picked();
+                        on_cutoff(m, capture, depth, ply, searched, picked.first(picked.size() - 1));
                         break;
                     }
                     alpha = score;
