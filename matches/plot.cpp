@@ -52,6 +52,10 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
             gp << "unset multiplot\n";
         }
     }
+    run_gnuplot(script_path);
+}
+
+void run_gnuplot(const std::string& script_path) {
     const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
     if (std::system(command.c_str()) != 0)
         throw common::InputError("plot: gnuplot failed or is missing (apt-get install gnuplot-nox)");

@@ -11,4 +11,7 @@ namespace matches {
 
 void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path);
 
+// Runs gnuplot on a script; throws InputError when it fails or is not installed.
+void run_gnuplot(const std::string& script_path);
+
 }  // namespace matches

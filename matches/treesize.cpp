@@ -21,6 +21,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
+#include "matches/plot.hpp"
 #include "matches/records.hpp"
 
 namespace matches {
@@ -272,8 +273,7 @@ void treesize_plot(const TreeSizeSettings& s, const TreeSizeResult& r, const std
                << s.variants[v].name << "'";
         gp << '\n';
     }
-    if (std::system(fmt::format("gnuplot '{}' 2>&1", script_path).c_str()) != 0)
-        throw InputError("plot: gnuplot failed or is missing (apt-get install gnuplot-nox)");
+    run_gnuplot(script_path);
 }
 
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
