@@ -8,7 +8,7 @@
 #include "common/text.hpp"
 
 namespace loa {
-using namespace common;
+using common::trim;
 
 Position parse_position(std::string_view input) {
     const std::string_view text = trim(input);

@@ -11,11 +11,10 @@
 #include "common/text.hpp"
 
 namespace loa {
-using namespace common;
 
 RuleSet parse_rules(std::string_view spec) {
     RuleSet rules;
-    for (const auto& [key, value] : parse_key_values(spec, "rules")) {
+    for (const auto& [key, value] : common::parse_key_values(spec, "rules")) {
         auto bad_value = [&](std::string_view expected) {
             return InputError(fmt::format("rules: bad value '{}' for '{}' (expected {})", value, key, expected));
         };
@@ -35,7 +34,7 @@ RuleSet parse_rules(std::string_view spec) {
             else if (value == "off") rules.repetition_draw = false;
             else throw bad_value("on or off");
         } else if (key == "plylimit") {
-            const auto limit = parse_int(value);
+            const auto limit = common::parse_int(value);
             if (!limit || *limit < 0) throw bad_value("a number of plies >= 0, 0 for none");
             rules.ply_limit = *limit;
         } else {

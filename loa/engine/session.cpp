@@ -75,15 +75,18 @@ std::vector<OptionInfo> Session::options() const {
         {"Rules", to_string(rules_), "olympiad or key=value list"},
         {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
     };
+    // Current values come from the canonical text of the config, read once.
+    const std::string text = search::to_string(config_);
+    std::vector<std::pair<std::string_view, std::string_view>> current;
+    for (const std::string_view item : common::split(text, ',')) {
+        const auto eq = item.find('=');
+        current.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+    }
     for (const auto& [key, help] : search::config_keys()) {
         if (key == "preset") continue;
-        // The current value, read from the canonical text of the config.
-        const std::string text = search::to_string(config_);
         std::string value;
-        for (const std::string_view item : common::split(text, ',')) {
-            const auto eq = item.find('=');
-            if (item.substr(0, eq) == key) value = std::string(item.substr(eq + 1));
-        }
+        for (const auto& [k, v] : current)
+            if (k == key) value = std::string(v);
         out.push_back({key, value, help});
     }
     return out;
