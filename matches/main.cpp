@@ -156,11 +156,11 @@ int main(int argc, char** argv) {
     TreeSizeSettings ts;
     std::vector<std::string> tree_variants;
     std::string tree_study, tree_positions = "data/treesize-positions.txt", tree_depths = "1..5", tree_csv, tree_json,
-                tree_plot, tree_baseline;
+                tree_plot, tree_baseline, tree_from_json;
     int tree_limit = 0;
     CLI::App* treesize = app.add_subcommand("treesize", "Tree-size experiment: nodes per depth of search variants");
     treesize->add_option("--variant", tree_variants, "A variant: [name=X,]<search keys> (repeat)");
-    treesize->add_option("--study", tree_study, "Add a study's variants: history or combinations");
+    treesize->add_option("--study", tree_study, "Add a study's variants: history (TT on and off), history-tt, history-nott or combinations");
     treesize->add_option("--positions", tree_positions, "Positions file (one position string a line)")->capture_default_str();
     treesize->add_option("--depth", tree_depths, "Depth or range D1..D2")->capture_default_str();
     treesize->add_option("--baseline", tree_baseline, "Variant the ratios refer to (default: the first)");
@@ -168,9 +168,11 @@ int main(int argc, char** argv) {
     treesize->add_option("--limit", tree_limit, "Use only the first N positions")->check(CLI::PositiveNumber);
     treesize->add_option("-j,--concurrency", ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024));
     treesize->add_option("--seed", ts.seed, "Seed of the bootstrap")->capture_default_str();
-    treesize->add_option("--csv", tree_csv, "Per run and depth: nodes, time, TT hits, cutoff rate, move, score");
+    treesize->add_option("--csv", tree_csv, "Per variant, position and depth: nodes, quiescence nodes, time, TT hits, cutoff rate, move, score");
     treesize->add_option("--json", tree_json, "The tables as JSON");
-    treesize->add_option("--plot", tree_plot, "Nodes against depth, log scale (PNG, gnuplot)");
+    treesize->add_option("--plot", tree_plot, "Nodes and ratio to the baseline against depth (PNG, gnuplot)");
+    treesize->add_option("--from-json", tree_from_json, "Only redraw --plot from the --json of an earlier run (no search)")
+        ->check(CLI::ExistingFile);
 
     // loa-match positions
     std::string sample_pgn, sample_out;
@@ -200,6 +202,12 @@ int main(int argc, char** argv) {
             std::ostream& out = sample_out.empty() ? std::cout : file;
             for (const loa::Position& p : sample) out << p.to_text() << '\n';
             fmt::print(stderr, "{} positions\n", sample.size());
+            return 0;
+        }
+        if (treesize->parsed() && !tree_from_json.empty()) {
+            if (tree_plot.empty()) throw common::InputError("treesize: --from-json needs --plot");
+            treesize_plot(treesize_totals_from_json(tree_from_json), tree_plot);
+            fmt::print("Written {}\n", tree_plot);
             return 0;
         }
         if (treesize->parsed()) {
@@ -235,7 +243,7 @@ int main(int argc, char** argv) {
             if (!tree_csv.empty()) write(tree_csv, treesize_csv(ts, r));
             if (!tree_json.empty()) write(tree_json, treesize_json(ts, r) + "\n");
             if (!tree_plot.empty()) {
-                treesize_plot(ts, r, tree_plot);
+                treesize_plot(treesize_totals(ts, r), tree_plot);
                 fmt::print("Written {}\n", tree_plot);
             }
             return 0;

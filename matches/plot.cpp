@@ -38,21 +38,32 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
     {
         std::ofstream gp(script_path);
         gp << "set terminal pngcairo size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
-        gp << "set output '" << png_path << "'\n";
+        gp << "set output " << gnuplot_string(png_path) << "\n";
         if (s.sprt) gp << "set multiplot layout 2,1\n";
-        gp << "set title '" << first_name << " vs " << s.engines[static_cast<std::size_t>(first.second)].name
-           << ": Elo with 95% interval'\nset xlabel 'games'\nset ylabel 'Elo'\nset grid\nset key top right\n";
-        gp << "plot '" << data_path << "' using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' title '95% interval', "
+        gp << "set title "
+           << gnuplot_string(first_name + " vs " + s.engines[static_cast<std::size_t>(first.second)].name +
+                             ": Elo with 95% interval")
+           << "\nset xlabel 'games'\nset ylabel 'Elo'\nset grid\nset key top right\n";
+        gp << "plot " << gnuplot_string(data_path) << " using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' title '95% interval', "
            << "'' using 1:2 with lines linewidth 2 linecolor rgb '#08519c' title 'Elo', 0 with lines linecolor rgb 'gray' notitle\n";
         if (s.sprt) {
             gp << fmt::format("set title 'SPRT log-likelihood ratio'\nset ylabel 'LLR'\nset yrange [{:.2f}:{:.2f}]\n", s.sprt->lower_bound() - 0.5, s.sprt->upper_bound() + 0.5);
-            gp << fmt::format("plot '{}' using 1:5 with lines linewidth 2 linecolor rgb '#a50f15' title 'LLR', {:.4f} with lines "
+            gp << fmt::format("plot {} using 1:5 with lines linewidth 2 linecolor rgb '#a50f15' title 'LLR', {:.4f} with lines "
                               "dashtype 2 linecolor rgb 'black' title 'bounds', {:.4f} with lines dashtype 2 linecolor rgb 'black' notitle\n",
-                              data_path, s.sprt->lower_bound(), s.sprt->upper_bound());
+                              gnuplot_string(data_path), s.sprt->lower_bound(), s.sprt->upper_bound());
             gp << "unset multiplot\n";
         }
     }
     run_gnuplot(script_path);
+}
+
+std::string gnuplot_string(std::string_view text) {
+    std::string out = "'";
+    for (const char c : text) {
+        out += c;
+        if (c == '\'') out += '\'';
+    }
+    return out + "'";
 }
 
 void run_gnuplot(const std::string& script_path) {

@@ -4,12 +4,16 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "matches/match.hpp"
 
 namespace matches {
 
 void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path);
+
+// Text as a single-quoted gnuplot string (a quote inside is doubled): names and paths in scripts.
+std::string gnuplot_string(std::string_view text);
 
 // Runs gnuplot on a script; throws InputError when it fails or is not installed.
 void run_gnuplot(const std::string& script_path);

@@ -110,12 +110,13 @@ TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress) {
                     // cost nothing more and keep its result.
                     const auto& it = result.iterations[static_cast<std::size_t>(std::min<int>(d, static_cast<int>(result.iterations.size())) - 1)];
                     run.nodes.push_back(it.nodes);
+                    run.qnodes.push_back(it.stats.qnodes);
+                    run.tt_hits.push_back(it.stats.tt_hits);
+                    run.first_move_cutoff_rate.push_back(it.stats.first_move_cutoff_rate());
                     run.scores.push_back(it.score);
                     run.best_moves.push_back(it.pv.empty() ? "none" : loa::move_to_compact(it.pv.front()));
                     run.time_ms.push_back(it.time_ms);
                 }
-                run.tt_hits.assign(static_cast<std::size_t>(s.max_depth), result.stats.tt_hits);
-                run.first_move_cutoff_rate.assign(static_cast<std::size_t>(s.max_depth), result.stats.first_move_cutoff_rate());
                 r.runs[v][p] = std::move(run);
                 const std::size_t finished = ++done;
                 if (progress && (finished % 50 == 0 || finished == jobs)) {
@@ -161,24 +162,31 @@ namespace {
 
 struct DepthSummary {
     double total = 0, ratio = 1, low = 1, high = 1, time_ms = 0;
-    int score_differences = 0;  // positions whose score differs from the baseline's
+    double qnodes = 0;            // quiescence nodes in the total
+    double full_width_ratio = 1;  // nodes outside quiescence / the baseline's: where move ordering acts
+    int score_differences = 0;    // positions whose score differs from the baseline's
 };
 
 DepthSummary summarise(const TreeSizeSettings& s, const TreeSizeResult& r, std::size_t v, int depth) {
     const auto d = static_cast<std::size_t>(depth - 1);
+    const auto b = static_cast<std::size_t>(s.baseline);
     std::vector<double> mine, base;
     DepthSummary out;
-    const auto b = static_cast<std::size_t>(s.baseline);
+    double base_total = 0, base_qnodes = 0;
     for (std::size_t p = 0; p < s.positions.size(); ++p) {
-        mine.push_back(static_cast<double>(r.runs[v][p].nodes[d]));
-        base.push_back(static_cast<double>(r.runs[b][p].nodes[d]));
-        out.time_ms += r.runs[v][p].time_ms[d];
-        out.score_differences += r.runs[v][p].scores[d] != r.runs[b][p].scores[d];
+        const TreeRun &run = r.runs[v][p], &base_run = r.runs[b][p];
+        mine.push_back(static_cast<double>(run.nodes[d]));
+        base.push_back(static_cast<double>(base_run.nodes[d]));
+        out.total += mine.back();
+        base_total += base.back();
+        out.qnodes += static_cast<double>(run.qnodes[d]);
+        base_qnodes += static_cast<double>(base_run.qnodes[d]);
+        out.time_ms += run.time_ms[d];
+        out.score_differences += run.scores[d] != base_run.scores[d];
     }
-    for (std::size_t p = 0; p < mine.size(); ++p) out.total += mine[p];
-    double base_total = 0;
-    for (const double x : base) base_total += x;
     out.ratio = base_total > 0 ? out.total / base_total : 0;
+    const double base_full_width = base_total - base_qnodes;
+    out.full_width_ratio = base_full_width > 0 ? (out.total - out.qnodes) / base_full_width : 0;
     std::tie(out.low, out.high) = bootstrap_ratio(mine, base, s.bootstrap_samples, s.seed + static_cast<std::uint64_t>(depth));
     return out;
 }
@@ -191,32 +199,35 @@ std::string treesize_table(const TreeSizeSettings& s, const TreeSizeResult& r) {
     std::size_t width = 8;
     for (const TreeVariant& v : s.variants) width = std::max(width, v.name.size());
     for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
-        out += fmt::format("\nDepth {} ({} positions; ratio = nodes / nodes of {}, 95% bootstrap interval)\n", depth,
-                           s.positions.size(), baseline.name);
-        out += fmt::format("  {:<{}} {:>14} {:>7} {:>17} {:>10}  {}\n", "variant", width, "nodes", "ratio", "95% interval",
-                           "time_s", "scores vs baseline");
+        out += fmt::format(
+            "\nDepth {} ({} positions; ratio = nodes / nodes of {}, 95% bootstrap interval; q% = share of quiescence "
+            "nodes; fw ratio = the ratio without them)\n",
+            depth, s.positions.size(), baseline.name);
+        out += fmt::format("  {:<{}} {:>14} {:>7} {:>17} {:>5} {:>8} {:>10}  {}\n", "variant", width, "nodes", "ratio",
+                           "95% interval", "q%", "fw ratio", "time_s", "scores vs baseline");
         for (std::size_t v = 0; v < s.variants.size(); ++v) {
             const DepthSummary d = summarise(s, r, v, depth);
             std::string check;
             const bool comparable = s.variants[v].ordering_only() && baseline.ordering_only();
             if (d.score_differences == 0) check = comparable ? "identical (required)" : "identical";
             else check = fmt::format("{} differ{}", d.score_differences, comparable ? " -- ERROR: ordering-only" : "");
-            out += fmt::format("  {:<{}} {:>14.0f} {:>7.3f} {:>8.3f}..{:<7.3f} {:>10.1f}  {}\n", s.variants[v].name, width,
-                               d.total, d.ratio, d.low, d.high, d.time_ms / 1000, check);
+            out += fmt::format("  {:<{}} {:>14.0f} {:>7.3f} {:>8.3f}..{:<7.3f} {:>5.1f} {:>8.3f} {:>10.1f}  {}\n",
+                               s.variants[v].name, width, d.total, d.ratio, d.low, d.high,
+                               d.total > 0 ? 100 * d.qnodes / d.total : 0.0, d.full_width_ratio, d.time_ms / 1000, check);
         }
     }
     return out;
 }
 
 std::string treesize_csv(const TreeSizeSettings& s, const TreeSizeResult& r) {
-    std::string out = "variant,position,depth,nodes,time_ms,run_tt_hits,run_first_move_cutoff_rate,best_move,score\n";
+    std::string out = "variant,position,depth,nodes,qnodes,time_ms,tt_hits,first_move_cutoff_rate,best_move,score\n";
     for (std::size_t v = 0; v < s.variants.size(); ++v)
         for (std::size_t p = 0; p < s.positions.size(); ++p)
             for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
                 const auto d = static_cast<std::size_t>(depth - 1);
                 const TreeRun& run = r.runs[v][p];
-                out += fmt::format("\"{}\",{},{},{},{:.2f},{},{:.4f},{},{}\n", s.variants[v].name, p + 1, depth, run.nodes[d],
-                                   run.time_ms[d], run.tt_hits[d], run.first_move_cutoff_rate[d], run.best_moves[d],
+                out += fmt::format("\"{}\",{},{},{},{},{:.2f},{},{:.4f},{},{}\n", s.variants[v].name, p + 1, depth,
+                                   run.nodes[d], run.qnodes[d], run.time_ms[d], run.tt_hits[d], run.first_move_cutoff_rate[d], run.best_moves[d],
                                    run.scores[d]);
             }
     return out;
@@ -239,6 +250,8 @@ std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r) {
                                        {"ratio", d.ratio},
                                        {"ratio_low", d.low},
                                        {"ratio_high", d.high},
+                                       {"qnodes", d.qnodes},
+                                       {"full_width_ratio", d.full_width_ratio},
                                        {"time_ms", d.time_ms},
                                        {"score_differences", d.score_differences},
                                        {"ordering_only", s.variants[v].ordering_only()}});
@@ -248,30 +261,107 @@ std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r) {
     return j.dump(2);
 }
 
-void treesize_plot(const TreeSizeSettings& s, const TreeSizeResult& r, const std::string& png_path) {
+TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& r) {
+    TreeSizeTotals t;
+    for (const TreeVariant& v : s.variants) t.names.push_back(v.name);
+    t.baseline = static_cast<std::size_t>(s.baseline);
+    t.positions = s.positions.size();
+    for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
+        t.depths.push_back(depth);
+        auto& row = t.nodes.emplace_back();
+        for (std::size_t v = 0; v < s.variants.size(); ++v) row.push_back(summarise(s, r, v, depth).total);
+    }
+    return t;
+}
+
+TreeSizeTotals treesize_totals_from_json(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(fmt::format("cannot read '{}'", path));
+    try {
+        const auto j = nlohmann::json::parse(in);
+        TreeSizeTotals t;
+        t.positions = j.at("positions").get<std::size_t>();
+        for (const auto& v : j.at("variants")) t.names.push_back(v.at("name").get<std::string>());
+        const auto baseline = std::find(t.names.begin(), t.names.end(), j.at("baseline").get<std::string>());
+        if (baseline == t.names.end()) throw InputError("the baseline is not among the variants");
+        t.baseline = static_cast<std::size_t>(baseline - t.names.begin());
+        for (const auto& d : j.at("depths")) {
+            t.depths.push_back(d.at("depth").get<int>());
+            const auto& rows = d.at("variants");
+            if (rows.size() != t.names.size()) throw InputError(fmt::format("depth {} lists {} variants, not {}", t.depths.back(), rows.size(), t.names.size()));
+            auto& row = t.nodes.emplace_back();
+            for (std::size_t v = 0; v < rows.size(); ++v) {
+                if (rows[v].at("name").get<std::string>() != t.names[v]) throw InputError(fmt::format("depth {}: variants out of order", t.depths.back()));
+                row.push_back(rows[v].at("nodes").get<double>());
+            }
+        }
+        if (t.depths.empty()) throw InputError("no depth");
+        return t;
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(fmt::format("{}: not a treesize result: {}", path, e.what()));
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: not a treesize result: {}", path, e.what()));
+    }
+}
+
+void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
     const std::string data_path = png_path + ".dat";
     {
         std::ofstream data(data_path);
+        if (!data) throw InputError(fmt::format("cannot write '{}'", data_path));
         data << "# depth";
-        for (const TreeVariant& v : s.variants) data << " \"" << v.name << '"';
+        for (const std::string& name : t.names) data << " \"" << name << '"';
         data << '\n';
-        for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
-            data << depth;
-            for (std::size_t v = 0; v < s.variants.size(); ++v) data << ' ' << summarise(s, r, v, depth).total;
+        for (std::size_t d = 0; d < t.depths.size(); ++d) {
+            data << t.depths[d];
+            for (const double nodes : t.nodes[d]) data << ' ' << nodes;
             data << '\n';
         }
     }
     const std::string script_path = png_path + ".gp";
     {
         std::ofstream gp(script_path);
-        gp << "set terminal pngcairo size 1000,650 font 'sans,9'\nset output '" << png_path << "'\n";
-        gp << "set title 'Tree size: total nodes over " << s.positions.size() << " positions'\n";
-        gp << "set logscale y\nset xlabel 'depth'\nset ylabel 'nodes'\nset grid\nset key outside right top\n";
-        gp << "set xtics 1\nplot ";
-        for (std::size_t v = 0; v < s.variants.size(); ++v)
-            gp << (v ? ", " : "") << "'" << data_path << "' using 1:" << v + 2 << " with linespoints title '"
-               << s.variants[v].name << "'";
-        gp << '\n';
+        // Left: nodes against depth (log scale). Right: the ratio to the baseline, where
+        // variants whose node lines overlap on the log scale come apart.
+        const std::size_t base_column = t.baseline + 2;
+        const auto plot_lines = [&](bool ratio) {
+            gp << "plot ";
+            for (std::size_t v = 0; v < t.names.size(); ++v) {
+                gp << (v ? ", " : "") << gnuplot_string(data_path) << " using 1:";
+                if (ratio) gp << "($" << v + 2 << "/$" << base_column << ")";
+                else gp << v + 2;
+                gp << " with linespoints lt " << v + 1 << " title " << gnuplot_string(t.names[v]);
+            }
+            gp << '\n';
+        };
+        // Tall enough for the key to list every variant in one column beside the panels.
+        const std::size_t height = std::max<std::size_t>(650, 14 * t.names.size() + 120);
+        gp << "set terminal pngcairo size 1400," << height << " font 'sans,9'\nset output " << gnuplot_string(png_path) << "\n";
+        gp << "set multiplot layout 1,2 title 'Tree size over " << t.positions << " positions'\n";
+        gp << "set xlabel 'depth'\nset grid\nset xtics 1\n";
+        for (std::size_t v = 0; v < t.names.size(); ++v)
+            gp << "set linetype " << v + 1 << " pointtype " << v % 14 + 1 << '\n';
+        gp << "set title 'total nodes'\nset logscale y\nset ylabel 'nodes'\nunset key\n";
+        plot_lines(false);
+        // Ratios are logarithmic too (halving and doubling look alike), with tics a person can
+        // read off between the smallest and the largest ratio.
+        double low = 1, high = 1;
+        for (const auto& row : t.nodes)
+            for (const double nodes : row)
+                if (row[t.baseline] > 0 && nodes > 0) {
+                    low = std::min(low, nodes / row[t.baseline]);
+                    high = std::max(high, nodes / row[t.baseline]);
+                }
+        std::string tics;
+        for (const double tic : {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0,
+                                 20.0, 50.0, 100.0})
+            if (tic >= low / 1.1 && tic <= high * 1.1) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
+        gp << "set title " << gnuplot_string("nodes / nodes of " + t.names[t.baseline] + " (log scale)")
+           << fmt::format("\nset ylabel 'ratio'\nset yrange [{:g}:{:g}]\nset ytics ({})\nset mytics 1\n", low / 1.1,
+                          high * 1.1, tics)
+           << "set key outside right top\n";
+        plot_lines(true);
+        gp << "unset multiplot\n";
     }
     run_gnuplot(script_path);
 }

@@ -29,8 +29,10 @@ TreeVariant parse_tree_variant(const std::string& text);
 // "combinations" (every subset of TT, killers, RHH, aspiration, PVS, refutation table).
 std::vector<TreeVariant> study_variants(const std::string& study);
 
-struct TreeRun {  // one variant on one position
-    std::vector<std::uint64_t> nodes;  // cumulative nodes after depth 1..D (iterative deepening)
+struct TreeRun {  // one variant on one position; every vector is indexed by depth - 1
+    // Cumulative counts after iteration d of the iterative deepening (the tree size at depth d).
+    std::vector<std::uint64_t> nodes;   // all nodes, quiescence included
+    std::vector<std::uint64_t> qnodes;  // quiescence nodes among them
     std::vector<int> scores;
     std::vector<std::string> best_moves;
     std::vector<double> time_ms;
@@ -62,7 +64,19 @@ std::pair<double, double> bootstrap_ratio(const std::vector<double>& a, const st
 std::string treesize_table(const TreeSizeSettings& s, const TreeSizeResult& r);
 std::string treesize_csv(const TreeSizeSettings& s, const TreeSizeResult& r);
 std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r);
-void treesize_plot(const TreeSizeSettings& s, const TreeSizeResult& r, const std::string& png_path);
+// What the plot needs: total nodes per depth and variant.
+struct TreeSizeTotals {
+    std::vector<std::string> names;
+    std::size_t baseline = 0;
+    std::size_t positions = 0;
+    std::vector<int> depths;
+    std::vector<std::vector<double>> nodes;  // [depth index][variant]
+};
+TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& r);
+// The totals of an earlier run, from the file written by --json (redraw without searching).
+TreeSizeTotals treesize_totals_from_json(const std::string& path);
+// Two panels: nodes against depth (log scale) and the ratio to the baseline against depth.
+void treesize_plot(const TreeSizeTotals& totals, const std::string& png_path);
 
 // Positions for the experiments, sampled from the games of a records file: `per_game` plies
 // between min_ply and max_ply of each game (seeded), distinct, not decided.

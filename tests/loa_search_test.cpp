@@ -227,6 +227,20 @@ TEST(LoaSearch, StatisticsAreConsistent) {
     EXPECT_GE(s.seldepth, 5);
     EXPECT_EQ(r.iterations.size(), 5u);
     EXPECT_EQ(r.iterations.back().nodes, s.nodes);
+    // Each iteration carries the statistics so far: cumulative, ending at the search's own.
+    for (std::size_t i = 0; i < r.iterations.size(); ++i) {
+        const auto& it = r.iterations[i];
+        EXPECT_EQ(it.stats.nodes, it.nodes);
+        EXPECT_EQ(it.stats.depth, it.depth);
+        EXPECT_LT(it.stats.qnodes, it.stats.nodes);
+        if (i > 0) {
+            EXPECT_GT(it.stats.nodes, r.iterations[i - 1].stats.nodes);
+            EXPECT_GE(it.stats.qnodes, r.iterations[i - 1].stats.qnodes);
+            EXPECT_GE(it.stats.tt_hits, r.iterations[i - 1].stats.tt_hits);
+        }
+    }
+    EXPECT_EQ(r.iterations.back().stats.qnodes, s.qnodes);
+    EXPECT_EQ(r.iterations.back().stats.tt_hits, s.tt_hits);
     EXPECT_FALSE(r.pv.empty());
     EXPECT_EQ(r.pv.front(), r.best_move);
     // The PV is a legal line.

@@ -390,6 +390,7 @@ TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {
 }  // namespace
 }  // namespace matches
 
+#include "matches/plot.hpp"
 #include "matches/treesize.hpp"
 
 namespace matches {
@@ -443,6 +444,71 @@ TEST(TreeSize, OrderingOnlyVariantsAgreeOnEveryScoreAndTheRunIsReproducible) {
         for (std::size_t p = 0; p < s.positions.size(); ++p) EXPECT_EQ(again.runs[v][p].nodes, r.runs[v][p].nodes);
     const std::string csv = treesize_csv(s, r);
     EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 5 * 6 * 3);
+
+    // Quiescence nodes are part of the count at every depth, and the full-width ratio leaves
+    // them out of both sides.
+    const auto json = nlohmann::json::parse(treesize_json(s, r));
+    for (int depth = 1; depth <= 3; ++depth) {
+        const auto d = static_cast<std::size_t>(depth - 1);
+        double base_full_width = 0;
+        for (std::size_t p = 0; p < s.positions.size(); ++p) {
+            for (std::size_t v = 0; v < s.variants.size(); ++v) EXPECT_LT(r.runs[v][p].qnodes[d], r.runs[v][p].nodes[d]);
+            base_full_width += static_cast<double>(r.runs[0][p].nodes[d] - r.runs[0][p].qnodes[d]);
+        }
+        const auto& rows = json["depths"][d]["variants"];
+        EXPECT_DOUBLE_EQ(rows[0]["full_width_ratio"].get<double>(), 1.0);
+        for (std::size_t v = 0; v < s.variants.size(); ++v) {
+            double full_width = 0;
+            for (std::size_t p = 0; p < s.positions.size(); ++p)
+                full_width += static_cast<double>(r.runs[v][p].nodes[d] - r.runs[v][p].qnodes[d]);
+            EXPECT_NEAR(rows[v]["full_width_ratio"].get<double>(), full_width / base_full_width, 1e-12);
+            EXPECT_GT(rows[v]["qnodes"].get<double>(), 0);
+        }
+    }
+}
+
+TEST(Plot, GnuplotStringsDoubleTheirQuotes) {
+    EXPECT_EQ(gnuplot_string("plain"), "'plain'");
+    EXPECT_EQ(gnuplot_string("it's a/b.png"), "'it''s a/b.png'");
+    EXPECT_EQ(gnuplot_string(""), "''");
+}
+
+TEST(TreeSize, PlotDrawsNodesAndRatiosEvenWithQuotesInNames) {
+    TreeSizeSettings s;
+    s.positions = load_positions(LOA_DATA_DIR "/treesize-positions.txt");
+    s.positions.resize(2);
+    s.variants = {parse_tree_variant("name=it's plain,preset=pvs"), parse_tree_variant("name=hh,preset=pvs+hh")};
+    s.max_depth = 2;
+    s.bootstrap_samples = 10;
+    const TreeSizeResult r = run_treesize(s, false);
+    const auto png = std::filesystem::temp_directory_path() / "loa-treesize-plot-test.png";
+    std::filesystem::remove(png);
+    treesize_plot(treesize_totals(s, r), png.string());
+    ASSERT_TRUE(std::filesystem::exists(png));
+    EXPECT_GT(std::filesystem::file_size(png), 1000u);
+    std::ifstream script(png.string() + ".gp");
+    const std::string text((std::istreambuf_iterator<char>(script)), std::istreambuf_iterator<char>());
+    EXPECT_NE(text.find("title 'it''s plain'"), std::string::npos) << text;
+    EXPECT_NE(text.find("($3/$2)"), std::string::npos) << text;  // the ratio panel
+
+    // Redrawn from the JSON of the run: the same data file.
+    const auto json_path = std::filesystem::temp_directory_path() / "loa-treesize-plot-test.json";
+    std::ofstream(json_path) << treesize_json(s, r);
+    std::ifstream first_data(png.string() + ".dat");
+    const std::string first((std::istreambuf_iterator<char>(first_data)), std::istreambuf_iterator<char>());
+    first_data.close();
+    const TreeSizeTotals from_json = treesize_totals_from_json(json_path.string());
+    EXPECT_EQ(from_json.names, treesize_totals(s, r).names);
+    EXPECT_EQ(from_json.nodes, treesize_totals(s, r).nodes);
+    treesize_plot(from_json, png.string());
+    std::ifstream second_data(png.string() + ".dat");
+    const std::string second((std::istreambuf_iterator<char>(second_data)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(second, first);
+    std::ofstream(json_path) << R"({"positions": 2, "baseline": "x", "variants": [{"name": "a"}], "depths": []})";
+    EXPECT_THROW(treesize_totals_from_json(json_path.string()), common::InputError);
+    std::ofstream(json_path) << "not json";
+    EXPECT_THROW(treesize_totals_from_json(json_path.string()), common::InputError);
+    for (const auto& f : {png.string(), png.string() + ".gp", png.string() + ".dat", json_path.string()}) std::filesystem::remove(f);
 }
 
 }  // namespace

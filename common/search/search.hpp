@@ -36,6 +36,7 @@ struct Iteration {
     double time_ms = 0;
     int hashfull = 0;
     std::vector<Move> pv;
+    SearchStats stats;  // the search's statistics so far, taken at the end of this iteration
 };
 
 template <class Move>
@@ -123,7 +124,7 @@ public:
             stats_.ebf = nodes_before_last ? static_cast<double>(nodes_last) / static_cast<double>(nodes_before_last) : 0;
             stats_.time_ms = clock_.elapsed_ms();
             Iteration<Move> info{depth, stats_.seldepth, score, stats_.nodes, stats_.time_ms,
-                                 tt_ ? tt_->hashfull() : 0, result.pv};
+                                 tt_ ? tt_->hashfull() : 0, result.pv, stats_};
             result.iterations.push_back(info);
             if (on_iteration) on_iteration(info);
             if (limits.soft_time_ms > 0 && clock_.elapsed_ms() >= limits.soft_time_ms) break;
