@@ -343,8 +343,8 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
             gp << "set linetype " << v + 1 << " pointtype " << v % 14 + 1 << '\n';
         gp << "set title 'total nodes'\nset logscale y\nset ylabel 'nodes'\nunset key\n";
         plot_lines(false);
-        // Ratios are logarithmic too (halving and doubling look alike), with tics a person can
-        // read off between the smallest and the largest ratio.
+        // A wide spread of ratios is drawn on a log scale (halving and doubling look alike)
+        // with tics a person can read off; a narrow one linearly, with gnuplot's own tics.
         double low = 1, high = 1;
         for (const auto& row : t.nodes)
             for (const double nodes : row)
@@ -352,14 +352,20 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
                     low = std::min(low, nodes / row[t.baseline]);
                     high = std::max(high, nodes / row[t.baseline]);
                 }
-        std::string tics;
-        for (const double tic : {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0,
-                                 20.0, 50.0, 100.0})
-            if (tic >= low / 1.1 && tic <= high * 1.1) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
-        gp << "set title " << gnuplot_string("nodes / nodes of " + t.names[t.baseline] + " (log scale)")
-           << fmt::format("\nset ylabel 'ratio'\nset yrange [{:g}:{:g}]\nset ytics ({})\nset mytics 1\n", low / 1.1,
-                          high * 1.1, tics)
-           << "set key outside right top\n";
+        const bool logarithmic = high / low > 2.5;
+        gp << "set title " << gnuplot_string("nodes / nodes of " + t.names[t.baseline] + (logarithmic ? " (log scale)" : ""))
+           << fmt::format("\nset ylabel 'ratio'\nset yrange [{:g}:{:g}]\n", logarithmic ? low / 1.1 : low - 0.03 * (high - low),
+                          logarithmic ? high * 1.1 : high + 0.03 * (high - low));
+        if (logarithmic) {
+            std::string tics;
+            for (const double tic : {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0,
+                                     10.0, 20.0, 50.0, 100.0})
+                if (tic >= low / 1.1 && tic <= high * 1.1) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
+            gp << "set ytics (" << tics << ")\nset mytics 1\n";
+        } else {
+            gp << "unset logscale y\nset ytics auto\n";
+        }
+        gp << "set key outside right top\n";
         plot_lines(true);
         gp << "unset multiplot\n";
     }
