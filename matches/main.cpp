@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "common/cli_main.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
@@ -192,7 +193,7 @@ int main(int argc, char** argv) {
     merge->add_option("--pgn", merge_pgn, "Write the merged games");
     merge->add_option("--plot", merge_plot, "Draw the merged match");
 
-    try {
+    return common::run_cli("loa-match", app, [&]() -> int {
         app.parse(argc, argv);
         if (merge->parsed()) return merge_results(merge_files, merge_json, merge_pgn, merge_plot);
         if (positions->parsed()) {
@@ -342,14 +343,6 @@ int main(int argc, char** argv) {
         }
         if (!pgn_path.empty()) fmt::print("Games written to {}\n", pgn_path);
         state.remove();  // the run is complete: its result is in the outputs
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e);
-    } catch (const common::InputError& e) {
-        fmt::print(stderr, "loa-match: error: {}\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "loa-match: internal error: {}\n", e.what());
-        return 3;
-    }
-    return 0;
+        return 0;
+    });
 }

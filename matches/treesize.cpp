@@ -269,7 +269,12 @@ TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& 
     for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
         t.depths.push_back(depth);
         auto& row = t.nodes.emplace_back();
-        for (std::size_t v = 0; v < s.variants.size(); ++v) row.push_back(summarise(s, r, v, depth).total);
+        const auto d = static_cast<std::size_t>(depth - 1);
+        for (const auto& runs : r.runs) {  // totals only: no bootstrap needed for a picture
+            double total = 0;
+            for (const TreeRun& run : runs) total += static_cast<double>(run.nodes[d]);
+            row.push_back(total);
+        }
     }
     return t;
 }
@@ -288,10 +293,13 @@ TreeSizeTotals treesize_totals_from_json(const std::string& path) {
         for (const auto& d : j.at("depths")) {
             t.depths.push_back(d.at("depth").get<int>());
             const auto& rows = d.at("variants");
-            if (rows.size() != t.names.size()) throw InputError(fmt::format("depth {} lists {} variants, not {}", t.depths.back(), rows.size(), t.names.size()));
+            if (rows.size() != t.names.size())
+                throw InputError(
+                    fmt::format("depth {} lists {} variants, not {}", t.depths.back(), rows.size(), t.names.size()));
             auto& row = t.nodes.emplace_back();
             for (std::size_t v = 0; v < rows.size(); ++v) {
-                if (rows[v].at("name").get<std::string>() != t.names[v]) throw InputError(fmt::format("depth {}: variants out of order", t.depths.back()));
+                if (rows[v].at("name").get<std::string>() != t.names[v])
+                    throw InputError(fmt::format("depth {}: variants out of order", t.depths.back()));
                 row.push_back(rows[v].at("nodes").get<double>());
             }
         }
@@ -303,6 +311,35 @@ TreeSizeTotals treesize_totals_from_json(const std::string& path) {
         throw InputError(fmt::format("{}: not a treesize result: {}", path, e.what()));
     }
 }
+
+namespace {
+
+// The y axis of the ratio panel. A wide spread of ratios is drawn on a log scale (halving and
+// doubling look alike) with tics a person can read off; a narrow one linearly, with gnuplot's
+// own tics.
+std::string ratio_axis(const TreeSizeTotals& t) {
+    double low = 1, high = 1;
+    for (const auto& row : t.nodes)
+        for (const double nodes : row)
+            if (row[t.baseline] > 0 && nodes > 0) {
+                low = std::min(low, nodes / row[t.baseline]);
+                high = std::max(high, nodes / row[t.baseline]);
+            }
+    const std::string title = "nodes / nodes of " + t.names[t.baseline];
+    if (high / low <= 2.5) {
+        const double margin = 0.03 * (high - low);
+        return fmt::format("set title {}\nset ylabel 'ratio'\nunset logscale y\nset yrange [{:g}:{:g}]\nset ytics auto\n",
+                           gnuplot_string(title), low - margin, high + margin);
+    }
+    std::string tics;
+    for (const double tic : {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0,
+                             20.0, 50.0, 100.0})
+        if (tic >= low / 1.1 && tic <= high * 1.1) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
+    return fmt::format("set title {}\nset ylabel 'ratio'\nset yrange [{:g}:{:g}]\nset ytics ({})\nset mytics 1\n",
+                       gnuplot_string(title + " (log scale)"), low / 1.1, high * 1.1, tics);
+}
+
+}  // namespace
 
 void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
     const std::string data_path = png_path + ".dat";
@@ -343,28 +380,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
             gp << "set linetype " << v + 1 << " pointtype " << v % 14 + 1 << '\n';
         gp << "set title 'total nodes'\nset logscale y\nset ylabel 'nodes'\nunset key\n";
         plot_lines(false);
-        // A wide spread of ratios is drawn on a log scale (halving and doubling look alike)
-        // with tics a person can read off; a narrow one linearly, with gnuplot's own tics.
-        double low = 1, high = 1;
-        for (const auto& row : t.nodes)
-            for (const double nodes : row)
-                if (row[t.baseline] > 0 && nodes > 0) {
-                    low = std::min(low, nodes / row[t.baseline]);
-                    high = std::max(high, nodes / row[t.baseline]);
-                }
-        const bool logarithmic = high / low > 2.5;
-        gp << "set title " << gnuplot_string("nodes / nodes of " + t.names[t.baseline] + (logarithmic ? " (log scale)" : ""))
-           << fmt::format("\nset ylabel 'ratio'\nset yrange [{:g}:{:g}]\n", logarithmic ? low / 1.1 : low - 0.03 * (high - low),
-                          logarithmic ? high * 1.1 : high + 0.03 * (high - low));
-        if (logarithmic) {
-            std::string tics;
-            for (const double tic : {0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0,
-                                     10.0, 20.0, 50.0, 100.0})
-                if (tic >= low / 1.1 && tic <= high * 1.1) tics += fmt::format("{}{:g}", tics.empty() ? "" : ", ", tic);
-            gp << "set ytics (" << tics << ")\nset mytics 1\n";
-        } else {
-            gp << "unset logscale y\nset ytics auto\n";
-        }
+        gp << ratio_axis(t);
         gp << "set key outside right top\n";
         plot_lines(true);
         gp << "unset multiplot\n";

@@ -1,11 +1,6 @@
 // `loa`: the Lines of Action engine and its tools.
-#include <cstdio>
-#include <exception>
-
-#include <fmt/format.h>
-
+#include "common/cli_main.hpp"
 #include "loa/cli/commands.hpp"
-#include "loa/error.hpp"
 
 int main(int argc, char** argv) {
     CLI::App app{"loa: Lines of Action engine and tools (Computer Olympiad rules)"};
@@ -18,16 +13,8 @@ int main(int argc, char** argv) {
     loa::cli::add_eval_command(app);
     loa::cli::add_protocol_commands(app);
     loa::cli::add_play_command(app);
-    try {
+    return common::run_cli("loa", app, [&] {
         app.parse(argc, argv);
-    } catch (const CLI::ParseError& e) {
-        return app.exit(e);
-    } catch (const loa::InputError& e) {
-        fmt::print(stderr, "loa: error: {}\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        fmt::print(stderr, "loa: internal error: {}\n", e.what());
-        return 3;
-    }
-    return 0;
+        return 0;
+    });
 }
