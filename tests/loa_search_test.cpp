@@ -1,11 +1,14 @@
-// The search core on Lines of Action: exact values against plain minimax at small depth, and
-// forced wins (found and verified by a brute-force solver) solved by every preset.
+// The search core on Lines of Action: exact values against an oracle written from the rules
+// alone (tests/rules_minimax.hpp) at small depth, on middle-game and sparse endgame positions;
+// decisive scores whose principal variations the rules confirm; and forced wins (found and
+// verified by a brute-force solver) solved by every preset.
 #include <gtest/gtest.h>
 
 #include "common/search/search.hpp"
 #include "loa/notation.hpp"
+#include "loa/search_output.hpp"
 #include "loa/search_game.hpp"
-#include "reference_search.hpp"
+#include "rules_minimax.hpp"
 #include "test_positions.hpp"
 
 namespace loa {
@@ -30,6 +33,17 @@ search::SearchResult<Move> run(const char* spec, const Position& pos, int depth,
     return searcher.search(pos, limits);
 }
 
+// The rules oracle's value of `pos` under the game's rules and evaluation.
+search::Score oracle_value(const SearchGame& game, const Position& pos, int depth, int qsearch_level, int qsearch_plies,
+                           const std::vector<std::uint64_t>& history = {}) {
+    oracle::Options options;
+    options.qsearch_level = qsearch_level;
+    options.qsearch_plies = qsearch_plies;
+    options.simultaneous_mover_wins = game.rules().simultaneous == SimultaneousConnection::MoverWins;
+    options.repetition_draws = game.rules().repetition_draw;
+    return oracle::minimax_value(pos, depth, [&game](const Position& p) { return game.evaluate(p); }, options, history);
+}
+
 const char* const OrderingVariants[] = {
     "ab", "pvs", "pvs+asp", "pvs+killers", "pvs+hh", "pvs+bf", "pvs+rhh", "pvs+rhh,rhh_update=cutnodes",
     "pvs+asp+killers+rhh+ref+caps,aspiration=10", "pvs+hh+caps,history_captures=off,hh_inc=d",
@@ -46,8 +60,7 @@ TEST(LoaSearch, OrderingVariantsReturnTheMinimaxValue) {
                                 {1, 2, 3, ",qsearch=quads,qsearch_plies=3"}};
     for (const Position& pos : middle_game_positions(6, 100)) {
         for (const Horizon& h : horizons) {
-            reference::Minimax<SearchGame> oracle(game, h.qsearch, h.qsearch_plies);
-            const search::Score expected = oracle.value(pos, h.depth);
+            const search::Score expected = oracle_value(game, pos, h.depth, h.qsearch, h.qsearch_plies);
             for (const char* variant : OrderingVariants) {
                 const std::string spec = std::string(variant) + h.spec;
                 EXPECT_EQ(run(spec.c_str(), pos, h.depth).score, expected)
@@ -61,8 +74,7 @@ TEST(LoaSearch, TTWithExactDepthReuseReturnsTheMinimaxValue) {
     // Without the repetition rule: a TT entry must not depend on the path (graph history).
     const SearchGame game(parse_rules("repetition=off"));
     for (const Position& pos : middle_game_positions(4, 300)) {
-        reference::Minimax<SearchGame> oracle(game, 0);
-        const search::Score expected = oracle.value(pos, 3);
+        const search::Score expected = oracle_value(game, pos, 3, 0, 0);
         for (const char* variant : {"pvs+tt", "pvs+tt+killers+rhh+asp", "ab+tt+hh+ref"}) {
             for (const char* replace : {"always", "depth", "twodeep"}) {
                 const std::string spec = std::string(variant) + ",qsearch=off,tt_reuse=exact,tt=1,tt_replace=" + replace;
@@ -70,6 +82,96 @@ TEST(LoaSearch, TTWithExactDepthReuseReturnsTheMinimaxValue) {
             }
         }
     }
+}
+
+// ---- endgames: captures that end the game ------------------------------------------------
+
+TEST(LoaSearch, SparseEndgamesReturnTheRulesOraclesValue) {
+    // Few pieces a side: captures that connect the capturer, the captured side (its last
+    // straggler taken) or both at once are everywhere, inside quiescence too. Both rule sets
+    // for a simultaneous connection.
+    struct Horizon {
+        int depth, qsearch, qsearch_plies;
+        const char* spec;
+    };
+    const Horizon horizons[] = {{1, 1, 4, ",qsearch=captures,qsearch_plies=4"},
+                                {2, 1, 2, ",qsearch=captures,qsearch_plies=2"},
+                                {2, 2, 3, ",qsearch=quads,qsearch_plies=3"},
+                                {3, 0, 1, ",qsearch=off"}};
+    const std::vector<Position> positions = testing::sparse_positions(41, 30, 2, 5);
+    for (const char* rules : {"olympiad", "simultaneous=mover"}) {
+        const SearchGame game(parse_rules(rules));
+        for (const Position& pos : positions) {
+            for (const Horizon& h : horizons) {
+                const search::Score expected = oracle_value(game, pos, h.depth, h.qsearch, h.qsearch_plies);
+                for (const char* variant : {"ab", "pvs", "pvs+killers+rhh+caps", "pvs+asp+killers+hh,aspiration=10"}) {
+                    const std::string spec = std::string(variant) + h.spec;
+                    EXPECT_EQ(run(spec.c_str(), pos, h.depth, game).score, expected)
+                        << rules << " " << spec << " depth " << h.depth << " " << pos.to_text();
+                }
+            }
+        }
+    }
+    // The set must exercise what it is for: below the horizon of a depth-1 search (inside
+    // quiescence), captures that connect the capturer, the captured side, and both at once.
+    int capturer_wins = 0, captured_wins = 0, both = 0;
+    for (const Position& pos : positions)
+        for (const Move m : legal_moves(pos)) {
+            Position child = pos;
+            child.make(m);
+            if (connection_result(child, RuleSet{}).over()) continue;
+            for (const Move capture : legal_moves(child)) {
+                if (!capture.is_capture()) continue;
+                Position after = child;
+                after.make(capture);
+                const GameResult r = connection_result(after, RuleSet{});
+                if (r.termination == Termination::SimultaneousConnection) ++both;
+                else if (r.outcome == win_for(child.side_to_move())) ++capturer_wins;
+                else if (r.over()) ++captured_wins;
+            }
+        }
+    EXPECT_GE(capturer_wins, 10);
+    EXPECT_GE(captured_wins, 10);
+    EXPECT_GE(both, 3);
+}
+
+// Replays a principal variation from `pos` under the rules (loa::Game decides, not the search):
+// true when it is legal and the game ends exactly with its last move, won by the side the
+// score says (score from pos's side to move; positive: a win).
+::testing::AssertionResult pv_reaches_claimed_result(const Position& pos, const RuleSet& rules, const std::vector<Move>& pv,
+                                                     search::Score score) {
+    Game game(pos, rules);
+    for (std::size_t i = 0; i < pv.size(); ++i) {
+        if (game.over()) return ::testing::AssertionFailure() << "the game ended before move " << i + 1;
+        try {
+            game.play(pv[i]);
+        } catch (const std::exception& e) {
+            return ::testing::AssertionFailure() << "move " << i + 1 << ": " << e.what();
+        }
+    }
+    if (!game.over()) return ::testing::AssertionFailure() << "the game goes on after the last move";
+    const Outcome claimed = win_for(score > 0 ? pos.side_to_move() : ~pos.side_to_move());
+    if (game.result().outcome != claimed) return ::testing::AssertionFailure() << "it ends in " << describe(game.result());
+    return ::testing::AssertionSuccess();
+}
+
+TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
+    const RuleSet rules;
+    int checked = 0;
+    for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on"}) {
+        for (const Position& pos : testing::sparse_positions(7, 60, 2, 6)) {
+            const auto r = run(spec, pos, 4, SearchGame(rules));
+            for (const auto& it : r.iterations) {
+                if (!search::is_decisive(it.score)) continue;
+                const std::string context = fmt::format("{} depth {} score {} pv {} in {}", spec, it.depth, it.score,
+                                                        format_pv(it.pv), pos.to_text());
+                ASSERT_EQ(static_cast<int>(it.pv.size()), std::abs(search::plies_to_end(it.score))) << context;
+                EXPECT_TRUE(pv_reaches_claimed_result(pos, rules, it.pv, it.score)) << context;
+                ++checked;
+            }
+        }
+    }
+    EXPECT_GE(checked, 50);
 }
 
 // ---- forced wins -------------------------------------------------------------------------
@@ -187,31 +289,66 @@ TEST(LoaSearch, NodeCountsAreReproducibleAndResetByNewGame) {
     }
 }
 
-TEST(LoaSearch, RepetitionOfAGamePositionIsADraw) {
-    Game game;
-    for (const char* m : {"b1-b3", "a2-c2", "b3-b1"}) game.play(m);
+TEST(LoaSearch, ThirdOccurrenceOfAGamePositionIsADrawNotTheSecond) {
     // White to move; c2-a2 returns to the start position. An evaluation that loves that
-    // position for White makes c2-a2 the best move, unless the search knows the game history,
-    // where the start position already stands: then c2-a2 is a draw.
+    // position for White makes c2-a2 the best move unless it is a draw by repetition.
     const Key start_key = Position::start().key();
-    const SearchGame game_model(RuleSet{}, [start_key](const Position& p) { return p.key() == start_key ? -1000 : 5; });
+    auto loves_start = [start_key](const Position& p) { return p.key() == start_key ? -1000 : 5; };
+    const SearchGame game_model(RuleSet{}, loves_start);
     search::SearchLimits limits;
     limits.depth = 1;
     const char* spec = "pvs,qsearch=off";
-    LoaSearcher blind(game_model, search::parse_search_config(spec));
-    const auto without = blind.search(game.position(), limits);
-    EXPECT_EQ(without.score, 1000);
-    EXPECT_EQ(move_to_text(without.best_move), "c2-a2");
-    const std::vector<std::uint64_t> history(game.key_history().begin(), game.key_history().end() - 1);
-    LoaSearcher aware(game_model, search::parse_search_config(spec));
-    const auto with = aware.search(game.position(), limits, history);
-    EXPECT_EQ(with.score, search::DrawScore);  // the draw still beats every other move (-5)
-    EXPECT_EQ(move_to_text(with.best_move), "c2-a2");
+    auto search_after = [&](const std::vector<const char*>& moves, const SearchGame& model) {
+        Game game;
+        for (const char* m : moves) game.play(m);
+        LoaSearcher searcher(model, search::parse_search_config(spec));
+        return searcher.search(game.position(), limits, search_history(game));
+    };
+    // The start position stands once in the game: c2-a2 makes its second occurrence, which
+    // the rules do not draw.
+    const auto second = search_after({"b1-b3", "a2-c2", "b3-b1"}, game_model);
+    EXPECT_EQ(second.score, 1000);
+    EXPECT_EQ(move_to_text(second.best_move), "c2-a2");
+    // Twice already: c2-a2 is the third occurrence, a draw (which still beats -5).
+    const std::vector<const char*> twice = {"b1-b3", "a2-c2", "b3-b1", "c2-a2", "b1-b3", "a2-c2", "b3-b1"};
+    const auto third = search_after(twice, game_model);
+    EXPECT_EQ(third.score, search::DrawScore);
+    EXPECT_EQ(move_to_text(third.best_move), "c2-a2");
     // With the repetition rule switched off the history does not matter.
-    const SearchGame no_repetition(parse_rules("repetition=off"),
-                                   [start_key](const Position& p) { return p.key() == start_key ? -1000 : 5; });
-    LoaSearcher off(no_repetition, search::parse_search_config(spec));
-    EXPECT_EQ(off.search(game.position(), limits, history).score, 1000);
+    EXPECT_EQ(search_after(twice, SearchGame(parse_rules("repetition=off"), loves_start)).score, 1000);
+}
+
+TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayed) {
+    // Positions where iteration d changes the best move, searched again with node limits that
+    // stop inside iteration d. Once the new move has beaten the old one at depth d (raised
+    // alpha, failed high against the aspiration window, or failed high on its scout search),
+    // a search stopped there plays it, not the previous iteration's choice.
+    for (const char* spec : {"pvs+tt+killers+rhh", "full"}) {
+        int found = 0;
+        for (const Position& pos : middle_game_positions(30, 900)) {
+            const auto full = run(spec, pos, 4);
+            std::size_t d = 1;  // index of the first iteration whose best move differs
+            while (d < full.iterations.size() && full.iterations[d].pv.front() == full.iterations[d - 1].pv.front()) ++d;
+            if (d == full.iterations.size()) continue;
+            const Move after = full.iterations[d].pv.front();
+            const std::uint64_t from = full.iterations[d - 1].nodes, to = full.iterations[d].nodes;
+            bool played_early = false;
+            for (std::uint64_t k = 1; k < 40; ++k) {
+                LoaSearcher searcher(SearchGame{}, search::parse_search_config(spec));
+                search::SearchLimits limits;
+                limits.depth = static_cast<int>(d) + 1;
+                limits.nodes = from + (to - from) * k / 40;
+                const auto r = searcher.search(pos, limits);
+                ASSERT_EQ(r.depth, static_cast<int>(d)) << spec << " " << pos.to_text();
+                ASSERT_TRUE(is_legal(pos, r.best_move));
+                ASSERT_EQ(r.pv.front(), r.best_move);
+                if (r.best_move == after) played_early = true;
+            }
+            EXPECT_TRUE(played_early) << spec << " depth " << d + 1 << " " << pos.to_text();
+            if (++found == 3) break;
+        }
+        EXPECT_EQ(found, 3) << spec;
+    }
 }
 
 TEST(LoaSearch, StatisticsAreConsistent) {

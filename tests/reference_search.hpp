@@ -1,7 +1,7 @@
-// Plain minimax (negamax without any pruning) over any search::Game, with the same rules the
-// search applies: terminal status of reached positions, repetition of a position on the
-// current path as a draw, mate-distance scores, and full-width quiescence with stand-pat.
-// It is the oracle the searcher's values are checked against.
+// Plain negamax (no pruning, no quiescence) over any search::Game, for the synthetic trees of
+// tests/artificial_tree.hpp: terminal status of reached positions, repetition of a position on
+// the current path as a draw, mate-distance scores. Lines of Action has its own oracle,
+// written from the rules alone: tests/rules_minimax.hpp.
 #pragma once
 
 #include <algorithm>
@@ -15,8 +15,7 @@ namespace reference {
 template <search::Game G>
 class Minimax {
 public:
-    Minimax(const G& game, int qsearch_level, int qsearch_plies = 4)
-        : game_(game), qlevel_(qsearch_level), qplies_(qsearch_plies) {}
+    explicit Minimax(const G& game) : game_(game) {}
 
     search::Score value(typename G::Position pos, int depth) {
         path_.assign(1, game_.key(pos));
@@ -26,6 +25,7 @@ public:
     std::uint64_t leaves() const { return leaves_; }
 
 private:
+    // The status belongs to the side to move in the reached position.
     search::Score terminal(search::Status s, int ply) const {
         if (s == search::Status::Win) return search::win_in(ply);
         if (s == search::Status::Loss) return search::loss_in(ply);
@@ -43,7 +43,10 @@ private:
             if (const auto s = game_.status(pos); s != search::Status::Ongoing) return terminal(s, ply);
             if (repeated()) return search::DrawScore;
         }
-        if (depth == 0) return quiescence(pos, ply, 0);
+        if (depth == 0) {
+            ++leaves_;
+            return game_.evaluate(pos);
+        }
         typename G::MoveList moves;
         game_.generate(pos, moves);
         search::Score best = -search::Infinity;
@@ -57,25 +60,7 @@ private:
         return best;
     }
 
-    search::Score quiescence(typename G::Position& pos, int ply, int qply) {
-        ++leaves_;
-        search::Score best = game_.evaluate(pos);
-        if (qlevel_ == 0 || qply >= qplies_) return best;
-        typename G::MoveList moves;
-        game_.generate(pos, moves);
-        for (const auto m : moves) {
-            if (!game_.is_quiescence_move(pos, m, qlevel_)) continue;
-            game_.make(pos, m);
-            const auto s = game_.status(pos);
-            best = std::max(best, s != search::Status::Ongoing ? terminal(s, ply + 1) : -quiescence(pos, ply + 1, qply + 1));
-            game_.unmake(pos, m);
-        }
-        return best;
-    }
-
     const G& game_;
-    int qlevel_;
-    int qplies_;
     std::vector<std::uint64_t> path_;
     std::uint64_t leaves_ = 0;
 };

@@ -49,7 +49,7 @@ std::vector<TreeCase> tree_cases() {
 
 TEST(SearchOnArtificialTree, OrderingVariantsReturnTheMinimaxValueWithoutTT) {
     for (const auto& [game, depth] : tree_cases()) {
-        reference::Minimax<TreeGame> oracle(game, 0);
+        reference::Minimax<TreeGame> oracle(game);
         for (int d = 1; d <= depth; ++d) {
             const search::Score expected = oracle.value(game.root(), d);
             for (const char* spec : OrderingVariants) {
@@ -65,7 +65,7 @@ TEST(SearchOnArtificialTree, OrderingVariantsReturnTheMinimaxValueWithoutTT) {
 
 TEST(SearchOnArtificialTree, TTWithExactDepthReuseReturnsTheMinimaxValue) {
     for (const auto& [game, depth] : tree_cases()) {
-        reference::Minimax<TreeGame> oracle(game, 0);
+        reference::Minimax<TreeGame> oracle(game);
         const search::Score expected = oracle.value(game.root(), depth);
         for (const char* spec : OrderingVariants) {
             for (const char* replace : {"always", "depth", "twodeep"}) {

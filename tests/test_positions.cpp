@@ -1,5 +1,7 @@
 #include "test_positions.hpp"
 
+#include "loa/connectivity.hpp"
+
 namespace loa::testing {
 
 Game random_game(std::uint64_t seed, int max_plies, const Position& start) {
@@ -22,6 +24,28 @@ std::vector<Position> random_positions(std::uint64_t seed, int games, int max_pl
             pos.make(m);
             out.push_back(pos);
         }
+    }
+    return out;
+}
+
+std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, int min_pieces, int max_pieces) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> pieces(min_pieces, max_pieces), box_size(4, 6), coin(0, 1);
+    std::vector<Position> out;
+    while (out.size() < count) {
+        // Inside a box of 4 to 6 squares a side: pieces close enough to connect in a move.
+        const int width = box_size(rng), height = box_size(rng);
+        const int file0 = std::uniform_int_distribution<int>(0, 8 - width)(rng);
+        const int rank0 = std::uniform_int_distribution<int>(0, 8 - height)(rng);
+        std::uniform_int_distribution<int> file(file0, file0 + width - 1), rank(rank0, rank0 + height - 1);
+        Bitboard side[2] = {0, 0};
+        for (Bitboard& b : side)
+            for (int n = pieces(rng); popcount(b) < n;) {
+                const Bitboard s = square_bb(make_square(file(rng), rank(rng)));
+                if (!((side[0] | side[1]) & s)) b |= s;
+            }
+        if (is_connected(side[0]) || is_connected(side[1])) continue;
+        out.push_back(Position::from_bitboards(side[0], side[1], coin(rng) ? Colour::White : Colour::Black));
     }
     return out;
 }

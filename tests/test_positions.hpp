@@ -15,4 +15,9 @@ Game random_game(std::uint64_t seed, int max_plies, const Position& start = Posi
 // Positions from many random games, at every ply: a varied, reproducible sample.
 std::vector<Position> random_positions(std::uint64_t seed, int games, int max_plies);
 
+// Endgame-like positions: `min_pieces` to `max_pieces` pieces a side scattered at random in a
+// box of 4 to 6 squares a side, either side to move, neither side connected. Captures there often end the game, for either side or
+// both at once.
+std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, int min_pieces, int max_pieces);
+
 }  // namespace loa::testing

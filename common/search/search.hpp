@@ -63,8 +63,9 @@ public:
           config_(std::move(config)),
           history_(G::MoveIndexCount),
           killers_(MaxPly + 1) {
+        // Every table starts empty (a new TT is cleared as it is allocated): clearing it again
+        // here would touch every page twice.
         if (config_.tt) tt_ = std::make_unique<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
-        new_game();
     }
 
     const SearchConfig& config() const { return config_; }
@@ -108,7 +109,10 @@ public:
             iteration_depth_ = depth;
             const std::uint64_t start_nodes = stats_.nodes;
             const Score score = search_root(depth, result);
-            if (aborted_) break;
+            if (aborted_) {
+                keep_unfinished_iteration_best(result);
+                break;
+            }
             result.depth = depth;
             result.score = score;
             result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
@@ -132,14 +136,10 @@ public:
             if (is_decisive(score) && plies_to_end(score) <= depth) break;
         }
         if (result.best_move == Move::none()) {
-            // Stopped inside the first iteration: the best root move found so far, or any.
-            if (!(root_best_ == Move::none())) {
-                result.best_move = root_best_;
-            } else {
-                MoveList moves;
-                game_.generate(pos_, moves);
-                if (!moves.empty()) result.best_move = moves[0];
-            }
+            // Stopped inside the first iteration before any move had a value: any legal move.
+            MoveList moves;
+            game_.generate(pos_, moves);
+            if (!moves.empty()) result.best_move = moves[0];
             result.pv = {result.best_move};
         }
         stats_.time_ms = clock_.elapsed_ms();
@@ -148,6 +148,17 @@ public:
     }
 
 private:
+    // Stopped inside an iteration: a root move that beat the previous best there (it raised
+    // alpha, failed high against an aspiration window, or failed high on its scout search)
+    // is better at this depth than anything the last full iteration knew, so it is played.
+    // Score and depth stay those of the last completed iteration.
+    void keep_unfinished_iteration_best(Result& result) const {
+        if (root_best_ == Move::none() || root_best_ == result.best_move) return;
+        result.best_move = root_best_;
+        if (pv_length_[0] > 0 && pv_[0][0] == root_best_) result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
+        else result.pv = {root_best_};
+    }
+
     // One iteration at the root, with the aspiration window policy.
     Score search_root(int depth, const Result& previous) {
         if (!config_.aspiration || depth < 2 || previous.depth == 0 || is_decisive(previous.score))
@@ -181,12 +192,17 @@ private:
         return DrawScore;
     }
 
+    // A position that repeats one on the searched line (root included) is a draw at once: the
+    // side that steered into it can repeat again, the usual engine convention. One from the
+    // game before the root draws only at its third occurrence, as the rules say.
     bool is_repetition(int ply) const {
         const std::size_t at = history_size_ + static_cast<std::size_t>(ply);
         const std::uint64_t key = keys_[at];
+        int before_root = 0;
         for (std::size_t i = at; i >= reversible_from_[ply] + 2;) {
             i -= 2;
-            if (keys_[i] == key) return true;
+            if (keys_[i] != key) continue;
+            if (i >= history_size_ || ++before_root == 2) return true;
         }
         return false;
     }
@@ -290,7 +306,12 @@ private:
                     }
                     if (score > alpha && score < beta && !aborted_) {
                         ++stats_.pvs_researches;
+                        // At the root the move has just beaten the best so far at full depth:
+                        // it is the one to play if time runs out during the re-search.
+                        const Move confirmed_best = root_best_;
+                        if (root) root_best_ = m;
                         score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                        if (root && !aborted_ && score <= alpha) root_best_ = confirmed_best;
                     }
                 } else {
                     score = -alpha_beta(-beta, -alpha, new_depth - r, ply + 1, false);
@@ -375,8 +396,10 @@ private:
         while (auto next = order.next()) {
             const Move m = next->move;
             make(m, ply, true);
+            // A capture may end the game (connect either side, or both): the status is the
+            // child's, from its side to move's point of view, so it is negated like any child value.
             const Status s = game_.status(pos_);
-            const Score score = s != Status::Ongoing ? terminal_score(s, ply + 1) : -quiescence(-beta, -alpha, ply + 1, qply + 1);
+            const Score score = s != Status::Ongoing ? -terminal_score(s, ply + 1) : -quiescence(-beta, -alpha, ply + 1, qply + 1);
             game_.unmake(pos_, m);
             if (aborted_) return 0;
             if (score > best) {
