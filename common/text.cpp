@@ -1,6 +1,7 @@
 #include "common/text.hpp"
 
 #include <charconv>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -48,6 +49,14 @@ std::optional<long long> parse_int64(std::string_view s) {
     long long v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+    return v;
+}
+
+std::optional<double> parse_double(std::string_view s) {
+    s = trim(s);
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;
     return v;
 }
 

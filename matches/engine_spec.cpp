@@ -11,12 +11,7 @@ namespace {
 using common::InputError;
 
 double parse_seconds(std::string_view key, std::string_view value, const std::string& engine) {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(std::string(value), &used);
-        if (used == value.size() && v > 0) return v;
-    } catch (const std::exception&) {
-    }
+    if (const auto v = common::parse_double(value); v && *v > 0) return *v;
     throw InputError(fmt::format("engine '{}': '{}' needs a positive number of seconds, not '{}'", engine, key, value));
 }
 

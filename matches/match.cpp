@@ -63,12 +63,17 @@ void tally(const MatchSettings& s, MatchResult& result) {
         const int p = g.pair % per_round;
         PairingStats& stats = result.pairings[static_cast<std::size_t>(p)];
         add_game(stats, g, s.engines[static_cast<std::size_t>(stats.first)].name, pending[p]);
+        if (s.sprt) update_sprt(stats, *s.sprt);
     }
-    if (s.sprt)
-        for (PairingStats& p : result.pairings) {
-            p.llr = sprt_llr(p.pairs, *s.sprt);
-            p.decision = sprt_decision(p.llr, *s.sprt);
-        }
+}
+
+void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
+    stats.llr = sprt_llr(stats.pairs, sprt);
+    if (stats.decision != SprtDecision::Continue) return;
+    stats.decision = sprt_decision(stats.llr, sprt);
+    if (stats.decision == SprtDecision::Continue) return;
+    stats.decision_llr = stats.llr;
+    stats.decision_games = stats.games.games();
 }
 
 MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
@@ -126,8 +131,7 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
                 PairingStats& stats = result.pairings[static_cast<std::size_t>(job.pairing)];
                 add_game(stats, record, s.engines[static_cast<std::size_t>(stats.first)].name, pending[job.pairing]);
                 if (s.sprt) {
-                    stats.llr = sprt_llr(stats.pairs, *s.sprt);
-                    stats.decision = sprt_decision(stats.llr, *s.sprt);
+                    update_sprt(stats, *s.sprt);
                     if (stats.decision != SprtDecision::Continue && result.pairings.size() == 1) {
                         stop = true;
                         result.stopped_by_sprt = true;
@@ -155,9 +159,18 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     result.games = std::move(finished);
     const bool stopped = result.stopped_by_sprt;
     const int scheduled = result.scheduled_games;
+    const std::vector<PairingStats> live = result.pairings;
     tally(s, result);  // the counts in schedule order, however the games finished
     result.stopped_by_sprt = stopped;
     result.scheduled_games = scheduled;
+    // The decisions that were taken while playing stand (they may have come in another order
+    // than the schedule's); tally's replay decides only for pairings that did not decide live.
+    for (std::size_t i = 0; i < live.size(); ++i)
+        if (live[i].decision != SprtDecision::Continue) {
+            result.pairings[i].decision = live[i].decision;
+            result.pairings[i].decision_llr = live[i].decision_llr;
+            result.pairings[i].decision_games = live[i].decision_games;
+        }
     return result;
 }
 

@@ -14,7 +14,7 @@
 #include "matches/engine_spec.hpp"
 #include "matches/game_runner.hpp"
 #include "matches/openings.hpp"
-#include "matches/stats.hpp"
+#include "matches/sprt.hpp"
 
 namespace matches {
 
@@ -40,9 +40,16 @@ struct PairingStats {
     int first = 0, second = 0;  // engine indices; counts are from the first engine's view
     Trinomial games;
     Pentanomial pairs;
-    double llr = 0;
+    double llr = 0;  // over every game counted
+    // The SPRT's decision is taken once, when the LLR first crosses a bound, and kept: games
+    // that were in flight then (-j > 1) are still counted above and may move the LLR on.
     SprtDecision decision = SprtDecision::Continue;
+    double decision_llr = 0;
+    std::int64_t decision_games = 0;  // games counted when it was taken
 };
+
+// Recomputes a pairing's LLR after a game; takes the decision when a bound is first crossed.
+void update_sprt(PairingStats& stats, const SprtSettings& sprt);
 
 struct MatchResult {
     std::vector<GameRecord> games;  // in schedule order

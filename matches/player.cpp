@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -71,6 +72,16 @@ int parse_uci_score(const std::string& info, int previous) {
         if (t[i + 1] == "loss") return search::loss_in(*v);
     }
     return previous;
+}
+
+// GTP times are in seconds. Whole seconds print as integers (what GTP engines expect);
+// fractions keep milliseconds, so a control under a second is not sent as 0.
+std::string gtp_seconds(double ms) {
+    const double rounded_ms = std::round(ms);
+    if (std::fmod(rounded_ms, 1000.0) == 0) return fmt::format("{:.0f}", rounded_ms / 1000);
+    std::string text = fmt::format("{:.3f}", rounded_ms / 1000);
+    while (text.back() == '0') text.pop_back();
+    return text;
 }
 
 }  // namespace
@@ -190,9 +201,9 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
             replay.make(m);
         }
         if (spec_.time_control) {
-            gtp(fmt::format("time_settings {:.0f} {:.0f}", spec_.time_control->base_ms / 1000, spec_.time_control->increment_ms / 1000),
+            gtp(fmt::format("time_settings {} {}", gtp_seconds(spec_.time_control->base_ms), gtp_seconds(spec_.time_control->increment_ms)),
                 ReadyTimeoutMs);
-            gtp(fmt::format("time_left {} {:.0f}", colour, std::max(0.0, clock.remaining_ms / 1000)), ReadyTimeoutMs);
+            gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
         }
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
         if (!answer) return fail(process_->gone() ? "engine crashed" : "no move in time or genmove refused");

@@ -36,6 +36,20 @@ std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
     return fit_ratings(points, games, 0);
 }
 
+// The decision with the LLR that took it; when games in flight were counted after it, the
+// final LLR too (the tables above count every game).
+std::string sprt_summary(const SprtSettings& sprt, const PairingStats& p) {
+    std::string out = fmt::format("  SPRT ({} elo0={:g} elo1={:g} alpha={:g} beta={:g}, bounds [{:.2f}, {:.2f}]): ",
+                                  to_string(sprt.model), sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, sprt.lower_bound(),
+                                  sprt.upper_bound());
+    if (p.decision == SprtDecision::Continue) return out + fmt::format("LLR {:.2f} -> no decision yet\n", p.llr);
+    out += fmt::format("{} at game {} with LLR {:.2f}\n", to_string(p.decision), p.decision_games, p.decision_llr);
+    if (p.decision_games != p.games.games())
+        out += fmt::format("    {} more games were in flight and are counted above: final LLR {:.2f}\n",
+                           p.games.games() - p.decision_games, p.llr);
+    return out;
+}
+
 }  // namespace
 
 std::string finished_line(const GameRecord& g) {
@@ -68,11 +82,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         out += fmt::format("  LOS {:.1f}%, draw ratio {:.1f}%\n", 100 * e.los, 100 * e.draw_ratio);
         out += fmt::format("  Pentanomial [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}]\n", p.pairs.count[0],
                            p.pairs.count[1], p.pairs.count[2], p.pairs.count[3], p.pairs.count[4]);
-        if (s.sprt)
-            out += fmt::format("  SPRT ({} elo0={:g} elo1={:g} alpha={:g} beta={:g}): LLR {:.2f} [{:.2f}, {:.2f}] -> {}\n",
-                               s.sprt->model == EloModel::Normalized ? "normalized" : "logistic", s.sprt->elo0,
-                               s.sprt->elo1, s.sprt->alpha, s.sprt->beta, p.llr, s.sprt->lower_bound(),
-                               s.sprt->upper_bound(), to_string(p.decision));
+        if (s.sprt) out += sprt_summary(*s.sprt, p);
     }
     double slowest = 0, overshoot = 0;
     std::size_t moves = 0;
@@ -133,9 +143,13 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
         if (s.sprt) {
             x["sprt"] = {{"elo0", s.sprt->elo0},      {"elo1", s.sprt->elo1},
                          {"alpha", s.sprt->alpha},    {"beta", s.sprt->beta},
-                         {"model", s.sprt->model == EloModel::Normalized ? "normalized" : "logistic"},
+                         {"model", to_string(s.sprt->model)},
                          {"llr", p.llr},              {"lower", s.sprt->lower_bound()},
                          {"upper", s.sprt->upper_bound()}, {"decision", to_string(p.decision)}};
+            if (p.decision != SprtDecision::Continue) {
+                x["sprt"]["decision_llr"] = p.decision_llr;
+                x["sprt"]["decision_games"] = p.decision_games;
+            }
         }
         j["pairings"].push_back(x);
     }

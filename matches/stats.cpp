@@ -32,9 +32,22 @@ namespace {
 EloEstimate from_distribution(const double* values, const double* freq, int k, double units, double per_game_factor) {
     EloEstimate e;
     if (units <= 0) return e;
-    double mean = 0, var = 0;
+    auto variance = [&](const double* f) {
+        double m = 0, v = 0;
+        for (int i = 0; i < k; ++i) m += values[i] * f[i];
+        for (int i = 0; i < k; ++i) v += f[i] * (values[i] - m) * (values[i] - m);
+        return v;
+    };
+    double mean = 0;
     for (int i = 0; i < k; ++i) mean += values[i] * freq[i];
-    for (int i = 0; i < k; ++i) var += freq[i] * (values[i] - mean) * (values[i] - mean);
+    double var = variance(freq);
+    if (var == 0) {
+        // Every unit alike: the variance of the sample with one more unit spread evenly over
+        // the outcomes (see stats.hpp). The mean stays the sample's.
+        double smoothed[5];
+        for (int i = 0; i < k; ++i) smoothed[i] = (freq[i] * units + 1.0 / k) / (units + 1);
+        var = variance(smoothed);
+    }
     e.score = mean;
     e.variance = var;
     const double se = std::sqrt(var / units);
@@ -76,74 +89,6 @@ EloEstimate estimate(const Pentanomial& p, const Trinomial& games) {
     EloEstimate e = from_distribution(values, freq, 5, n, 2.0);
     fill_los_and_draws(e, games);
     return e;
-}
-
-double SprtSettings::lower_bound() const { return std::log(beta / (1 - alpha)); }
-double SprtSettings::upper_bound() const { return std::log((1 - beta) / alpha); }
-
-SprtSettings parse_sprt(const std::string& spec) {
-    SprtSettings s;
-    for (const auto& [key, value] : common::parse_key_values(spec, "sprt")) {
-        if (key == "model") {
-            if (value == "normalized" || value == "normalised") s.model = EloModel::Normalized;
-            else if (value == "logistic") s.model = EloModel::Logistic;
-            else throw common::InputError(fmt::format("sprt: bad model '{}' (normalized or logistic)", value));
-            continue;
-        }
-        double v = 0;
-        try {
-            std::size_t used = 0;
-            v = std::stod(std::string(value), &used);
-            if (used != value.size()) throw std::invalid_argument("trailing");
-        } catch (const std::exception&) {
-            throw common::InputError(fmt::format("sprt: '{}' needs a number, not '{}'", key, value));
-        }
-        if (key == "elo0") s.elo0 = v;
-        else if (key == "elo1") s.elo1 = v;
-        else if (key == "alpha") s.alpha = v;
-        else if (key == "beta") s.beta = v;
-        else throw common::InputError(fmt::format("sprt: unknown key '{}' (elo0, elo1, alpha, beta, model)", key));
-    }
-    if (!(s.elo0 < s.elo1)) throw common::InputError("sprt: elo0 must be below elo1");
-    if (s.alpha <= 0 || s.alpha >= 0.5 || s.beta <= 0 || s.beta >= 0.5)
-        throw common::InputError("sprt: alpha and beta must lie in (0, 0.5)");
-    return s;
-}
-
-double sprt_llr(const Pentanomial& p, const SprtSettings& s) {
-    const double n = static_cast<double>(p.pairs());
-    if (n < 2) return 0;
-    const Trinomial none;
-    const EloEstimate e = estimate(p, none);
-    // Regularise an all-equal sample (zero variance) so that early pairs give a finite LLR.
-    const double var = std::max(e.variance, 1e-4);
-    double s0, s1;
-    if (s.model == EloModel::Logistic) {
-        s0 = elo_to_score(s.elo0);
-        s1 = elo_to_score(s.elo1);
-    } else {
-        const double pair_sd = std::sqrt(var);
-        // nElo is per game: a game's standard deviation is sqrt(2) times a pair's.
-        s0 = 0.5 + s.elo0 * std::sqrt(2.0) * pair_sd / NeloScale;
-        s1 = 0.5 + s.elo1 * std::sqrt(2.0) * pair_sd / NeloScale;
-    }
-    const double x = e.score;
-    return n / (2 * var) * ((x - s0) * (x - s0) - (x - s1) * (x - s1));
-}
-
-SprtDecision sprt_decision(double llr, const SprtSettings& s) {
-    if (llr >= s.upper_bound()) return SprtDecision::AcceptH1;
-    if (llr <= s.lower_bound()) return SprtDecision::AcceptH0;
-    return SprtDecision::Continue;
-}
-
-std::string to_string(SprtDecision d) {
-    switch (d) {
-        case SprtDecision::Continue: return "continue";
-        case SprtDecision::AcceptH0: return "H0 accepted";
-        case SprtDecision::AcceptH1: return "H1 accepted";
-    }
-    return "?";
 }
 
 std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,

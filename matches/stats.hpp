@@ -1,14 +1,14 @@
 // Match statistics: Elo from a score with its 95% interval, LOS, draw ratio, normalised Elo,
-// and the SPRT log-likelihood ratio, from trinomial (W/D/L) or pentanomial (game pair) counts.
+// from trinomial (W/D/L) or pentanomial (game pair) counts.
 //
 // Sources: the logistic Elo model (Elo 1978): s = 1 / (1 + 10^(-elo/400)); the interval is the
 // normal approximation on the mean score with the sample variance of game (or pair) scores;
 // LOS = Phi((W - L) / sqrt(W + L)); normalised Elo (Van den Bergh; as fishtest and fastchess)
 // nElo = (s - 0.5) / sigma * 800 / ln 10 with sigma the standard deviation of one game's
-// score (a pair's, divided by sqrt 2, for pentanomial counts); the SPRT uses the normal
-// approximation of the generalised SPRT (Van den Bergh, "A practical introduction to the
-// GSPRT"): LLR = N / (2 var) * ((x - s0)^2 - (x - s1)^2), bounds ln(beta / (1 - alpha)) and
-// ln((1 - beta) / alpha) (Wald 1945).
+// score (a pair's, divided by sqrt 2, for pentanomial counts). A sample without variance
+// (every game or pair alike) would give an interval of width 0; its variance is taken as that
+// of the sample with one more game (pair) spread evenly over the outcomes, so that ten drawn
+// pairs read as roughly +-45 Elo, not as a certainty. The SPRT is in sprt.hpp.
 #pragma once
 
 #include <array>
@@ -45,24 +45,6 @@ double score_to_elo(double score);  // clamped away from 0 and 1
 
 EloEstimate estimate(const Trinomial& t);
 EloEstimate estimate(const Pentanomial& p, const Trinomial& games);
-
-enum class EloModel { Logistic, Normalized };
-
-struct SprtSettings {
-    double elo0 = 0, elo1 = 10, alpha = 0.05, beta = 0.05;
-    EloModel model = EloModel::Normalized;
-    double lower_bound() const;
-    double upper_bound() const;
-};
-
-// "elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic"; throws InputError.
-SprtSettings parse_sprt(const std::string& spec);
-
-enum class SprtDecision { Continue, AcceptH0, AcceptH1 };
-
-double sprt_llr(const Pentanomial& p, const SprtSettings& s);
-SprtDecision sprt_decision(double llr, const SprtSettings& s);
-std::string to_string(SprtDecision d);
 
 // Ratings of several players fitted by maximum likelihood under the Bradley-Terry (logistic
 // Elo) model, draws counted as half a win each side (as Ordo and BayesElo do by default).

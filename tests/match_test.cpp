@@ -8,12 +8,16 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
+#include "matches/report.hpp"
 #include "matches/stats.hpp"
 
 namespace matches {
@@ -44,22 +48,97 @@ TEST(MatchStats, PentanomialEloAndNelo) {
     EXPECT_NEAR(e.normalized_elo, 131.3183, 1e-3);
 }
 
-TEST(MatchStats, SprtLlrAndBounds) {
-    SprtSettings s = parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized");
+TEST(MatchStats, SprtBoundsAndDecisions) {
+    const SprtSettings s = parse_sprt("elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized");
     EXPECT_NEAR(s.lower_bound(), -2.944439, 1e-6);
     EXPECT_NEAR(s.upper_bound(), 2.944439, 1e-6);
-    Pentanomial p;
-    p.count = {1, 2, 3, 4, 5};
-    EXPECT_NEAR(sprt_llr(p, s), 0.313934, 1e-5);
-    p.count = {10, 20, 40, 20, 10};
-    EXPECT_NEAR(sprt_llr(p, s), -0.082842, 1e-5);
-    s = parse_sprt("elo0=0,elo1=10,model=logistic");
-    EXPECT_NEAR(sprt_llr(p, s), -0.137994, 1e-5);
-    p.count = {1, 2, 3, 4, 5};
-    EXPECT_NEAR(sprt_llr(p, s), 0.353988, 1e-5);
     EXPECT_EQ(sprt_decision(3.0, s), SprtDecision::AcceptH1);
     EXPECT_EQ(sprt_decision(-3.0, s), SprtDecision::AcceptH0);
     EXPECT_EQ(sprt_decision(0.0, s), SprtDecision::Continue);
+    EXPECT_EQ(sprt_llr(Pentanomial{}, s), 0.0);
+}
+
+// The GSPRT's LLR against an independent computation (tests/oracles/sprt_llr_oracle.py: the
+// constrained maximum-likelihood distributions found by two other numerical methods), on
+// degenerate samples (every pair alike), sparse and realistic ones, both Elo models.
+TEST(MatchStats, SprtLlrMatchesTheIndependentTable) {
+    std::ifstream in(LOA_TEST_SOURCE_DIR "/data/sprt_llr_table.csv");
+    ASSERT_TRUE(in) << "missing tests/data/sprt_llr_table.csv";
+    std::string line;
+    std::getline(in, line);
+    ASSERT_EQ(line, "model,elo0,elo1,c0,c1,c2,c3,c4,llr");
+    int rows = 0;
+    while (std::getline(in, line)) {
+        const auto f = common::split(line, ',');
+        ASSERT_EQ(f.size(), 9u) << line;
+        const SprtSettings s = parse_sprt(fmt::format("model={},elo0={},elo1={}", f[0], f[1], f[2]));
+        Pentanomial p;
+        for (std::size_t i = 0; i < 5; ++i) p.count[i] = *common::parse_int64(f[3 + i]);
+        const double expected = *common::parse_double(f[8]);
+        EXPECT_NEAR(sprt_llr(p, s), expected, 2e-6) << line;  // the table has 6 decimals
+        ++rows;
+    }
+    EXPECT_GE(rows, 160);
+}
+
+TEST(MatchStats, SprtNeedsManyIdenticalPairsToDecide) {
+    // At fixed depth two pairs in three are 1-1: a run of equal pairs carries little
+    // information, and the old normal approximation (variance floored at 1e-4) decided
+    // after four games.
+    const SprtSettings s = parse_sprt("elo0=0,elo1=5");
+    Pentanomial p;
+    for (int pairs = 1; pairs <= 100; ++pairs) {
+        p.count = {0, 0, 0, 0, pairs};
+        EXPECT_EQ(sprt_decision(sprt_llr(p, s), s), SprtDecision::Continue) << pairs << " pairs 2-0";
+        p.count = {0, 0, pairs, 0, 0};
+        EXPECT_EQ(sprt_decision(sprt_llr(p, s), s), SprtDecision::Continue) << pairs << " pairs 1-1";
+    }
+}
+
+TEST(MatchStats, SprtDecisionIsTakenOnceAndKept) {
+    const SprtSettings s = parse_sprt("elo0=0,elo1=200,model=logistic");
+    PairingStats stats;
+    int games = 0;
+    while (stats.decision == SprtDecision::Continue && games < 200) {
+        ++stats.pairs.count[4];
+        stats.games.wins += 2;
+        games += 2;
+        update_sprt(stats, s);
+    }
+    ASSERT_EQ(stats.decision, SprtDecision::AcceptH1);
+    EXPECT_GE(stats.decision_llr, s.upper_bound());
+    EXPECT_EQ(stats.decision_games, games);
+    // Games that were in flight: they move the LLR back inside the bounds, not the decision.
+    for (int k = 0; k < 3; ++k) {
+        ++stats.pairs.count[0];
+        stats.games.losses += 2;
+        update_sprt(stats, s);
+    }
+    EXPECT_LT(stats.llr, s.upper_bound());
+    EXPECT_EQ(stats.decision, SprtDecision::AcceptH1);
+    EXPECT_EQ(stats.decision_games, games);
+}
+
+TEST(MatchStats, AnIntervalIsNeverZeroWide) {
+    // Ten drawn pairs: the variance of the sample with one more pair spread over the five
+    // outcomes, 0.2 * (2 * 0.25^2 + 2 * 0.5^2) / 11 = 0.0113636, gives a half width of
+    // 1.96 * sqrt(0.0113636 / 10) = 0.06607 in score, Elo 400 log10(0.56607 / 0.43393) = 46.18.
+    Pentanomial draws;
+    draws.count = {0, 0, 10, 0, 0};
+    const EloEstimate e = estimate(draws, Trinomial{0, 20, 0});
+    EXPECT_NEAR(e.elo, 0, 1e-9);
+    EXPECT_NEAR(e.elo_high, 46.18, 0.01);
+    EXPECT_NEAR(e.elo_low, -46.18, 0.01);
+    EXPECT_GT(e.nelo_error, 0);
+    // The same for games: 10 draws plus a third of a win, a draw and a loss each.
+    const EloEstimate g = estimate(Trinomial{0, 10, 0});
+    EXPECT_GT(g.elo_high, 0);
+    EXPECT_LT(g.elo_low, 0);
+    Pentanomial wins;
+    wins.count = {0, 0, 0, 0, 6};
+    const EloEstimate w = estimate(wins, Trinomial{12, 0, 0});
+    EXPECT_LT(w.elo_low, w.elo);
+    EXPECT_GT(w.nelo_error, 0);
 }
 
 TEST(MatchStats, SprtRejectsBadSettings) {
@@ -149,6 +228,30 @@ TEST(Match, ResultsDoNotDependOnConcurrency) {
     EXPECT_EQ(one.games[0].black, "a");
     EXPECT_EQ(one.games[1].black, "b");
     EXPECT_EQ(one.games[0].opening, one.games[1].opening);
+}
+
+TEST(Match, AnSprtStopKeepsTheDecisionAndReportsTheGamesInFlight) {
+    // A much stronger engine: H1 (elo1 = 200) is accepted within a few pairs. With two
+    // workers the other pair in flight at the decision is still played and counted; the
+    // decision, and the LLR that took it, stay as they were.
+    MatchSettings s = small_match(2);
+    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0), parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1)};
+    s.games = 60;
+    s.sprt = parse_sprt("elo0=0,elo1=200,model=logistic");
+    const MatchResult r = run_match(s, {});
+    const PairingStats& p = r.pairings[0];
+    EXPECT_TRUE(r.stopped_by_sprt);
+    ASSERT_EQ(p.decision, SprtDecision::AcceptH1);
+    EXPECT_GE(p.decision_llr, s.sprt->upper_bound());
+    EXPECT_LE(p.decision_games, p.games.games());
+    EXPECT_LT(p.games.games(), 60);
+    EXPECT_EQ(static_cast<std::int64_t>(r.games.size()), p.games.games());
+    const std::string text = summary(s, r);
+    EXPECT_NE(text.find(fmt::format("H1 accepted at game {} with LLR {:.2f}", p.decision_games, p.decision_llr)),
+              std::string::npos) << text;
+    if (p.decision_games != p.games.games()) {
+        EXPECT_NE(text.find(fmt::format("final LLR {:.2f}", p.llr)), std::string::npos) << text;
+    }
 }
 
 TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
@@ -300,6 +403,25 @@ TEST(ExternalEngines, AnEngineThatDoesNotStartFailsAtOnce) {
     } catch (const common::InputError& e) {
         EXPECT_NE(std::string(e.what()).find("cannot start '/nonexistent/engine'"), std::string::npos) << e.what();
     }
+}
+
+TEST(ExternalEngines, GtpClocksUnderASecondAreSentWithTheirFractions) {
+    const std::string log = testing::TempDir() + "gtp_wire.log";
+    std::remove(log.c_str());
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=gtp,cmd=bash,proto=gtp,tc=0.5+0.05,args=" LOA_TEST_SOURCE_DIR
+                                   "/fake_engines/logging_wrapper.sh " + log + " " LOA_BINARY " gtp", 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 2u);
+    std::ifstream in(log);
+    const std::string wire((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_NE(wire.find("time_settings 0.5 0.05\n"), std::string::npos) << wire;
+    EXPECT_NE(wire.find("time_left b 0.5\n"), std::string::npos) << wire;  // its first move as Black
+    EXPECT_EQ(wire.find("time_settings 0 0"), std::string::npos) << wire;
+    for (const GameRecord& g : r.games) EXPECT_EQ(g.termination.find("time"), std::string::npos) << g.termination;
 }
 
 TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
