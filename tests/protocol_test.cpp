@@ -132,6 +132,14 @@ TEST(Gtp, ResponsesFramingAndErrors) {
     EXPECT_TRUE(contains(out, "? unknown command 'foo'\n\n"));
 }
 
+TEST(Gtp, TimesUnderASecondAreKept) {
+    // 0.3 s for the game, 0.05 s a move: whole seconds would make it 0 and 0.
+    const std::string out = gtp("time_settings 0.3 0.05\ntime_left b 0.25\ngenmove b\ntime_settings 1.5x 0\nquit\n");
+    EXPECT_FALSE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n? time_left")) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex("^=\n\n=\n\n= [a-h][1-8][-x][a-h][1-8]\n\n"))) << out;
+    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n")) << out;  // 1.5x
+}
+
 TEST(Gtp, PlaysAWholeGameWithGenmoveAndReportsTheResult) {
     std::string script = "clear_board\n";
     for (int ply = 0; ply < 200; ++ply) script += ply % 2 ? "genmove w\n" : "genmove b\n";

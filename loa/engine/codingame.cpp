@@ -52,6 +52,7 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log) {
     const Colour us = colour == "b" ? Colour::Black : Colour::White;
     Session session;
     session.set_option("MoveOverhead", "45");
+    session.prepare();  // before the first turn's clock runs
     for (int turn = 0;; ++turn) {
         try {
             if (!read_line(in, line)) return 0;

@@ -41,6 +41,7 @@ void require_turn(const Game& game, Colour c) {
 
 int run_gtp(std::istream& in, Output& out) {
     Session session;
+    session.prepare();
     double main_ms = -1, increment_ms = 0;  // time_settings
     double left_ms[2] = {-1, -1};           // time_left per colour
 
@@ -129,21 +130,23 @@ int run_gtp(std::istream& in, Output& out) {
                    : r.outcome == Outcome::Draw      ? "0"
                                                      : "?");
             } else if (cmd == "time_settings") {
-                const auto m = common::parse_int64(arg(1)), inc = common::parse_int64(arg(2));
+                // Seconds may carry decimals: controls under a second must not round to 0.
+                const auto m = common::parse_double(arg(1)), inc = common::parse_double(arg(2));
                 if (!m || !inc || *m < 0 || *inc < 0) throw InputError("time_settings: expected <main_s> <increment_s>");
-                main_ms = 1000.0 * static_cast<double>(*m);
-                increment_ms = 1000.0 * static_cast<double>(*inc);
+                main_ms = 1000.0 * *m;
+                increment_ms = 1000.0 * *inc;
                 ok("");
             } else if (cmd == "time_left") {
                 const Colour c = parse_colour(arg(1));
-                const auto s = common::parse_int64(arg(2));
+                const auto s = common::parse_double(arg(2));
                 if (!s || *s < 0) throw InputError("time_left: expected <colour> <seconds>");
-                left_ms[index(c)] = 1000.0 * static_cast<double>(*s);
+                left_ms[index(c)] = 1000.0 * *s;
                 ok("");
             } else if (cmd == "set_option") {
                 std::string value;
                 for (std::size_t k = 2; k < t.size(); ++k) common::append_word(value, t[k]);
                 session.set_option(arg(1), value);
+                session.prepare();
                 ok("");
             } else {
                 throw InputError(fmt::format("unknown command '{}'", cmd));

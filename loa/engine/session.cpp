@@ -128,6 +128,10 @@ void Session::start(const search::ClockLimits& clock, std::function<void(const I
     });
 }
 
+void Session::prepare() {
+    if (!searching_) searcher();
+}
+
 void Session::stop() { stop_ = true; }
 
 void Session::wait() {

@@ -60,6 +60,9 @@ public:
     void stop();  // asks a running search to end (its on_done still runs)
     void wait();  // until the search thread is done
     bool searching() const { return searching_.load(); }
+    // Builds the search tables now (a large TT takes a while to allocate and clear) so that
+    // the next search's clock does not pay for it: UCI's isready, GTP after set_option.
+    void prepare();
 
 private:
     search::Searcher<SearchGame>& searcher();

@@ -102,6 +102,7 @@ int run_uci(std::istream& in, Output& out) {
                 }
                 out.line("uciok");
             } else if (cmd == "isready") {
+                session.prepare();
                 out.line("readyok");
             } else if (cmd == "setoption") {
                 // setoption name <name...> value <value...>
