@@ -9,8 +9,8 @@
 
 namespace loa {
 
-Game::Game(const Position& start, const RuleSet& rules)
-    : start_(start), position_(start), rules_(rules), keys_{start.key()} {
+Game::Game(const Position& start, const RuleSet& rules, int plies_before)
+    : start_(start), plies_before_(plies_before), position_(start), rules_(rules), keys_{start.key()} {
     result_ = rules_result();
 }
 
@@ -60,6 +60,10 @@ std::vector<std::uint64_t> search_history(const Game& game) {
     std::size_t first = moves.size();
     while (first > 0 && !moves[first - 1].is_capture()) --first;
     return {keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end() - 1};
+}
+
+int plies_until_limit(const Game& game) {
+    return game.rules().ply_limit > 0 ? std::max(1, game.rules().ply_limit - game.ply()) : 0;
 }
 
 }  // namespace loa

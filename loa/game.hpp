@@ -14,14 +14,16 @@ namespace loa {
 
 class Game {
 public:
-    explicit Game(const Position& start = Position::start(), const RuleSet& rules = {});
+    // `plies_before`: moves played before `start` (a game picked up mid-way, as from the
+    // CodinGame referee's boards); they count towards the rules' ply limit.
+    explicit Game(const Position& start = Position::start(), const RuleSet& rules = {}, int plies_before = 0);
 
     const Position& position() const { return position_; }
     const Position& start_position() const { return start_; }
     const RuleSet& rules() const { return rules_; }
     const std::vector<Move>& moves() const { return moves_; }
     const std::vector<Key>& key_history() const { return keys_; }  // start .. current
-    int ply() const { return static_cast<int>(moves_.size()); }
+    int ply() const { return plies_before_ + static_cast<int>(moves_.size()); }
     const GameResult& result() const { return result_; }
     bool over() const { return result_.over(); }
 
@@ -37,6 +39,7 @@ private:
     GameResult rules_result() const;
 
     Position start_;
+    int plies_before_ = 0;
     Position position_;
     RuleSet rules_;
     std::vector<Move> moves_;
@@ -48,5 +51,8 @@ private:
 // capture: a capture lowers a piece count for good), oldest first. What a search needs to
 // score repetitions of game positions.
 std::vector<std::uint64_t> search_history(const Game& game);
+
+// Plies until the rules' ply limit draws the game (SearchLimits::game_plies_left); 0: no limit.
+int plies_until_limit(const Game& game);
 
 }  // namespace loa

@@ -1,5 +1,6 @@
 #include "loa/rules.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <vector>
 
@@ -12,14 +13,29 @@
 
 namespace loa {
 
+const std::vector<NamedRuleSet>& named_rule_sets() {
+    static const std::vector<NamedRuleSet> sets = {
+        {"olympiad", "Computer Olympiad / MSO 2000 (the default)", RuleSet{}},
+        {"codingame", "the CodinGame arena's referee: the mover is checked first, no repetition rule, 150 plies",
+         RuleSet{SimultaneousConnection::MoverWins, NoMoveRule::Pass, false, 150}},
+        {"loabot", "LinesOfActionBot: the mover wins a simultaneous connection, no move loses, no repetition rule",
+         RuleSet{SimultaneousConnection::MoverWins, NoMoveRule::Lose, false, 0}},
+        {"openspiel", "OpenSpiel's lines_of_action: the mover wins a simultaneous connection, no move loses",
+         RuleSet{SimultaneousConnection::MoverWins, NoMoveRule::Lose, true, 0}},
+    };
+    return sets;
+}
+
 RuleSet parse_rules(std::string_view spec) {
     RuleSet rules;
     for (const auto& [key, value] : common::parse_key_values(spec, "rules")) {
         auto bad_value = [&](std::string_view expected) {
             return InputError(fmt::format("rules: bad value '{}' for '{}' (expected {})", value, key, expected));
         };
-        if (key == "olympiad" && value.empty()) {
-            rules = RuleSet{};
+        const auto& sets = named_rule_sets();
+        const auto named = std::find_if(sets.begin(), sets.end(), [&](const NamedRuleSet& n) { return n.name == key; });
+        if (named != sets.end() && value.empty()) {
+            rules = named->rules;  // later keys override it: "codingame,plylimit=200"
         } else if (key == "simultaneous") {
             if (value == "draw") rules.simultaneous = SimultaneousConnection::Draw;
             else if (value == "mover") rules.simultaneous = SimultaneousConnection::MoverWins;
@@ -38,7 +54,9 @@ RuleSet parse_rules(std::string_view spec) {
             if (!limit || *limit < 0) throw bad_value("a number of plies >= 0, 0 for none");
             rules.ply_limit = *limit;
         } else {
-            throw InputError(fmt::format("rules: unknown key '{}' (known: olympiad, simultaneous, nomove, repetition, plylimit)", key));
+            std::string names;
+            for (const NamedRuleSet& n : sets) names += n.name + ", ";
+            throw InputError(fmt::format("rules: unknown key '{}' (rule sets: {}keys: simultaneous, nomove, repetition, plylimit)", key, names));
         }
     }
     return rules;

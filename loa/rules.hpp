@@ -1,12 +1,14 @@
 // Rule set (Computer Olympiad / MSO 2000 by default) and game results.
 //
 // Rule string: comma-separated key=value, e.g. "simultaneous=mover,nomove=lose,repetition=off,
-// plylimit=300". "olympiad" (or an empty string) is the default set.
+// plylimit=300", optionally starting with a named set ("codingame", "loabot", "openspiel");
+// "olympiad" (or an empty string) is the default set.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "loa/colour.hpp"
 
@@ -25,6 +27,13 @@ struct RuleSet {
 
     friend bool operator==(const RuleSet&, const RuleSet&) = default;
 };
+
+// The rule sets a user picks by name; a rule string may start with one and override keys.
+struct NamedRuleSet {
+    std::string name, description;
+    RuleSet rules;
+};
+const std::vector<NamedRuleSet>& named_rule_sets();
 
 RuleSet parse_rules(std::string_view spec);  // throws InputError naming the bad key or value
 std::string to_string(const RuleSet& rules);

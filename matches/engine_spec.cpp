@@ -77,6 +77,11 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
             spec.proto = std::string(value);
         } else if (key.starts_with("option.")) {
             spec.options.emplace_back(key.substr(7), value);
+        } else if (key == "position") {
+            if (value == "auto") spec.position_command = PositionCommand::Auto;
+            else if (value == "startpos") spec.position_command = PositionCommand::StartPos;
+            else if (value == "fen") spec.position_command = PositionCommand::Fen;
+            else throw InputError(fmt::format("engine '{}': position must be auto, startpos or fen, not '{}'", id, value));
         } else if (key == "timeout") {
             spec.move_timeout_ms = 1000 * parse_seconds(key, value, id);
         } else {

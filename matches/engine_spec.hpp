@@ -4,7 +4,11 @@
 // (full|concentration|simple|FILE.json), weights (= eval=FILE.json); every other key is a
 // search-config key (see `loa variants`).
 // External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE
-// (sent as setoption / set_option), timeout=SECONDS for a move without a clock (default 60).
+// (sent as setoption / set_option), timeout=SECONDS for a move without a clock (default 60),
+// position=auto|startpos|fen: how UCI engines are told the game (auto: `position startpos
+// moves ...` when the game starts from the standard position, as cutechess and fastchess do,
+// else `position fen <position> moves ...`; startpos: never a FEN, and openings that start
+// elsewhere are refused at the start of the run).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +27,8 @@ struct TimeControl {
     double increment_ms = 0;
 };
 
+enum class PositionCommand { Auto, StartPos, Fen };
+
 struct EngineSpec {
     std::string name;
     std::string text;  // as given
@@ -39,6 +45,7 @@ struct EngineSpec {
     std::string proto = "uci";
     std::vector<std::pair<std::string, std::string>> options;
     double move_timeout_ms = 60000;
+    PositionCommand position_command = PositionCommand::Auto;
     bool external() const { return !cmd.empty(); }
 
     // Human summary of the limit: "depth=6", "nodes=20000", "st=0.5", "tc=10+0.1".

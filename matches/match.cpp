@@ -5,6 +5,8 @@
 #include <mutex>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
 
 namespace matches {
@@ -79,6 +81,12 @@ void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
 MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
     if (s.engines.size() < 2) throw common::InputError("a match needs at least two engines");
     if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
+    for (const EngineSpec& e : s.engines)
+        if (e.external() && e.proto == "uci" && e.position_command == PositionCommand::StartPos)
+            for (const Opening& o : s.openings)
+                if (!(o.start == loa::Position::start()))
+                    throw common::InputError(fmt::format(
+                        "engine '{}': position=startpos, but opening '{}' does not start from the standard position", e.name, o.label));
     MatchResult result;
     result.pairings = pairings_of(s);
     // Resumed games: pairs with both games done are kept; a half-played pair is replayed.

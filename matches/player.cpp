@@ -32,6 +32,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         limits.soft_time_ms = std::max(1.0, slice * 0.6);
         limits.hard_time_ms = std::max(1.0, std::min(slice * 2.5, clock.remaining_ms / 3 - 5));
     }
+    limits.game_plies_left = loa::plies_until_limit(game);
     const auto history = loa::search_history(game);
     const auto result = searcher_.search(game.position(), limits, history);
     MoveChoice choice;
@@ -85,6 +86,16 @@ std::string gtp_seconds(double ms) {
 }
 
 }  // namespace
+
+std::string uci_position(PositionCommand how, const loa::Game& game) {
+    std::string moves;
+    for (const loa::Move m : game.moves()) common::append_word(moves, loa::move_to_compact(m));
+    const bool standard = game.start_position() == loa::Position::start();
+    const std::string start = how == PositionCommand::StartPos || (how == PositionCommand::Auto && standard)
+                                  ? "startpos"
+                                  : "fen " + game.start_position().to_text();
+    return fmt::format("position {}{}{}", start, moves.empty() ? "" : " moves ", moves);
+}
 
 ExternalPlayer::ExternalPlayer(const EngineSpec& spec, const loa::RuleSet& rules)
     : spec_(spec), rules_(rules), process_(std::make_unique<ChildProcess>()) {
@@ -173,9 +184,7 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
     std::string move_text;
     int score = 0;
     if (spec_.proto == "uci") {
-        std::string moves;
-        for (const loa::Move m : game.moves()) common::append_word(moves, loa::move_to_compact(m));
-        process_->write_line(fmt::format("position fen {}{}{}", game.start_position().to_text(), moves.empty() ? "" : " moves ", moves));
+        process_->write_line(uci_position(spec_.position_command, game));
         std::string go = "go";
         if (spec_.depth) go += fmt::format(" depth {}", spec_.depth);
         if (spec_.nodes) go += fmt::format(" nodes {}", spec_.nodes);
@@ -211,6 +220,10 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
     }
     MoveChoice choice;
     choice.score = score;
+    // Engines that know no pass (LinesOfActionBot says "(none)") when passing is the only move.
+    const loa::MoveList legal = loa::legal_moves(pos);
+    if ((move_text == "(none)" || move_text == "0000" || move_text == "none") && legal.size() == 1 && legal[0].is_pass())
+        move_text = "pass";
     try {
         choice.move = loa::parse_move(pos, move_text);
     } catch (const common::InputError&) {

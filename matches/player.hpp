@@ -48,6 +48,9 @@ private:
     search::Searcher<loa::SearchGame> searcher_;
 };
 
+// The UCI `position` command for a game (see EngineSpec::position_command).
+std::string uci_position(PositionCommand how, const loa::Game& game);
+
 // An engine in another process, driven over the UCI-style or GTP-style protocol. A crash, a
 // hang or a protocol error fails the move (the game is lost); the engine restarts for the
 // next game.

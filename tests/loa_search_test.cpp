@@ -266,6 +266,23 @@ TEST(LoaSearch, EveryPresetFindsEveryWinInThree) {
     }
 }
 
+TEST(LoaSearch, AGameLengthRuleDrawsWhatIsNotDecidedInTime) {
+    // A win in three: out of reach when the game is drawn two plies below the root, found
+    // when it ends three plies below (the connection decides before the limit draws).
+    for (const Position& pos : puzzles().win_in_three) {
+        for (const char* spec : {"ab", "full"}) {
+            LoaSearcher searcher(SearchGame{}, search::parse_search_config(spec));
+            search::SearchLimits limits;
+            limits.depth = 4;
+            limits.game_plies_left = 2;
+            EXPECT_LE(searcher.search(pos, limits).score, search::DrawScore) << spec << " " << pos.to_text();
+            searcher.new_game();
+            limits.game_plies_left = 3;
+            EXPECT_EQ(searcher.search(pos, limits).score, search::win_in(3)) << spec << " " << pos.to_text();
+        }
+    }
+}
+
 TEST(LoaSearch, ShortestWinIsPreferredAndLossIsDelayed) {
     for (const Position& pos : puzzles().win_in_three) {
         const auto r = run("pvs+tt+rhh", pos, 5);

@@ -16,6 +16,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "matches/match.hpp"
+#include "matches/player.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
 #include "matches/stats.hpp"
@@ -422,6 +423,56 @@ TEST(ExternalEngines, GtpClocksUnderASecondAreSentWithTheirFractions) {
     EXPECT_NE(wire.find("time_left b 0.5\n"), std::string::npos) << wire;  // its first move as Black
     EXPECT_EQ(wire.find("time_settings 0 0"), std::string::npos) << wire;
     for (const GameRecord& g : r.games) EXPECT_EQ(g.termination.find("time"), std::string::npos) << g.termination;
+}
+
+TEST(ExternalEngines, TheUciPositionCommandUsesStartposForStandardStarts) {
+    loa::Game game;
+    EXPECT_EQ(uci_position(PositionCommand::Auto, game), "position startpos");
+    game.play("b1-d3");
+    game.play("a2-c2");
+    EXPECT_EQ(uci_position(PositionCommand::Auto, game), "position startpos moves b1d3 a2c2");
+    EXPECT_EQ(uci_position(PositionCommand::Fen, game),
+              "position fen " + loa::Position::start().to_text() + " moves b1d3 a2c2");
+    const loa::Game eggs(loa::Position::scrambled_eggs());
+    EXPECT_EQ(uci_position(PositionCommand::Auto, eggs), "position fen " + eggs.start_position().to_text());
+    EXPECT_THROW(parse_engine_spec("name=x,cmd=/bin/true,position=board,depth=1", 0), common::InputError);
+}
+
+// A picky engine that takes only 'position startpos moves ...', prints no info lines and
+// ignores stop (tests/fake_engines/startpos_only.sh) plays whole games with generated
+// (move-list) openings; told a FEN, it exits, and the runner records a crash.
+MatchResult against_picky(const std::string& extra_keys, const std::vector<Opening>& openings) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=picky,cmd=bash,proto=uci,st=0.05,args=" LOA_TEST_SOURCE_DIR
+                                   "/fake_engines/startpos_only.sh " LOA_BINARY + extra_keys, 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.openings = openings;
+    return run_match(s, {});
+}
+
+TEST(ExternalEngines, AnEngineThatKnowsOnlyStartposPlaysWholeGames) {
+    OpeningGenerator g;
+    g.count = 1;
+    g.balance_depth = 1;
+    const MatchResult r = against_picky("", generate_openings(g, loa::Position::start(), loa::RuleSet{}));
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const GameRecord& g : r.games) {
+        EXPECT_EQ(g.termination.find("engine"), std::string::npos) << g.termination;
+        EXPECT_EQ(g.termination.find("illegal"), std::string::npos) << g.termination;
+        EXPECT_NE(g.outcome, loa::Outcome::Ongoing);
+    }
+    const MatchResult fen = against_picky(",position=fen", {Opening{"start", loa::Position::start(), {}}});
+    for (const GameRecord& g : fen.games) EXPECT_NE(g.termination.find("engine crashed"), std::string::npos) << g.termination;
+}
+
+TEST(ExternalEngines, PositionStartposRefusesOpeningsFromElsewhere) {
+    try {
+        (void)against_picky(",position=startpos", {Opening{"eggs", loa::Position::scrambled_eggs(), {}}});
+        ADD_FAILURE() << "played";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("position=startpos, but opening 'eggs'"), std::string::npos) << e.what();
+    }
 }
 
 TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {

@@ -137,5 +137,38 @@ TEST(RulesText, ParsesPrintsAndRejects) {
     EXPECT_THROW(parse_rules("nomove="), InputError);
 }
 
+TEST(RulesText, NamedRuleSets) {
+    const RuleSet cg = parse_rules("codingame");
+    EXPECT_EQ(cg.simultaneous, SimultaneousConnection::MoverWins);
+    EXPECT_EQ(cg.no_move, NoMoveRule::Pass);
+    EXPECT_FALSE(cg.repetition_draw);
+    EXPECT_EQ(cg.ply_limit, 150);
+    EXPECT_EQ(parse_rules("codingame,plylimit=200").ply_limit, 200);  // keys after a name override it
+    const RuleSet bot = parse_rules("loabot");
+    EXPECT_EQ(bot.simultaneous, SimultaneousConnection::MoverWins);
+    EXPECT_EQ(bot.no_move, NoMoveRule::Lose);
+    EXPECT_FALSE(bot.repetition_draw);
+    EXPECT_EQ(parse_rules("openspiel").no_move, NoMoveRule::Lose);
+    EXPECT_EQ(parse_rules("simultaneous=mover,olympiad"), RuleSet{});
+    try {
+        parse_rules("chess");
+        ADD_FAILURE();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("rule sets: olympiad, codingame, loabot, openspiel"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(parse_rules("codingame=1"), InputError);
+}
+
+TEST(Rules, PliesBeforeTheStartCountTowardsThePlyLimit) {
+    Game game(Position::start(), parse_rules("plylimit=10"), 8);
+    EXPECT_EQ(game.ply(), 8);
+    EXPECT_EQ(plies_until_limit(game), 2);
+    game.play("b1-d3");
+    EXPECT_FALSE(game.over());
+    game.play("a2-c2");
+    EXPECT_EQ(game.result(), (GameResult{Outcome::Draw, Termination::PlyLimit}));
+    EXPECT_EQ(plies_until_limit(Game()), 0);
+}
+
 }  // namespace
 }  // namespace loa

@@ -1,4 +1,5 @@
-// What ends a search: depth, nodes, time, or an external stop flag.
+// What ends a search: depth, nodes, time, or an external stop flag; and where the game itself
+// ends by its length.
 #pragma once
 
 #include <atomic>
@@ -13,6 +14,9 @@ struct SearchLimits {
     double soft_time_ms = 0;      // 0: none; no new iteration starts after this
     double hard_time_ms = 0;      // 0: none; the search stops as soon as it sees this
     const std::atomic<bool>* stop = nullptr;  // external stop (protocol threads)
+    // > 0: a game-length rule draws the game this many plies below the root, unless a move
+    // decides it first (what the rules say at that ply). 0: no such rule.
+    int game_plies_left = 0;
 };
 
 class Stopwatch {

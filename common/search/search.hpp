@@ -207,6 +207,8 @@ private:
         return false;
     }
 
+    bool drawn_by_length(int ply) const { return limits_.game_plies_left > 0 && ply >= limits_.game_plies_left; }
+
     // Counts a node and checks the limits; true when the search must stop.
     bool count_node(int ply) {
         ++stats_.nodes;
@@ -244,6 +246,7 @@ private:
         if (!root) {
             if (const Status s = game_.status(pos_); s != Status::Ongoing) return terminal_score(s, ply);
             if (game_.repetition_draws() && is_repetition(ply)) return DrawScore;
+            if (drawn_by_length(ply)) return DrawScore;
             if (ply >= MaxPly - 1) return game_.evaluate(pos_);
         }
         if (depth <= 0) return quiescence(alpha, beta, ply, 0);
@@ -399,7 +402,9 @@ private:
             // A capture may end the game (connect either side, or both): the status is the
             // child's, from its side to move's point of view, so it is negated like any child value.
             const Status s = game_.status(pos_);
-            const Score score = s != Status::Ongoing ? -terminal_score(s, ply + 1) : -quiescence(-beta, -alpha, ply + 1, qply + 1);
+            const Score score = s != Status::Ongoing  ? -terminal_score(s, ply + 1)
+                                : drawn_by_length(ply + 1) ? DrawScore
+                                                           : -quiescence(-beta, -alpha, ply + 1, qply + 1);
             game_.unmake(pos_, m);
             if (aborted_) return 0;
             if (score > best) {

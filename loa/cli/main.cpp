@@ -1,9 +1,16 @@
 // `loa`: the Lines of Action engine and its tools.
 #include "common/cli_main.hpp"
 #include "loa/cli/commands.hpp"
+#include "loa/rules.hpp"
+
+#include <fmt/format.h>
 
 int main(int argc, char** argv) {
-    CLI::App app{"loa: Lines of Action engine and tools (Computer Olympiad rules)"};
+    std::string footer = "Rule sets (--rules NAME, or NAME,key=value,... to override keys):";
+    for (const loa::NamedRuleSet& n : loa::named_rule_sets())
+        footer += fmt::format("\n  {:<10} {} ({})", n.name, n.description, loa::to_string(n.rules));
+    CLI::App app{"loa: Lines of Action engine and tools (Computer Olympiad rules by default)"};
+    app.footer(footer);
     app.require_subcommand(1);
     loa::cli::add_perft_command(app);
     loa::cli::add_show_command(app);

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <memory>
 
 #include "loa/cli/commands.hpp"
 #include "loa/engine/frontends.hpp"
@@ -14,9 +15,15 @@ void add_protocol_commands(CLI::App& app) {
         engine::Output out(std::cout);
         engine::run_gtp(std::cin, out);
     });
-    app.add_subcommand("codingame", "Run as a bot under the CodinGame LOA referee protocol")->callback([] {
+    auto settings = std::make_shared<engine::CodinGameSettings>();
+    CLI::App* cg = app.add_subcommand("codingame", "Run as a bot under the CodinGame LOA referee protocol");
+    cg->add_option("-r,--rules", settings->rules, "Rules (the referee's by default; see loa --help)")->capture_default_str();
+    cg->add_option("--margin", settings->margin_percent, "Percent of each time limit kept back (the arena's servers are slower)")
+        ->check(CLI::Range(0.0, 90.0))
+        ->capture_default_str();
+    cg->callback([settings] {
         engine::Output out(std::cout);
-        if (const int status = engine::run_codingame(std::cin, out, std::cerr)) std::exit(status);
+        if (const int status = engine::run_codingame(std::cin, out, std::cerr, *settings)) std::exit(status);
     });
 }
 

@@ -1,7 +1,11 @@
 // CodinGame referee protocol (the LOA arena's format). First line: our colour. Each turn: 8
 // board lines (rank 8 first; b, w, .), the opponent's last move (b1b3, null or pass), the
 // number of legal moves and the moves; we answer with one move (b1b3) or pass. The referee
-// allows 1000 ms for the first turn and 150 ms after; the search stops well inside that.
+// allows 1000 ms for the first turn and 150 ms after, and judges by its own rules: the mover is
+// checked first (a move connecting both sides wins for it), no repetition rule, a draw after
+// 150 turns in all. Those are the default rules here; the turns seen tell the search how many
+// plies are left.
+#include <algorithm>
 #include <iostream>
 #include <set>
 #include <string>
@@ -41,7 +45,10 @@ Position read_board(std::istream& in, const std::string& first_rank, Colour us) 
 
 }  // namespace
 
-int run_codingame(std::istream& in, Output& out, std::ostream& log) {
+int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinGameSettings& settings) {
+    // The referee's clock runs from the turn's first line (on the first turn, from start-up:
+    // building the tables counts too); what was spent before the search is charged to it.
+    search::Stopwatch turn_clock;
     std::string line;
     if (!read_line(in, line)) return 0;
     const std::string_view colour = common::trim(line);
@@ -51,11 +58,19 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log) {
     }
     const Colour us = colour == "b" ? Colour::Black : Colour::White;
     Session session;
-    session.set_option("MoveOverhead", "45");
+    try {
+        session.set_option("Rules", settings.rules);
+    } catch (const InputError& e) {
+        log << "codingame: " << e.what() << "\n";
+        return 2;
+    }
+    session.set_option("MoveOverhead", fmt::format("{:g}", settings.overhead_ms));
     session.prepare();  // before the first turn's clock runs
+    const double keep = 1 - settings.margin_percent / 100;
     for (int turn = 0;; ++turn) {
         try {
             if (!read_line(in, line)) return 0;
+            if (turn > 0) turn_clock = search::Stopwatch();
             const Position pos = read_board(in, line, us);
             std::string last_move;
             if (!read_line(in, last_move)) throw InputError("input ended before the last move");
@@ -68,10 +83,12 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log) {
                 offered.insert(std::string(common::trim(line)));
             }
             // The referee sends boards, not the game: repetitions of earlier positions are
-            // unknown here and score as ordinary positions.
-            session.set_game(Game(pos, session.rules()));
+            // unknown here (its rules have none). Black moves first: before our turn t, 2t
+            // plies were played, one more when we are White.
+            const int plies_before = 2 * turn + (us == Colour::White ? 1 : 0);
+            session.set_game(Game(pos, session.rules(), plies_before));
             search::ClockLimits clock;
-            clock.move_time_ms = turn == 0 ? 1000 : 150;
+            clock.move_time_ms = std::max(1.0, keep * (turn == 0 ? settings.first_turn_ms : settings.turn_ms) - turn_clock.elapsed_ms());
             const Result r = session.think(clock);
             std::string answer = move_to_compact(r.best_move);
             if (!offered.empty() && !offered.contains(answer)) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "loa/engine/session.hpp"
 
@@ -10,6 +11,14 @@ namespace loa::engine {
 
 int run_uci(std::istream& in, Output& out);
 int run_gtp(std::istream& in, Output& out);
-int run_codingame(std::istream& in, Output& out, std::ostream& log);
+// The CodinGame arena: its referee's rules by default, and a safety margin on its time limits
+// (its servers are slower than a desktop).
+struct CodinGameSettings {
+    std::string rules = "codingame";
+    double first_turn_ms = 1000, turn_ms = 150;  // the referee's limits
+    double margin_percent = 20;                  // of each limit, kept back
+    double overhead_ms = 20;                     // start-up before main, answering, the referee reading it
+};
+int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinGameSettings& settings = {});
 
 }  // namespace loa::engine

@@ -112,6 +112,7 @@ Result Session::think(const search::ClockLimits& clock, const std::function<void
 Result Session::run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration) {
     search::SearchLimits limits = search::plan_limits(clock, overhead_ms_);
     limits.stop = &stop_;
+    limits.game_plies_left = plies_until_limit(game_);
     return searcher().search(game_.position(), limits, search_history(game_), on_iteration);
 }
 
