@@ -54,6 +54,7 @@ std::optional<long long> parse_int64(std::string_view s) {
 
 std::optional<double> parse_double(std::string_view s) {
     s = trim(s);
+    if (s.size() > 1 && s.front() == '+') s.remove_prefix(1);  // from_chars takes no '+'; people write it
     double v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size() || s.empty() || !std::isfinite(v)) return std::nullopt;

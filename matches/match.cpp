@@ -116,6 +116,11 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
         tally(s, resumed);
         result.pairings = resumed.pairings;
     }
+    // A resumed match that had already decided plays no more games.
+    if (s.sprt && result.pairings.size() == 1 && result.pairings[0].decision != SprtDecision::Continue) {
+        stop = true;
+        result.stopped_by_sprt = true;
+    }
 
     std::exception_ptr failure;
     auto play_jobs = [&] {
@@ -171,14 +176,13 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     tally(s, result);  // the counts in schedule order, however the games finished
     result.stopped_by_sprt = stopped;
     result.scheduled_games = scheduled;
-    // The decisions that were taken while playing stand (they may have come in another order
-    // than the schedule's); tally's replay decides only for pairings that did not decide live.
-    for (std::size_t i = 0; i < live.size(); ++i)
-        if (live[i].decision != SprtDecision::Continue) {
-            result.pairings[i].decision = live[i].decision;
-            result.pairings[i].decision_llr = live[i].decision_llr;
-            result.pairings[i].decision_games = live[i].decision_games;
-        }
+    // The decisions are the ones taken while playing (games may finish in another order than
+    // the schedule's, so a replay in schedule order could cross a bound the run never crossed).
+    for (std::size_t i = 0; i < live.size(); ++i) {
+        result.pairings[i].decision = live[i].decision;
+        result.pairings[i].decision_llr = live[i].decision_llr;
+        result.pairings[i].decision_games = live[i].decision_games;
+    }
     return result;
 }
 

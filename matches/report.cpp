@@ -36,17 +36,18 @@ std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
     return fit_ratings(points, games, 0);
 }
 
-// The decision with the LLR that took it; when games in flight were counted after it, the
-// final LLR too (the tables above count every game).
-std::string sprt_summary(const SprtSettings& sprt, const PairingStats& p) {
+// The decision with the LLR that took it; when games were counted after it (in flight when a
+// match stopped, or the rest of a tournament's schedule), the final LLR too: the tables above
+// count every game.
+std::string sprt_summary(const SprtSettings& sprt, const PairingStats& p, bool stopped_by_sprt) {
     std::string out = fmt::format("  SPRT ({} elo0={:g} elo1={:g} alpha={:g} beta={:g}, bounds [{:.2f}, {:.2f}]): ",
                                   to_string(sprt.model), sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, sprt.lower_bound(),
                                   sprt.upper_bound());
     if (p.decision == SprtDecision::Continue) return out + fmt::format("LLR {:.2f} -> no decision yet\n", p.llr);
     out += fmt::format("{} at game {} with LLR {:.2f}\n", to_string(p.decision), p.decision_games, p.decision_llr);
     if (p.decision_games != p.games.games())
-        out += fmt::format("    {} more games were in flight and are counted above: final LLR {:.2f}\n",
-                           p.games.games() - p.decision_games, p.llr);
+        out += fmt::format("    {} more games {} counted above: final LLR {:.2f}\n", p.games.games() - p.decision_games,
+                           stopped_by_sprt ? "were in flight at the decision and are" : "were played after it and are", p.llr);
     return out;
 }
 
@@ -82,7 +83,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         out += fmt::format("  LOS {:.1f}%, draw ratio {:.1f}%\n", 100 * e.los, 100 * e.draw_ratio);
         out += fmt::format("  Pentanomial [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}]\n", p.pairs.count[0],
                            p.pairs.count[1], p.pairs.count[2], p.pairs.count[3], p.pairs.count[4]);
-        if (s.sprt) out += sprt_summary(*s.sprt, p);
+        if (s.sprt) out += sprt_summary(*s.sprt, p, r.stopped_by_sprt);
     }
     double slowest = 0, overshoot = 0;
     std::size_t moves = 0;

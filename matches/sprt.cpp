@@ -16,9 +16,11 @@ constexpr std::size_t Cells = 5;
 using Cell = std::array<double, Cells>;
 constexpr Cell PairScore = {0.0, 0.25, 0.5, 0.75, 1.0};  // a pair's points / 2
 constexpr double EmptyCellCount = 1e-3;
-// Elo bounds past this are no test of anything, and for the normalized model they ask for
-// t-values that the five-cell distributions cannot reach.
+// Elo bounds past this are no test of anything.
 constexpr double MaxEloBound = 1000;
+// The t-value fixed point is followed in steps of at most this much t from the uniform start:
+// a far target (large nElo bounds) linearised around the uniform distribution has no solution.
+constexpr double MaxTStep = 0.1;
 
 struct Moments {
     double mean = 0, variance = 0;
@@ -74,9 +76,7 @@ Cell most_likely_with_mean(const Cell& phat, double s) {
 // b_i = a_i - 1/2 - t (sigma^2 + (a_i - mu)^2) / (2 sigma), sum_i p_i b_i = 0 is exactly the
 // constraint at a fixed point. The tilt is repeated until p stops moving (Van den Bergh,
 // "Normalized Elo, practical considerations", section 4.1).
-Cell most_likely_with_t_value(const Cell& phat, double t) {
-    Cell p;
-    p.fill(1.0 / Cells);
+Cell fixed_point_with_t_value(const Cell& phat, double t, Cell p) {
     for (int iteration = 0; iteration < 100; ++iteration) {
         const Moments m = moments(p);
         const double sigma = std::sqrt(m.variance);
@@ -89,8 +89,16 @@ Cell most_likely_with_t_value(const Cell& phat, double t) {
         double change = 0;
         for (std::size_t i = 0; i < Cells; ++i) change = std::max(change, std::abs(next[i] - p[i]));
         p = next;
-        if (change < 1e-13) break;
+        if (change < 1e-10) break;  // the bisection's own noise is about 1e-12
     }
+    return p;
+}
+
+Cell most_likely_with_t_value(const Cell& phat, double t) {
+    Cell p;
+    p.fill(1.0 / Cells);
+    const int steps = std::max(1, static_cast<int>(std::ceil(std::abs(t) / MaxTStep)));
+    for (int k = 1; k <= steps; ++k) p = fixed_point_with_t_value(phat, t * k / steps, p);
     return p;
 }
 

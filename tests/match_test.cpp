@@ -2,6 +2,7 @@
 // records that replay to their result, and results that do not depend on concurrency.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +81,25 @@ TEST(MatchStats, SprtLlrMatchesTheIndependentTable) {
         ++rows;
     }
     EXPECT_GE(rows, 160);
+}
+
+TEST(MatchStats, SprtHandlesWideBoundsAndSignedNumbers) {
+    // Past nElo 232 the t-value fixed point linearised around the uniform start has no
+    // solution; it is followed in steps from there.
+    for (const char* spec : {"elo0=0,elo1=250", "elo0=-1000,elo1=1000", "elo0=+5,elo1=+400,model=normalized"}) {
+        const SprtSettings s = parse_sprt(spec);
+        for (const std::array<std::int64_t, 5> counts :
+             {std::array<std::int64_t, 5>{0, 0, 0, 0, 100}, {3, 20, 50, 25, 2}, {0, 0, 7, 0, 0}, {40, 0, 0, 0, 1}}) {
+            Pentanomial p;
+            p.count = counts;
+            const double llr = sprt_llr(p, s);
+            EXPECT_TRUE(std::isfinite(llr)) << spec;
+        }
+        Pentanomial wins;
+        wins.count = {0, 0, 0, 0, 100};
+        EXPECT_GT(sprt_llr(wins, s), 0) << spec;
+    }
+    EXPECT_EQ(parse_sprt("elo0=-5,elo1=+5").elo1, 5);
 }
 
 TEST(MatchStats, SprtNeedsManyIdenticalPairsToDecide) {

@@ -398,6 +398,7 @@ private:
         order.score_quiescence(config_.qsearch);
         while (auto next = order.next()) {
             const Move m = next->move;
+            pv_length_[ply + 1] = 0;  // a child that ends the game leaves no line of its own
             make(m, ply, true);
             // A capture may end the game (connect either side, or both): the status is the
             // child's, from its side to move's point of view, so it is negated like any child value.
