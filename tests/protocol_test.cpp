@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <regex>
 #include <sstream>
 
@@ -89,12 +90,37 @@ TEST(Uci, PassAndGameOver) {
 
 TEST(Uci, InfiniteSearchAnswersOnlyAfterStop) {
     const std::string out = uci("position startpos\ngo infinite\nisready\nposition startpos moves b1d3\nstop\nquit\n");
-    const auto ready = out.find("readyok"), refused = out.find("thinking without limit"), best = out.find("bestmove");
+    const auto ready = out.find("readyok"), refused = out.find("position: the engine is thinking"), best = out.find("bestmove");
     ASSERT_NE(ready, std::string::npos);
     ASSERT_NE(refused, std::string::npos);
     ASSERT_NE(best, std::string::npos);
     EXPECT_LT(ready, best);
     EXPECT_LT(refused, best);
+}
+
+TEST(Uci, TheReaderNeverWaitsForASearch) {
+    // Once a deadlock: setoption waited for a depth-50 search, so stop and quit were never read.
+    const auto start = std::chrono::steady_clock::now();
+    const std::string out = uci("position startpos\ngo depth 50\nsetoption name Hash value 16\nposition startpos moves b1d3\n"
+                                "ucinewgame\ngo depth 2\nisready\nstop\nquit\n");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 5.0);  // a depth-50 search would take hours
+    EXPECT_TRUE(contains(out, "info string error: setoption: the engine is thinking (send stop first, or wait for bestmove)")) << out;
+    EXPECT_TRUE(contains(out, "info string error: position: the engine is thinking")) << out;
+    EXPECT_TRUE(contains(out, "info string error: ucinewgame: the engine is thinking")) << out;
+    EXPECT_TRUE(contains(out, "info string error: go: the engine is thinking")) << out;
+    const auto ready = out.find("readyok"), best = out.find("\nbestmove ");
+    ASSERT_NE(ready, std::string::npos);
+    ASSERT_NE(best, std::string::npos);
+    EXPECT_LT(ready, best);  // answered while thinking
+    EXPECT_NO_THROW(parse_move(Position::start(), bestmove(out)));  // the refused position did not apply
+}
+
+TEST(Uci, QuitEndsAnInfiniteSearchAtOnce) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::string out = uci("position startpos\ngo infinite\nquit\n");
+    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
+    EXPECT_TRUE(contains(out, "bestmove")) << out;
 }
 
 TEST(Uci, PlaysAWholeGameThroughTheProtocol) {

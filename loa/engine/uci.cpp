@@ -61,11 +61,17 @@ double number_after(const std::vector<std::string>& t, std::size_t& i) {
 
 }  // namespace
 
+// The input reader never waits for a search: `stop`, `quit` and `isready` are answered in every
+// state, and a command that needs an idle engine (setoption, ucinewgame, position, go) while a
+// search runs, or while its bestmove is still owed, is refused with `info string error: ...`.
+// `stop` ends a search within a few milliseconds (the search polls its stop flag every 256
+// nodes), so waiting for it is not waiting on the search.
 int run_uci(std::istream& in, Output& out) {
     Session session;
     std::mutex lock;
     std::condition_variable stopped;
     bool infinite = false, stop_requested = false;
+    bool busy = false;  // from go until its bestmove is written (guarded by lock)
 
     auto finish_search = [&] {
         session.stop();
@@ -77,15 +83,12 @@ int run_uci(std::istream& in, Output& out) {
         session.wait();
     };
 
-    // A command that needs the engine idle waits for a search that ends by itself (depth,
-    // nodes, time); an infinite search must be stopped first.
     auto settle = [&](const std::string& what) {
-        if (!session.searching()) return;
         {
             const std::lock_guard guard(lock);
-            if (infinite) throw InputError(fmt::format("{}: the engine is thinking without limit (send stop first)", what));
+            if (busy) throw InputError(fmt::format("{}: the engine is thinking (send stop first, or wait for bestmove)", what));
         }
-        session.wait();
+        session.wait();  // a finished search's thread: joins at once
     };
 
     for (std::string line; std::getline(in, line);) {
@@ -118,7 +121,7 @@ int run_uci(std::istream& in, Output& out) {
                 settle("setoption");
                 session.set_option(name, value);
             } else if (cmd == "ucinewgame") {
-                finish_search();
+                settle("ucinewgame");
                 session.new_game();
             } else if (cmd == "position") {
                 settle("position");
@@ -153,6 +156,7 @@ int run_uci(std::istream& in, Output& out) {
                     const std::lock_guard guard(lock);
                     infinite = is_infinite;
                     stop_requested = false;
+                    busy = true;
                 }
                 session.start(
                     clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
@@ -161,6 +165,7 @@ int run_uci(std::istream& in, Output& out) {
                         std::unique_lock guard(lock);
                         stopped.wait(guard, [&] { return !infinite || stop_requested; });
                         out.line(fmt::format("bestmove {}", move_to_compact(r.best_move)));
+                        busy = false;
                     });
             } else if (cmd == "stop") {
                 finish_search();
