@@ -1,8 +1,10 @@
 #include "matches/state.hpp"
 
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -122,14 +124,22 @@ GameRecord game_from_json(const nlohmann::json& j) {
 StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), settings_(settings_json(s)) {}
 
 std::vector<GameRecord> StateFile::load() const {
-    std::vector<GameRecord> games;
-    std::ifstream in(path_);
-    if (!in) return games;
-    std::string line;
-    if (!std::getline(in, line)) return games;
+    std::string text;
+    {
+        std::ifstream in(path_, std::ios::binary);
+        if (!in) return {};
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    // Only lines that end in a newline were written whole: a kill may cut the last one short.
+    std::vector<std::string_view> lines = common::split(std::string_view(text).substr(0, text.rfind('\n') + 1), '\n');
+    lines.pop_back();  // what follows the last newline: empty, or the torn tail
+    if (lines.empty()) {  // nothing but (part of) the settings line
+        remove();
+        return {};
+    }
     nlohmann::json saved;
     try {
-        saved = nlohmann::json::parse(line);
+        saved = nlohmann::json::parse(lines.front());
     } catch (const nlohmann::json::exception&) {
         throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
     }
@@ -137,14 +147,34 @@ std::vector<GameRecord> StateFile::load() const {
         throw InputError(fmt::format("state file '{}' belongs to another match (other engines, games, openings or "
                                      "shard); delete it or pass --fresh",
                                      path_));
-    while (std::getline(in, line)) {
-        if (common::trim(line).empty()) continue;
+    std::map<int, GameRecord> by_index;  // a later record of the same game replaces an earlier one
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        if (common::trim(lines[i]).empty()) continue;
         try {
-            games.push_back(game_from_json(nlohmann::json::parse(line)));
+            GameRecord g = game_from_json(nlohmann::json::parse(lines[i]));
+            by_index.insert_or_assign(g.index, std::move(g));
         } catch (const nlohmann::json::exception&) {
-            break;  // a line cut short by the interruption: that game is played again
+            // A line cut short and then followed by others (written by versions before the
+            // rewrite below): that game is played again.
         }
     }
+    std::vector<GameRecord> games;
+    for (const auto& [index, g] : by_index) {
+        const int partner = index ^ 1;  // games 2p and 2p + 1 make pair p
+        if (by_index.contains(partner)) games.push_back(g);
+    }
+    // Rewrite to exactly what is kept (a new file renamed over the old: a kill leaves one or
+    // the other, both whole).
+    const std::string fresh_path = path_ + ".tmp";
+    {
+        std::ofstream out(fresh_path, std::ios::trunc);
+        if (!out) throw InputError(fmt::format("cannot write state file '{}'", fresh_path));
+        out << settings_.dump() << '\n';
+        for (const GameRecord& g : games) out << game_json(g).dump() << '\n';
+        out.flush();
+        if (!out) throw InputError(fmt::format("cannot write state file '{}'", fresh_path));
+    }
+    std::filesystem::rename(fresh_path, path_);
     return games;
 }
 
@@ -153,7 +183,7 @@ void StateFile::append(const GameRecord& g) {
     std::ofstream out(path_, std::ios::app);
     if (!out) throw InputError(fmt::format("cannot write state file '{}'", path_));
     if (fresh) out << settings_.dump() << '\n';
-    out << game_json(g).dump() << '\n';
+    out << game_json(g).dump() << '\n';  // one write of a whole line; flushed as the stream closes
 }
 
 void StateFile::remove() const {

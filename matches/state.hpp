@@ -27,8 +27,11 @@ GameRecord game_from_json(const nlohmann::json& j);  // replays the moves; throw
 class StateFile {
 public:
     StateFile(std::string path, const MatchSettings& s);
-    // Games of an earlier interrupted run of the same match; throws InputError when the file
-    // belongs to another match.
+    // Games of an earlier interrupted run of the same match, only whole game pairs (a half-
+    // played pair is played again), each game once (a game written again by a later run
+    // replaces the earlier record), in schedule order. The file is rewritten to hold exactly
+    // those, so that a line cut short by a kill is gone before new lines follow it. Throws
+    // InputError when the file belongs to another match.
     std::vector<GameRecord> load() const;
     void append(const GameRecord& g);
     void remove() const;

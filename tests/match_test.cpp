@@ -519,6 +519,37 @@ TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
 namespace matches {
 namespace {
 
+TEST(MatchState, LoadKeepsWholePairsOnceAndDropsATornLine) {
+    const MatchSettings s = small_match(1);
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 6u);
+    const std::string path = testing::TempDir() + "load_keeps_pairs.state";
+    std::remove(path.c_str());
+    StateFile state(path, s);
+    for (const int i : {0, 1, 2, 0}) state.append(r.games[static_cast<std::size_t>(i)]);  // pair 1 half done, game 0 twice
+    {
+        std::ofstream torn(path, std::ios::app);
+        torn << game_json(r.games[3]).dump().substr(0, 40);  // killed while writing
+    }
+    const std::vector<GameRecord> kept = state.load();
+    ASSERT_EQ(kept.size(), 2u);
+    EXPECT_EQ(kept[0].index, 0);
+    EXPECT_EQ(kept[1].index, 1);
+    // The file now holds exactly those: new games appended after it load cleanly.
+    state.append(r.games[2]);
+    state.append(r.games[3]);
+    const std::vector<GameRecord> later = state.load();
+    ASSERT_EQ(later.size(), 4u);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(later[static_cast<std::size_t>(i)].moves, r.games[static_cast<std::size_t>(i)].moves);
+    // Killed while writing the settings line: nothing to resume.
+    {
+        std::ofstream cut(path, std::ios::trunc);
+        cut << "{\"engines\": [";
+    }
+    EXPECT_TRUE(state.load().empty());
+    state.remove();
+}
+
 TEST(MatchState, GameRecordsRoundTripThroughJson) {
     const MatchResult r = run_match(small_match(1), {});
     for (const GameRecord& g : r.games) {
@@ -542,7 +573,7 @@ TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     state.remove();
     for (const GameRecord& g : saved) state.append(g);
     const std::vector<GameRecord> loaded = state.load();
-    ASSERT_EQ(loaded.size(), 3u);
+    ASSERT_EQ(loaded.size(), 2u);  // the half-played pair is dropped: it is played again
     int played = 0;
     MatchCallbacks count;
     count.on_game = [&](const GameRecord&, const PairingStats&) { ++played; };
