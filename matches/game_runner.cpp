@@ -46,6 +46,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         record.rules_ending = by_rules;
     };
     while (!game.over()) {
+        if (black.interrupted()) break;  // abandoned: the runner drops the record
         const loa::Colour us = game.position().side_to_move();
         const int side = loa::index(us);
         Player& player = *players[side];

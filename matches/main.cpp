@@ -1,6 +1,8 @@
 // loa-match: self-play matches and tournaments between search variants, with Elo, SPRT,
 // openings, game records and a JSON result.
 #include <algorithm>
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -108,6 +110,20 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
         fmt::print("Plot written to {}\n", plot_path);
     }
     return 0;
+}
+
+// Raised by SIGINT/SIGTERM (the only state a signal handler may touch): the run stops, its
+// engines with it, and the state file stays for a resume.
+std::atomic<bool> interrupt_requested{false};
+
+extern "C" void request_interrupt(int) { interrupt_requested.store(true); }
+
+void install_interrupt_handlers() {
+    struct sigaction action {};
+    action.sa_handler = request_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
 }
 
 }  // namespace
@@ -328,7 +344,16 @@ int main(int argc, char** argv) {
             fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
             std::fflush(stdout);
         };
+        callbacks.interrupt = &interrupt_requested;
+        install_interrupt_handlers();
         const MatchResult result = run_match(s, callbacks, resumed);
+        if (result.interrupted) {
+            fmt::print("{}", summary(s, result));
+            fmt::print("Interrupted after {} of {} games; the games in play were dropped and every engine stopped.\n"
+                       "Run the same command again to resume from {}.\n",
+                       result.games.size(), result.scheduled_games, state_path);
+            return 130;
+        }
         fmt::print("{}", summary(s, result));
         if (!plot_path.empty()) {
             write_plot(s, result, plot_path);

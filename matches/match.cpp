@@ -125,9 +125,13 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     std::exception_ptr failure;
     auto play_jobs = [&] {
         std::vector<std::unique_ptr<Player>> players;
-        for (const EngineSpec& e : s.engines) players.push_back(make_player(e, s.rules));
+        for (const EngineSpec& e : s.engines) {
+            players.push_back(make_player(e, s.rules));
+            players.back()->set_interrupt(callbacks.interrupt);
+        }
+        auto interrupted = [&] { return callbacks.interrupt && callbacks.interrupt->load(); };
         for (;;) {
-            if (stop.load()) return;
+            if (stop.load() || interrupted()) return;
             const std::size_t k = next.fetch_add(1);
             if (k >= jobs.size()) return;
             const Job job = jobs[k];
@@ -140,6 +144,7 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
                                               : play_game(b, a, opening, s.rules, s.adjudication);
                 record.pair = job.global_pair;
                 record.index = 2 * job.global_pair + game;
+                if (interrupted()) return;  // abandoned, or finished after the interrupt: played again on resume
                 const std::lock_guard guard(lock);
                 PairingStats& stats = result.pairings[static_cast<std::size_t>(job.pairing)];
                 add_game(stats, record, s.engines[static_cast<std::size_t>(stats.first)].name, pending[job.pairing]);
@@ -170,11 +175,13 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
     result.games = std::move(finished);
-    const bool stopped = result.stopped_by_sprt;
+    result.interrupted = callbacks.interrupt && callbacks.interrupt->load();
+    const bool stopped = result.stopped_by_sprt, interrupted_run = result.interrupted;
     const int scheduled = result.scheduled_games;
     const std::vector<PairingStats> live = result.pairings;
     tally(s, result);  // the counts in schedule order, however the games finished
     result.stopped_by_sprt = stopped;
+    result.interrupted = interrupted_run;
     result.scheduled_games = scheduled;
     // The decisions are the ones taken while playing (games may finish in another order than
     // the schedule's, so a replay in schedule order could cross a bound the run never crossed).

@@ -56,10 +56,14 @@ struct MatchResult {
     std::vector<PairingStats> pairings;
     int scheduled_games = 0;
     bool stopped_by_sprt = false;
+    bool interrupted = false;  // the interrupt flag stopped it: games in play then were dropped
 };
 
 struct MatchCallbacks {
     std::function<void(const GameRecord&, const PairingStats&)> on_game;  // under the result lock
+    // Raised (by a signal handler) to stop the run: the moves being chosen end at once, the
+    // games in play are dropped, engines are stopped; the state so far can be resumed.
+    const std::atomic<bool>* interrupt = nullptr;
 };
 
 // Plays the schedule; game pairs whose two games are in `already_played` (a resumed run) are

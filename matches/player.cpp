@@ -33,6 +33,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         limits.hard_time_ms = std::max(1.0, std::min(slice * 2.5, clock.remaining_ms / 3 - 5));
     }
     limits.game_plies_left = loa::plies_until_limit(game);
+    limits.stop = interrupt_;
     const auto history = loa::search_history(game);
     const auto result = searcher_.search(game.position(), limits, history);
     MoveChoice choice;
@@ -119,11 +120,24 @@ void ExternalPlayer::start() {
     }
 }
 
+std::optional<std::string> ExternalPlayer::read_line(double timeout_ms) {
+    // In slices, so that an interrupt (Ctrl-C) is seen within a few tens of milliseconds.
+    constexpr double SliceMs = 50;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_ms * 1000));
+    for (;;) {
+        if (interrupted()) return std::nullopt;
+        const double left = std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now()).count();
+        if (left <= 0) return std::nullopt;
+        if (auto line = process_->read_line(std::min(left, SliceMs))) return line;
+        if (process_->gone()) return std::nullopt;
+    }
+}
+
 std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, double timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_ms * 1000));
     for (;;) {
         const double left = std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now()).count();
-        const auto line = process_->read_line(std::max(0.0, left));
+        const auto line = read_line(std::max(0.0, left));
         if (!line) return std::nullopt;
         if (line->starts_with(prefix)) return line;
         last_info_ = *line;
@@ -133,7 +147,7 @@ std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, dou
 std::optional<std::string> ExternalPlayer::gtp(const std::string& command, double timeout_ms) {
     if (!process_->write_line(command)) return std::nullopt;
     for (;;) {
-        const auto line = process_->read_line(timeout_ms);
+        const auto line = read_line(timeout_ms);
         if (!line) return std::nullopt;
         if (line->empty()) continue;
         if ((*line)[0] == '?') {
@@ -195,7 +209,7 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
         process_->write_line(go);
         last_info_.clear();
         const auto answer = expect("bestmove", timeout);
-        if (!answer) return fail(process_->gone() ? "engine crashed" : "no bestmove in time");
+        if (!answer) return fail(interrupted() ? "interrupted" : process_->gone() ? "engine crashed" : "no bestmove in time");
         score = parse_uci_score(last_info_, 0);
         std::istringstream in(*answer);
         std::string word;
@@ -215,7 +229,8 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
             gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
         }
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
-        if (!answer) return fail(process_->gone() ? "engine crashed" : "no move in time or genmove refused");
+        if (!answer)
+            return fail(interrupted() ? "interrupted" : process_->gone() ? "engine crashed" : "no move in time or genmove refused");
         move_text = std::string(common::trim(*answer));
     }
     MoveChoice choice;

@@ -1,6 +1,7 @@
 // A player of a match game. In-process players run a Searcher on the worker's thread.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <string>
@@ -34,6 +35,13 @@ public:
     virtual const EngineSpec& spec() const = 0;
     virtual void new_game() = 0;
     virtual MoveChoice choose(const loa::Game& game, const ClockState& clock) = 0;
+
+    // When this flag is raised (Ctrl-C), a move being chosen ends at once: the game is abandoned.
+    void set_interrupt(const std::atomic<bool>* flag) { interrupt_ = flag; }
+    bool interrupted() const { return interrupt_ && interrupt_->load(); }
+
+protected:
+    const std::atomic<bool>* interrupt_ = nullptr;
 };
 
 class InProcessPlayer final : public Player {
@@ -63,6 +71,7 @@ public:
 
 private:
     void start();
+    std::optional<std::string> read_line(double timeout_ms);  // nullopt: timeout, end of output or interrupt
     std::optional<std::string> expect(const std::string& prefix, double timeout_ms);  // UCI
     std::optional<std::string> gtp(const std::string& command, double timeout_ms);    // "= x" -> "x"
     MoveChoice fail(std::string why);

@@ -30,6 +30,7 @@ void ChildProcess::start(const std::string& program, const std::vector<std::stri
     const pid_t pid = fork();
     if (pid < 0) throw common::InputError("cannot fork");
     if (pid == 0) {
+        setsid();  // its own session and process group, led by this process
         dup2(in_pipe[0], STDIN_FILENO);
         dup2(out_pipe[1], STDOUT_FILENO);
         close(in_pipe[1]);
@@ -40,6 +41,7 @@ void ChildProcess::start(const std::string& program, const std::vector<std::stri
         if (write(exec_status[1], &err, sizeof err) < 0) _exit(127);
         _exit(127);
     }
+    setpgid(pid, pid);  // in case the parent runs first (fails harmlessly once setsid has run)
     close(in_pipe[0]);
     close(out_pipe[1]);
     close(exec_status[1]);
@@ -102,28 +104,33 @@ std::optional<std::string> ChildProcess::read_line(double timeout_ms) {
     }
 }
 
+namespace {
+
+// True when the process has ended. It is not reaped (WNOWAIT): while it stays a zombie its
+// process-group id cannot be reused, so the group can still be killed safely.
+bool has_exited(pid_t pid) {
+    siginfo_t info{};
+    return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
+}  // namespace
+
 bool ChildProcess::gone() {
     if (from_child_ < 0) return true;
-    return pid_ > 0 && waitpid(pid_, nullptr, WNOHANG) == pid_ && (pid_ = -1, true);
+    return pid_ > 0 && has_exited(pid_);
 }
 
 void ChildProcess::stop() {
     if (to_child_ >= 0) close(to_child_);
     if (from_child_ >= 0) close(from_child_);
     to_child_ = from_child_ = -1;
-    if (pid_ > 0) {
-        // Closing its input ends a well-behaved engine; give it a moment, then insist.
-        for (int i = 0; i < 20; ++i) {
-            if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        kill(pid_, SIGKILL);
-        waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-    }
+    if (pid_ <= 0) return;
+    // Closing its input ends a well-behaved engine; give it a moment. Whatever is left of its
+    // group then (a hung engine, or the children of a wrapper that has quit) is killed.
+    for (int i = 0; i < 20 && !has_exited(pid_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    kill(-pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
 }
 
 }  // namespace matches

@@ -1,5 +1,7 @@
 // A child process spoken to over its standard input and output, one line at a time, with a
-// timeout on every read: what an external engine is to the match runner.
+// timeout on every read: what an external engine is to the match runner. Each one runs in a
+// session (and process group) of its own, and stop() ends the whole group: an engine is often a
+// wrapper script, and the real engine it started must not outlive it.
 #pragma once
 
 #include <optional>
@@ -25,7 +27,8 @@ public:
     bool write_line(const std::string& line);
     // A line without its newline; nullopt on timeout or end of output.
     std::optional<std::string> read_line(double timeout_ms);
-    // Ends the process (terminate, then kill) and reaps it.
+    // Closes its input, gives it a moment to quit, then kills its whole process group and
+    // reaps it.
     void stop();
 
 private:

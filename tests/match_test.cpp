@@ -2,7 +2,9 @@
 // records that replay to their result, and results that do not depend on concurrency.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <unistd.h>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -412,6 +414,34 @@ TEST(ExternalEngines, AHungEngineLosesOnItsMoveTimeout) {
 TEST(ExternalEngines, AnIllegalMoveLosesAndIsRecorded) {
     const MatchResult r = against_fake("illegal", "depth=2", 2);
     for (const GameRecord& g : r.games) EXPECT_NE(g.termination.find("illegal move 'a1a1'"), std::string::npos) << g.termination;
+}
+
+// Processes whose command line contains `marker` (read from /proc).
+int processes_with(const std::string& marker) {
+    int found = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream in(entry.path() / "cmdline");
+        std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+        if (cmdline.find(marker) != std::string::npos && cmdline.find("gtest") == std::string::npos) ++found;
+    }
+    return found;
+}
+
+TEST(ExternalEngines, AHungWrapperScriptLeavesNoProcessBehind) {
+    // The wrapper hangs on 'go' with children of its own: the move timeout kills the whole
+    // process group, not only the script.
+    const std::string marker = fmt::format("{}.{}", 7000 + getpid() % 1000, 271828);
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=wrapped,cmd=bash,proto=uci,st=0.1,args=" LOA_TEST_SOURCE_DIR
+                                   "/fake_engines/wrapper.sh " + marker + " hang", 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const GameRecord& g : r.games) EXPECT_NE(g.termination.find("no bestmove in time"), std::string::npos) << g.termination;
+    EXPECT_EQ(processes_with("sleep " + marker), 0);
 }
 
 TEST(ExternalEngines, AnEngineThatDoesNotStartFailsAtOnce) {
