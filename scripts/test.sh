@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is missing, builds Release and Debug+ASan/UBSan, and runs the
-# whole default suite under both (tests labelled `slow` are opt-in: ctest -L slow).
+# whole default suite under both (tests labelled `slow` are opt-in: ctest -L slow); then a
+# ThreadSanitizer build runs the threaded parts (protocol sessions, the match runner with -j 2).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
@@ -10,3 +11,8 @@ for kind in release sanitize; do
   echo "== $kind: test"
   (cd "$root/build/$kind" && ctest --output-on-failure -j "$(nproc)" -LE slow)
 done
+echo "== tsan: build"
+bash "$root/scripts/build.sh" tsan
+echo "== tsan: test (sessions, protocols, matches)"
+(cd "$root/build/tsan" && TSAN_OPTIONS="halt_on_error=1" ctest --output-on-failure -j "$(nproc)" -LE slow \
+  -R 'Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|cli\.match|cli\.play')
