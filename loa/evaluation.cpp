@@ -170,15 +170,19 @@ EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
     nlohmann::json json;
     try {
         json = nlohmann::json::parse(text);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse errors, and numbers out of range (found by fuzzing)
         throw InputError(fmt::format("evaluation weights: not valid JSON ({})", e.what()));
     }
     if (!json.is_object()) throw InputError("evaluation weights: expected a JSON object of name: integer");
     EvalWeights w = base;
     for (const auto& [key, value] : json.items()) {
-        if (!value.is_number_integer())
-            throw InputError(fmt::format("evaluation weights: '{}' must be an integer", key));
-        const int v = value.get<int>();
+        // Weights multiply feature values of a few hundred: a million is far beyond any use,
+        // and keeps every product inside an int.
+        constexpr long long MaxWeight = 1'000'000;
+        if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<unsigned long long>() > MaxWeight) ||
+            (!value.is_number_unsigned() && std::llabs(value.get<long long>()) > MaxWeight))
+            throw InputError(fmt::format("evaluation weights: '{}' must be an integer within +-{}", key, MaxWeight));
+        const int v = static_cast<int>(value.get<long long>());
         if (key == "side_to_move") {
             w.side_to_move = v;
             continue;

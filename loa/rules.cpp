@@ -28,7 +28,8 @@ const std::vector<NamedRuleSet>& named_rule_sets() {
 
 RuleSet parse_rules(std::string_view spec) {
     RuleSet rules;
-    for (const auto& [key, value] : common::parse_key_values(spec, "rules")) {
+    for (const auto& item : common::parse_key_values(spec, "rules")) {
+        const std::string_view key = item.first, value = item.second;  // named: lambdas capture them
         auto bad_value = [&](std::string_view expected) {
             return InputError(fmt::format("rules: bad value '{}' for '{}' (expected {})", value, key, expected));
         };

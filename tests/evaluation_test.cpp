@@ -123,6 +123,12 @@ TEST(EvalWeights, RejectsBadFilesNamingTheProblem) {
     EXPECT_NE(message(R"({"walls": 1.5})").find("'walls' must be an integer"), std::string::npos);
     EXPECT_NE(message(R"({"walls": )").find("not valid JSON"), std::string::npos);
     EXPECT_NE(message("[1, 2]").find("expected a JSON object"), std::string::npos);
+    // Found by fuzzing: a number too large for JSON parsing escaped as another exception type;
+    // integers beyond an int were narrowed silently.
+    EXPECT_NE(message("77777770000000003482879571E17046128").find("not valid JSON"), std::string::npos);
+    EXPECT_NE(message(R"({"walls": 4294967297})").find("'walls' must be an integer within"), std::string::npos);
+    EXPECT_NE(message(R"({"walls": -4294967297})").find("'walls' must be an integer within"), std::string::npos);
+    EXPECT_NE(message(R"({"walls": 18446744073709551615})").find("'walls' must be an integer within"), std::string::npos);
     EXPECT_THROW(load_weights_file("/nonexistent/weights.json"), InputError);
 }
 

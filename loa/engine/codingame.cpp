@@ -65,6 +65,7 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinG
         return 2;
     }
     session.set_option("MoveOverhead", fmt::format("{:g}", settings.overhead_ms));
+    session.cap_nodes(settings.node_cap);
     session.prepare();  // before the first turn's clock runs
     const double keep = 1 - settings.margin_percent / 100;
     for (int turn = 0;; ++turn) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <cstdint>
 #include <string>
 
 #include "loa/engine/session.hpp"
@@ -11,6 +12,9 @@ namespace loa::engine {
 
 int run_uci(std::istream& in, Output& out);
 int run_gtp(std::istream& in, Output& out);
+// The same on a given session (tests and fuzzers set its options, e.g. a node cap, first).
+int run_uci(std::istream& in, Output& out, Session& session);
+int run_gtp(std::istream& in, Output& out, Session& session);
 // The CodinGame arena: its referee's rules by default, and a safety margin on its time limits
 // (its servers are slower than a desktop).
 struct CodinGameSettings {
@@ -18,6 +22,7 @@ struct CodinGameSettings {
     double first_turn_ms = 1000, turn_ms = 150;  // the referee's limits
     double margin_percent = 20;                  // of each limit, kept back
     double overhead_ms = 20;                     // start-up before main, answering, the referee reading it
+    std::uint64_t node_cap = 0;                  // > 0: every search stops at this many nodes (fuzzers)
 };
 int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinGameSettings& settings = {});
 

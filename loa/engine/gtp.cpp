@@ -41,6 +41,10 @@ void require_turn(const Game& game, Colour c) {
 
 int run_gtp(std::istream& in, Output& out) {
     Session session;
+    return run_gtp(in, out, session);
+}
+
+int run_gtp(std::istream& in, Output& out, Session& session) {
     session.prepare();
     double main_ms = -1, increment_ms = 0;  // time_settings
     double left_ms[2] = {-1, -1};           // time_left per colour

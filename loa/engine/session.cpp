@@ -113,6 +113,7 @@ Result Session::run(const search::ClockLimits& clock, const std::function<void(c
     search::SearchLimits limits = search::plan_limits(clock, overhead_ms_);
     limits.stop = &stop_;
     limits.game_plies_left = plies_until_limit(game_);
+    if (node_cap_ > 0) limits.nodes = limits.nodes ? std::min(limits.nodes, node_cap_) : node_cap_;
     return searcher().search(game_.position(), limits, search_history(game_), on_iteration);
 }
 

@@ -60,6 +60,9 @@ public:
     void stop();  // asks a running search to end (its on_done still runs)
     void wait();  // until the search thread is done
     bool searching() const { return searching_.load(); }
+    // Every search stops after this many nodes at most (0: no cap): what fuzzers and tests
+    // use to drive the protocols with arbitrary 'go' commands.
+    void cap_nodes(std::uint64_t nodes) { node_cap_ = nodes; }
     // Builds the search tables now (a large TT takes a while to allocate and clear) so that
     // the next search's clock does not pay for it: UCI's isready, GTP after set_option.
     void prepare();
@@ -72,6 +75,7 @@ private:
     std::string eval_ = "full";
     RuleSet rules_;
     double overhead_ms_ = 30;
+    std::uint64_t node_cap_ = 0;
     std::unique_ptr<search::Searcher<SearchGame>> searcher_;
     Game game_;
     std::thread thread_;

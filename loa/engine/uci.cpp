@@ -68,6 +68,10 @@ double number_after(const std::vector<std::string>& t, std::size_t& i) {
 // nodes), so waiting for it is not waiting on the search.
 int run_uci(std::istream& in, Output& out) {
     Session session;
+    return run_uci(in, out, session);
+}
+
+int run_uci(std::istream& in, Output& out, Session& session) {
     std::mutex lock;
     std::condition_variable stopped;
     bool infinite = false, stop_requested = false;
