@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Soak test of the match runner (documented, not in CI): bash scripts/soak.sh [GAMES] [JOBS].
+# Plays GAMES (10000) fast games between our engine in-process, over UCI and over GTP, and fault
+# injectors (tests/fake_engines/faulty.sh: crashes, hangs, illegal moves, garbage output, slow
+# start-up), then checks that: the runner ends normally; every scheduled game is in the PGN and
+# the JSON exactly once, with its reason; our own engines never lose on time or by an illegal
+# move; loa-match's resident memory at the end is within 10% of its value after the first 10% of
+# the games; no engine process is left. Prints the figures; exit status 0 when all hold.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+games="${1:-10000}"
+jobs="${2:-$(nproc)}"
+bash "$root/scripts/setup.sh"
+bash "$root/scripts/build.sh" release > /dev/null
+loa="$root/build/release/loa/loa"
+loa_match="$root/build/release/matches/loa-match"
+out="$root/out/soak"
+mkdir -p "$out"
+rm -f "$out"/soak.json "$out"/soak.json.state "$out"/soak.pgn
+faulty="$root/tests/fake_engines/faulty.sh"
+engines=(
+  --engine name=inproc,nodes=2000
+  --engine "name=uci,cmd=$loa,args=uci,proto=uci,nodes=2000"
+  --engine "name=gtp,cmd=$loa,args=gtp,proto=gtp,tc=2+0.02"
+  --engine "name=crash,cmd=bash,args=$faulty crash 2 $loa 11,proto=uci,nodes=2000,timeout=2"
+  --engine "name=hang,cmd=bash,args=$faulty hang 2 $loa 12,proto=uci,nodes=2000,timeout=2"
+  --engine "name=illegal,cmd=bash,args=$faulty illegal 2 $loa 13,proto=uci,nodes=2000,timeout=2"
+  --engine "name=garbage,cmd=bash,args=$faulty garbage 2 $loa 14,proto=uci,nodes=2000,timeout=2"
+  --engine "name=slow,cmd=bash,args=$faulty slow 30 $loa 15,proto=uci,nodes=2000,timeout=2"
+)
+pairings=$(( ${#engines[@]} / 2 * (${#engines[@]} / 2 - 1) / 2 ))
+per_pairing=$(( (games + pairings - 1) / pairings ))
+per_pairing=$(( per_pairing + per_pairing % 2 ))
+scheduled=$(( per_pairing * pairings ))
+echo "soak: $scheduled games ($pairings pairings x $per_pairing), -j $jobs"
+
+start=$(date +%s)
+"$loa_match" "${engines[@]}" --games "$per_pairing" -j "$jobs" --seed 7 -q --json "$out/soak.json" --pgn "$out/soak.pgn" \
+  > "$out/soak.txt" 2> "$out/soak.err" &
+pid=$!
+early_rss=0; last_rss=0
+while kill -0 "$pid" 2> /dev/null; do
+  rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status" 2> /dev/null || echo 0)
+  [ -n "$rss" ] && [ "$rss" -gt 0 ] && last_rss=$rss
+  done_games=$(( $(wc -l < "$out/soak.json.state" 2> /dev/null || echo 1) - 1 ))
+  if [ "$early_rss" -eq 0 ] && [ "$done_games" -ge $(( scheduled / 10 )) ]; then early_rss=$last_rss; fi
+  sleep 1
+done
+status=0
+wait "$pid" || status=$?
+seconds=$(( $(date +%s) - start ))
+
+python3 - "$out/soak.json" "$out/soak.pgn" "$scheduled" <<'PY'
+import collections, json, re, sys
+result = json.load(open(sys.argv[1]))
+scheduled = int(sys.argv[3])
+games = result["games"]
+ids = [g["game"] for g in games]
+pgn = open(sys.argv[2]).read().count("[Event ")
+reasons = collections.Counter(re.sub(r"'.*'", "'...'", g["termination"]) for g in games)
+ours = {"inproc", "uci", "gtp"}
+bad = [g for g in games
+       if any(w in g["termination"] for w in ("time", "illegal", "crashed", "no bestmove", "no move"))
+       and (g["black"] if g["result"] == "1-0" else g["white"]) in ours and g["result"] != "1/2-1/2"]
+print(f"games: {len(games)} in JSON ({len(set(ids))} distinct), {pgn} in PGN, {scheduled} scheduled")
+print("endings:", ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
+faults = sum(n for r, n in reasons.items() if r not in ("black wins by connection", "white wins by connection",
+             "draw by simultaneous connection", "draw by repetition"))
+print(f"faults survived: {faults}; losses of our own engines by time, illegal move or crash: {len(bad)}")
+ok = len(games) == scheduled == len(set(ids)) == pgn and not bad
+sys.exit(0 if ok else 1)
+PY
+checks=$?
+left=0
+for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2> /dev/null | grep -q "fake_engines/faulty.sh\|$loa uci\|$loa gtp" && left=$((left + 1)); done
+echo "runner exit status $status after ${seconds} s; resident memory ${early_rss} kB after 10% of the games, ${last_rss} kB at the end; engine processes left: $left"
+growth_ok=$(( last_rss * 100 <= early_rss * 110 ))
+[ "$status" -eq 0 ] && [ "$checks" -eq 0 ] && [ "$left" -eq 0 ] && [ "$growth_ok" -eq 1 ]
