@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     app.add_option("--openings-order", order, "sequential or random (seeded)")->check(CLI::IsMember({"sequential", "random"}))->capture_default_str();
     app.add_option("--seed", seed, "Seed of opening generation and order")->capture_default_str();
     app.add_option("--start", start, "Start position: standard or eggs (Scrambled Eggs)")->check(CLI::IsMember({"standard", "eggs"}))->capture_default_str();
-    app.add_option("--rules", rules_text, "Rules: olympiad or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
+    app.add_option("--rules", rules_text, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
     app.add_option("--sprt", sprt_text, "SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
     app.add_option("--resign", resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
     app.add_option("--time-margin", time_margin, "Milliseconds a clock may overrun before the game is lost")->capture_default_str();

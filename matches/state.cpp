@@ -4,7 +4,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -38,13 +40,37 @@ bool same_match(const nlohmann::json& a, const nlohmann::json& b) {
     return x == y;
 }
 
+namespace {
+
+// An integer field within [low, high]. nlohmann's own conversion casts any number, which is
+// undefined for a float out of range (found by fuzzing): a number of another kind or range is
+// an input error here. `fallback` is used when the field is absent (nullopt: it is required).
+long long integer_field(const nlohmann::json& j, const char* key, long long low, long long high,
+                        std::optional<long long> fallback = std::nullopt) {
+    if (!j.contains(key)) {
+        if (fallback) return *fallback;
+        throw InputError(fmt::format("missing '{}'", key));
+    }
+    const nlohmann::json& v = j.at(key);
+    // Non-negative numbers parse as unsigned: compare those as unsigned, before any cast.
+    const bool fits = v.is_number_unsigned() ? v.get<unsigned long long>() <= static_cast<unsigned long long>(high)
+                                             : v.is_number_integer();
+    const bool in_range = fits && v.get<long long>() >= low && v.get<long long>() <= high;
+    if (!in_range) throw InputError(fmt::format("'{}' must be an integer from {} to {}", key, low, high));
+    return v.get<long long>();
+}
+
+constexpr long long MaxCount = 1'000'000'000;
+
+}  // namespace
+
 MatchSettings settings_from_json(const nlohmann::json& j) {
     MatchSettings s;
     try {
         int i = 0;
         for (const auto& text : j.at("engines")) s.engines.push_back(parse_engine_spec(text.get<std::string>(), i++));
         s.format = j.at("format") == "gauntlet" ? Format::Gauntlet : Format::RoundRobin;
-        s.games = j.at("games").get<int>();
+        s.games = static_cast<int>(integer_field(j, "games", 1, MaxCount));
         s.rules = loa::parse_rules(j.at("rules").get<std::string>());
         s.openings_source = j.at("openings").get<std::string>();
         s.start_name = j.at("start").get<std::string>();
@@ -85,8 +111,8 @@ nlohmann::ordered_json game_json(const GameRecord& g) {
 GameRecord game_from_json(const nlohmann::json& j) {
     GameRecord g;
     try {
-        g.index = j.at("game").get<int>() - 1;
-        g.pair = j.at("pair").get<int>() - 1;
+        g.index = static_cast<int>(integer_field(j, "game", 1, MaxCount)) - 1;
+        g.pair = static_cast<int>(integer_field(j, "pair", 1, MaxCount)) - 1;
         g.white = j.at("white").get<std::string>();
         g.black = j.at("black").get<std::string>();
         const std::string result = j.at("result").get<std::string>();
@@ -98,11 +124,11 @@ GameRecord game_from_json(const nlohmann::json& j) {
         g.rules_ending = j.value("rules_ending", true);
         g.opening = j.at("opening").get<std::string>();
         g.start = loa::parse_position(j.at("start").get<std::string>());
-        g.opening_plies = j.value("opening_plies", 0);
+        g.opening_plies = static_cast<int>(integer_field(j, "opening_plies", 0, MaxCount, 0));
         g.black_limit = j.value("black_limit", "");
         g.white_limit = j.value("white_limit", "");
-        g.black_nodes = j.value("black_nodes", std::uint64_t{0});
-        g.white_nodes = j.value("white_nodes", std::uint64_t{0});
+        g.black_nodes = static_cast<std::uint64_t>(integer_field(j, "black_nodes", 0, std::numeric_limits<long long>::max(), 0));
+        g.white_nodes = static_cast<std::uint64_t>(integer_field(j, "white_nodes", 0, std::numeric_limits<long long>::max(), 0));
         g.black_ms = j.value("black_ms", 0.0);
         g.white_ms = j.value("white_ms", 0.0);
         g.black_max_move_ms = j.value("black_max_move_ms", 0.0);

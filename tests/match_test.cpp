@@ -579,6 +579,20 @@ TEST(MatchState, LoadKeepsWholePairsOnceAndDropsATornLine) {
     state.remove();
 }
 
+TEST(MatchState, RecordsWithNumbersOfTheWrongKindAreRejected) {
+    // Found by fuzzing: a float out of int range for "pair" went through a cast (undefined).
+    const MatchResult r = run_match(small_match(1), {});
+    nlohmann::ordered_json j = game_json(r.games[0]);
+    EXPECT_NO_THROW((void)game_from_json(j));
+    for (const char* bad : {"1.666e84", "-3", "0", "1.5", "\"2\"", "18446744073709551615"}) {
+        nlohmann::ordered_json broken = j;
+        broken["pair"] = nlohmann::json::parse(bad);
+        EXPECT_THROW((void)game_from_json(broken), common::InputError) << bad;
+    }
+    j["opening_plies"] = 1e300;
+    EXPECT_THROW((void)game_from_json(j), common::InputError);
+}
+
 TEST(MatchState, GameRecordsRoundTripThroughJson) {
     const MatchResult r = run_match(small_match(1), {});
     for (const GameRecord& g : r.games) {

@@ -400,7 +400,7 @@ private:
             const Move m = next->move;
             pv_length_[ply + 1] = 0;  // a child that ends the game leaves no line of its own
             make(m, ply, true);
-            // A capture may end the game (connect either side, or both): the status is the
+            // A quiescence move may end the game (for either side, or drawn): the status is the
             // child's, from its side to move's point of view, so it is negated like any child value.
             const Status s = game_.status(pos_);
             const Score score = s != Status::Ongoing  ? -terminal_score(s, ply + 1)

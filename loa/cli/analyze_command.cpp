@@ -32,7 +32,7 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(CLI::PositiveNumber);
     cmd->add_option("-v,--variant", o->variant, "Search variant, e.g. preset=pvs+tt,killers=2 (see 'loa variants')")
         ->capture_default_str();
-    cmd->add_option("-r,--rules", o->rules, "Rules: olympiad or key=value list")->capture_default_str();
+    cmd->add_option("-r,--rules", o->rules, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list")->capture_default_str();
     cmd->callback([o] {
         Game game(position_from_argument(o->position), parse_rules(o->rules));
         for (const std::string_view m : split_move_list(o->moves)) game.play(m);

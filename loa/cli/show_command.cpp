@@ -22,7 +22,7 @@ void add_show_command(CLI::App& app) {
     cmd->add_option("-p,--position", options->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", options->moves, "Moves to play first, e.g. \"b1-d3 a2c2\"");
     cmd->add_option("-r,--rules", options->rules,
-                    "Rules: olympiad, or key=value list (simultaneous=draw|mover, nomove=pass|lose|draw, "
+                    "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list (simultaneous=draw|mover, nomove=pass|lose|draw, "
                     "repetition=on|off, plylimit=N)")
         ->capture_default_str();
     cmd->callback([options] {

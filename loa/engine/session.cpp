@@ -72,7 +72,7 @@ std::vector<OptionInfo> Session::options() const {
         {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB"},
         {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
         {"Eval", eval_, "evaluation: full, concentration, simple or a JSON weights file"},
-        {"Rules", to_string(rules_), "olympiad or key=value list"},
+        {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
         {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
     };
     // Current values come from the canonical text of the config, read once.
