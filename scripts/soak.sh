@@ -38,12 +38,13 @@ start=$(date +%s)
 "$loa_match" "${engines[@]}" --games "$per_pairing" -j "$jobs" --seed 7 -q --json "$out/soak.json" --pgn "$out/soak.pgn" \
   > "$out/soak.txt" 2> "$out/soak.err" &
 pid=$!
-early_rss=0; last_rss=0
+early_rss=0; last_rss=0; late_rss=0
 while kill -0 "$pid" 2> /dev/null; do
   rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status" 2> /dev/null || echo 0)
   [ -n "$rss" ] && [ "$rss" -gt 0 ] && last_rss=$rss
-  done_games=$(( $(wc -l < "$out/soak.json.state" 2> /dev/null || echo 1) - 1 ))
+  done_games=$(( $( (wc -l < "$out/soak.json.state") 2> /dev/null || echo 1) - 1 ))
   if [ "$early_rss" -eq 0 ] && [ "$done_games" -ge $(( scheduled / 10 )) ]; then early_rss=$last_rss; fi
+  [ -f "$out/soak.json.state" ] && late_rss=$last_rss  # while games are still being played
   sleep 1
 done
 status=0
@@ -73,6 +74,6 @@ PY
 checks=$?
 left=0
 for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2> /dev/null | grep -q "fake_engines/faulty.sh\|$loa uci\|$loa gtp" && left=$((left + 1)); done
-echo "runner exit status $status after ${seconds} s; resident memory ${early_rss} kB after 10% of the games, ${last_rss} kB at the end; engine processes left: $left"
-growth_ok=$(( last_rss * 100 <= early_rss * 110 ))
+echo "runner exit status $status after ${seconds} s; resident memory ${early_rss} kB after 10% of the games, ${late_rss} kB near the end; engine processes left: $left"
+growth_ok=$(( late_rss * 100 <= early_rss * 110 ))
 [ "$status" -eq 0 ] && [ "$checks" -eq 0 ] && [ "$left" -eq 0 ] && [ "$growth_ok" -eq 1 ]
