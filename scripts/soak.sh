@@ -44,7 +44,7 @@ while kill -0 "$pid" 2> /dev/null; do
   [ -n "$rss" ] && [ "$rss" -gt 0 ] && last_rss=$rss
   done_games=$(( $( (wc -l < "$out/soak.json.state") 2> /dev/null || echo 1) - 1 ))
   if [ "$early_rss" -eq 0 ] && [ "$done_games" -ge $(( scheduled / 10 )) ]; then early_rss=$last_rss; fi
-  [ -f "$out/soak.json.state" ] && late_rss=$last_rss  # while games are still being played
+  [ -f "$out/soak.json.state" ] && [ "$done_games" -lt "$scheduled" ] && late_rss=$last_rss  # while games are played
   sleep 1
 done
 status=0
