@@ -5,7 +5,7 @@
 set -euo pipefail
 loa_match="$1"
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+trap '[ "${keep:-}" ] || rm -rf "$dir"' EXIT
 args=(--engine name=a,preset=pvs+tt+rhh,depth=2 --engine name=b,preset=pvs+tt+hh,depth=2 --games 24 -j 2 --seed 5 -q)
 
 "$loa_match" "${args[@]}" --json "$dir/ref.json" --pgn "$dir/ref.pgn" > /dev/null
@@ -21,7 +21,7 @@ done
 "$loa_match" "${args[@]}" --json "$dir/r.json" --pgn "$dir/r.pgn" > /dev/null
 
 # One line per game (tags and moves), in a stable order.
-games() { awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' "$1" | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sort; }
+games() { awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' "$1" | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
 ref_count=$(grep -c '^\[Event ' "$dir/ref.pgn")
 count=$(grep -c '^\[Event ' "$dir/r.pgn")
 indices=$(grep -o '"game": [0-9]*' "$dir/r.json" | sort -u | wc -l)
