@@ -162,6 +162,10 @@ std::optional<std::string> ExternalPlayer::gtp(const std::string& command, doubl
     }
 }
 
+std::string ExternalPlayer::no_answer(const char* otherwise) {
+    return interrupted() ? "interrupted" : process_->gone() ? "engine crashed" : otherwise;
+}
+
 MoveChoice ExternalPlayer::fail(std::string why) {
     process_->stop();  // restarted before the next game
     MoveChoice c;
@@ -209,7 +213,7 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
         process_->write_line(go);
         last_info_.clear();
         const auto answer = expect("bestmove", timeout);
-        if (!answer) return fail(interrupted() ? "interrupted" : process_->gone() ? "engine crashed" : "no bestmove in time");
+        if (!answer) return fail(no_answer("no bestmove in time"));
         score = parse_uci_score(last_info_, 0);
         std::istringstream in(*answer);
         std::string word;
@@ -229,16 +233,13 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
             gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
         }
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
-        if (!answer)
-            return fail(interrupted() ? "interrupted" : process_->gone() ? "engine crashed" : "no move in time or genmove refused");
+        if (!answer) return fail(no_answer("no move in time or genmove refused"));
         move_text = std::string(common::trim(*answer));
     }
     MoveChoice choice;
     choice.score = score;
     // Engines that know no pass (LinesOfActionBot says "(none)") when passing is the only move.
-    const loa::MoveList legal = loa::legal_moves(pos);
-    if ((move_text == "(none)" || move_text == "0000" || move_text == "none") && legal.size() == 1 && legal[0].is_pass())
-        move_text = "pass";
+    if ((move_text == "(none)" || move_text == "0000" || move_text == "none") && !loa::has_real_move(pos)) move_text = "pass";
     try {
         choice.move = loa::parse_move(pos, move_text);
     } catch (const common::InputError&) {

@@ -71,7 +71,8 @@ public:
 
 private:
     void start();
-    std::optional<std::string> read_line(double timeout_ms);  // nullopt: timeout, end of output or interrupt
+    std::optional<std::string> read_line(double timeout_ms);
+    std::string no_answer(const char* otherwise);  // why a move did not come: interrupt, crash or `otherwise`  // nullopt: timeout, end of output or interrupt
     std::optional<std::string> expect(const std::string& prefix, double timeout_ms);  // UCI
     std::optional<std::string> gtp(const std::string& command, double timeout_ms);    // "= x" -> "x"
     MoveChoice fail(std::string why);
