@@ -1,5 +1,7 @@
 #include "matches/engine_spec.hpp"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -16,6 +18,28 @@ double parse_seconds(std::string_view key, std::string_view value, const std::st
 }
 
 }  // namespace
+
+std::optional<TimeControl> named_time_control(std::string_view name) {
+    if (name == "stc") return TimeControl{5000, 50};
+    if (name == "ltc") return TimeControl{20000, 200};
+    return std::nullopt;
+}
+
+TimeControl parse_time_control(std::string_view text, const std::string& context) {
+    if (const auto named = named_time_control(text)) return *named;
+    const auto plus = text.find('+');
+    const auto base = common::parse_double(text.substr(0, plus));
+    const auto increment = plus == std::string_view::npos ? std::optional<double>(0) : common::parse_double(text.substr(plus + 1));
+    if (!base || !increment || !(*base > 0) || !(*increment >= 0) || !std::isfinite(*base) || !std::isfinite(*increment))
+        throw InputError(fmt::format("{}: tc must be stc, ltc or BASE+INC in seconds (BASE > 0), not '{}'", context, text));
+    return TimeControl{1000 * *base, 1000 * *increment};
+}
+
+bool has_limit(std::string_view text) {
+    for (const auto& [key, value] : common::parse_key_values(text, "engine"))
+        if (key == "depth" || key == "nodes" || key == "st" || key == "tc") return true;
+    return false;
+}
 
 std::string EngineSpec::limit_text() const {
     std::string out;
@@ -54,14 +78,7 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         } else if (key == "st") {
             spec.move_time_ms = 1000 * parse_seconds(key, value, id);
         } else if (key == "tc") {
-            const auto plus = value.find('+');
-            TimeControl tc;
-            tc.base_ms = 1000 * parse_seconds(key, value.substr(0, plus), id);
-            if (plus != std::string_view::npos) {
-                const std::string_view inc = value.substr(plus + 1);
-                tc.increment_ms = inc == "0" ? 0 : 1000 * parse_seconds(key, inc, id);
-            }
-            spec.time_control = tc;
+            spec.time_control = parse_time_control(value, fmt::format("engine '{}'", id));
         } else if (key == "eval") {
             spec.eval = std::string(value);
         } else if (key == "weights") {

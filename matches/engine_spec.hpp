@@ -1,6 +1,6 @@
 // One player of a match, as given on the command line:
 //   --engine name=rhh,preset=full,history=relative,depth=6
-// Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds), eval
+// Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds, or stc/ltc), eval
 // (full|concentration|simple|FILE.json), weights (= eval=FILE.json); every other key is a
 // search-config key (see `loa variants`).
 // External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE
@@ -51,6 +51,14 @@ struct EngineSpec {
     // Human summary of the limit: "depth=6", "nodes=20000", "st=0.5", "tc=10+0.1".
     std::string limit_text() const;
 };
+
+// The two standard time controls of strength tests on this project's 2-core machine
+// (docs/strength.md): "stc" = 5 s + 0.05 s a move, "ltc" = 4 times longer (20 s + 0.2 s).
+std::optional<TimeControl> named_time_control(std::string_view name);
+// "stc", "ltc", "BASE+INC" or "BASE" in seconds; `context` starts the error message.
+TimeControl parse_time_control(std::string_view text, const std::string& context);
+// Whether an engine string sets its own limit (depth, nodes, st or tc).
+bool has_limit(std::string_view text);
 
 // `index` numbers engines without a name ("engine1", ...). Throws common::InputError.
 EngineSpec parse_engine_spec(std::string_view text, int index);

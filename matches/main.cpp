@@ -2,6 +2,7 @@
 // openings, game records and a JSON result.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
@@ -132,6 +133,8 @@ int main(int argc, char** argv) {
     CLI::App app{"loa-match: matches between LOA search variants, with Elo, SPRT and game records.\n"
                  "Without --engine it plays the default match: relative vs absolute history heuristic."};
     std::vector<std::string> engine_texts;
+    std::string test_text, base_text, tc_text;
+    int report_every = 0;
     int games = 48;
     int concurrency = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
     std::string openings_file, start = "standard", rules_text = "olympiad", sprt_text, pgn_path, json_path, resign_text,
@@ -146,6 +149,10 @@ int main(int argc, char** argv) {
 
     app.add_option("-e,--engine", engine_texts,
                    "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
+    app.add_option("--test", test_text, "Test-vs-base run: the engine under test (named 'test' unless name= is given)");
+    app.add_option("--base", base_text, "Test-vs-base run: the engine it is measured against (named 'base'); see scripts/build-baseline.sh");
+    app.add_option("--tc", tc_text, "Time control of every engine without a limit of its own: stc (5+0.05), ltc (20+0.2) or BASE+INC seconds");
+    app.add_option("--report-every", report_every, "Print the summary so far every N finished games (also with -q)")->check(CLI::Range(1, 100000000));
     app.add_option("-g,--games", games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
     app.add_option("-j,--concurrency", concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str();
     app.add_option("--openings", openings_file, "Openings file: a position string or a move list a line");
@@ -203,6 +210,23 @@ int main(int argc, char** argv) {
     positions->add_option("--seed", sample_seed, "Seed of the sampling")->capture_default_str();
     positions->add_option("--out", sample_out, "Output file (default: standard output)");
 
+    // loa-match openings
+    OpeningGenerator og;
+    og.count = 2000;
+    og.balance_depth = 5;
+    og.max_abs_score = 50;
+    og.distinct_under_symmetry = true;
+    std::string og_plies = "4..8", og_out, og_start = "standard", og_rules = "olympiad";
+    CLI::App* openings = app.add_subcommand("openings", "Generate a file of balanced openings (random plies kept when a search scores them near 0)");
+    openings->add_option("--count", og.count, "Openings to keep")->check(CLI::Range(1, 10000000))->capture_default_str();
+    openings->add_option("--plies", og_plies, "Random plies: N or N1..N2 (drawn uniformly)")->capture_default_str();
+    openings->add_option("--depth", og.balance_depth, "Depth of the balance search")->check(CLI::Range(1, 30))->capture_default_str();
+    openings->add_option("--margin", og.max_abs_score, "Kept when |score| <= this (centi-units)")->check(CLI::Range(0, 100000))->capture_default_str();
+    openings->add_option("--seed", og.seed, "Seed of the random plies")->capture_default_str();
+    openings->add_option("--start", og_start, "Start position: standard or eggs")->check(CLI::IsMember({"standard", "eggs"}))->capture_default_str();
+    openings->add_option("--rules", og_rules, "Rules (as for a match)")->capture_default_str();
+    openings->add_option("--out", og_out, "Output file (default: standard output)");
+
     CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
     merge->add_option("files", merge_files, "Result files written with --json")->required()->check(CLI::ExistingFile);
     merge->add_option("--json", merge_json, "Write the merged result");
@@ -219,6 +243,38 @@ int main(int argc, char** argv) {
             std::ostream& out = sample_out.empty() ? std::cout : file;
             for (const loa::Position& p : sample) out << p.to_text() << '\n';
             fmt::print(stderr, "{} positions\n", sample.size());
+            return 0;
+        }
+        if (openings->parsed()) {
+            const auto dots = og_plies.find("..");
+            const auto lo = common::parse_int(og_plies.substr(0, dots));
+            const auto hi = dots == std::string::npos ? lo : common::parse_int(og_plies.substr(dots + 2));
+            if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 40)
+                throw common::InputError(fmt::format("openings: bad --plies '{}' (N or N1..N2, at most 40)", og_plies));
+            og.plies = *lo;
+            og.max_plies = *hi;
+            const loa::RuleSet rules = loa::parse_rules(og_rules);
+            std::ofstream file;
+            if (!og_out.empty()) {
+                file.open(og_out);
+                if (!file) throw common::InputError(fmt::format("cannot write '{}'", og_out));
+            }
+            const auto started = std::chrono::steady_clock::now();
+            og.on_progress = [&](int kept, int tried) {
+                if (kept % 100 != 0 && kept != og.count) return;
+                const std::chrono::duration<double> t = std::chrono::steady_clock::now() - started;
+                fmt::print(stderr, "openings: {} of {} kept, {} tried, {:.0f} s\n", kept, og.count, tried, t.count());
+            };
+            const auto made = generate_openings(og, og_start == "eggs" ? loa::Position::scrambled_eggs() : loa::Position::start(), rules);
+            const std::vector<std::string> header = {
+                fmt::format("{} balanced LOA openings, one move list a line from the {} start position", made.size(), og_start),
+                fmt::format("made by: loa-match openings --count {} --plies {} --depth {} --margin {} --seed {} --start {} --rules {}",
+                            og.count, og_plies, og.balance_depth, og.max_abs_score, og.seed, og_start, og_rules),
+                fmt::format("random plies drawn from {}, kept when a depth-{} search (preset full) scores the position within +-{}",
+                            og_plies, og.balance_depth, og.max_abs_score),
+                "centi-units for the side to move; distinct positions, also under the mirror images of the board"};
+            (og_out.empty() ? std::cout : file) << openings_file_text(made, header);
+            if (!og_out.empty()) fmt::print("Written {} openings to {}\n", made.size(), og_out);
             return 0;
         }
         if (treesize->parsed() && !tree_from_json.empty()) {
@@ -266,7 +322,23 @@ int main(int argc, char** argv) {
             return 0;
         }
         MatchSettings s;
+        if (!test_text.empty() || !base_text.empty()) {
+            if (test_text.empty() || base_text.empty()) throw common::InputError("a test-vs-base run needs both --test and --base");
+            if (!engine_texts.empty()) throw common::InputError("--test/--base replace --engine: give one or the other");
+            auto named = [](const std::string& text, const char* name) {
+                for (const auto& [key, value] : common::parse_key_values(text, "engine"))
+                    if (key == "name") return text;
+                return fmt::format("name={},{}", name, text);
+            };
+            engine_texts = {named(test_text, "test"), named(base_text, "base")};
+            s.test_vs_base = true;
+        }
         if (engine_texts.empty()) engine_texts.assign(std::begin(DefaultEngines), std::end(DefaultEngines));
+        if (!tc_text.empty()) {
+            (void)parse_time_control(tc_text, "--tc");  // a bad value fails here, named as the option
+            for (std::string& text : engine_texts)
+                if (!has_limit(text)) text += ",tc=" + tc_text;
+        }
         if (engine_texts.size() < 2) throw common::InputError("give at least two --engine options");
         std::set<std::string> names;
         for (std::size_t i = 0; i < engine_texts.size(); ++i) {
@@ -333,12 +405,29 @@ int main(int argc, char** argv) {
             if (pgn) write_record(pgn, g, s.event);
 
         const int total_per_pairing = 2 * ((s.games + 1) / 2);
+        const int scheduled = scheduled_games(s);
+        std::map<std::pair<int, int>, PairingStats> latest;  // for --report-every
+        std::map<int, int> resumed_in_pair;
+        for (const GameRecord& g : resumed) ++resumed_in_pair[g.pair];
+        int finished = 0, played_this_run = 0;  // a half-played pair is played again
+        for (const auto& [pair, count] : resumed_in_pair) finished += count == 2 ? 2 : 0;
+        const auto run_start = std::chrono::steady_clock::now();
         MatchCallbacks callbacks;
         callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
             state.append(g);
             if (pgn) {
                 write_record(pgn, g, s.event);
                 pgn.flush();
+            }
+            ++finished;
+            ++played_this_run;
+            latest[{p.first, p.second}] = p;
+            if (report_every > 0 && finished % report_every == 0) {
+                std::vector<PairingStats> pairings;
+                for (const auto& [key, stats] : latest) pairings.push_back(stats);
+                const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
+                fmt::print("{}", interim_report(s, pairings, finished, scheduled, elapsed.count(), played_this_run));
+                std::fflush(stdout);
             }
             if (quiet) return;
             fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));

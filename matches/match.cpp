@@ -78,6 +78,13 @@ void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
     stats.decision_games = stats.games.games();
 }
 
+int scheduled_games(const MatchSettings& s) {
+    const int pairs = (s.games + 1) / 2 * static_cast<int>(pairings_of(s).size());
+    int in_shard = 0;
+    for (int global = 0; global < pairs; ++global) in_shard += global % s.shard_count == s.shard_index;
+    return 2 * in_shard;
+}
+
 MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
     if (s.engines.size() < 2) throw common::InputError("a match needs at least two engines");
     if (s.openings.empty()) throw common::InputError("a match needs at least one opening");

@@ -34,6 +34,7 @@ struct MatchSettings {
     std::string openings_source;  // how the openings were made, for resume and merge checks
     std::string sprt_text;        // as given
     std::string start_name = "standard";
+    bool test_vs_base = false;  // --test/--base: the first engine is the change, the second its base
 };
 
 struct PairingStats {
@@ -65,6 +66,9 @@ struct MatchCallbacks {
     // games in play are dropped, engines are stopped; the state so far can be resumed.
     const std::atomic<bool>* interrupt = nullptr;
 };
+
+// Games this shard of the match plays in all (resumed ones included).
+int scheduled_games(const MatchSettings& settings);
 
 // Plays the schedule; game pairs whose two games are in `already_played` (a resumed run) are
 // not played again.

@@ -13,6 +13,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
+#include "loa/symmetry.hpp"
 
 namespace matches {
 
@@ -55,28 +56,51 @@ std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Pos
     std::mt19937_64 rng(g.seed);
     search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1"));
     std::set<loa::Key> seen;  // distinct openings only
-    for (int attempt = 0; static_cast<int>(out.size()) < g.count; ++attempt) {
+    const int max_plies = std::max(g.plies, g.max_plies);
+    auto identity = [&](const loa::Position& p) {
+        loa::Key key = p.key();
+        if (g.distinct_under_symmetry)
+            for (int k = 1; k < 4; ++k) key = std::min(key, loa::transform(p, k).key());
+        return key;
+    };
+    int attempt = 0;
+    for (; static_cast<int>(out.size()) < g.count; ++attempt) {
         if (attempt > 100 * g.count + 1000)
             throw common::InputError(fmt::format("openings: found only {} balanced openings of {} plies (score limit {})",
                                                  out.size(), g.plies, g.max_abs_score));
+        const int plies = max_plies == g.plies ? g.plies : std::uniform_int_distribution<int>(g.plies, max_plies)(rng);
         Opening o;
         o.start = start;
         loa::Game game(start, rules);
-        while (game.ply() < g.plies && !game.over()) {
+        while (game.ply() < plies && !game.over()) {
             const loa::MoveList moves = loa::legal_moves(game.position());
             const loa::Move m = moves[std::uniform_int_distribution<std::size_t>(0, moves.size() - 1)(rng)];
             game.play(m);
             o.moves.push_back(m);
         }
-        if (game.over() || seen.contains(game.position().key())) continue;
+        if (game.over() || seen.contains(identity(game.position()))) continue;
         judge.new_game();
         search::SearchLimits limits;
         limits.depth = g.balance_depth;
         const auto r = judge.search(game.position(), limits, loa::search_history(game));
         if (std::abs(r.score) > g.max_abs_score) continue;
-        seen.insert(game.position().key());
-        o.label = fmt::format("random {} plies #{} (score {})", g.plies, out.size() + 1, r.score);
+        seen.insert(identity(game.position()));
+        o.label = fmt::format("random {} plies #{} (score {})", plies, out.size() + 1, r.score);
         out.push_back(std::move(o));
+        if (g.on_progress) g.on_progress(static_cast<int>(out.size()), attempt + 1);
+    }
+    return out;
+}
+
+std::string openings_file_text(const std::vector<Opening>& openings, const std::vector<std::string>& header) {
+    std::string out;
+    for (const std::string& line : header) out += "# " + line + "\n";
+    for (const Opening& o : openings) {
+        for (std::size_t i = 0; i < o.moves.size(); ++i) {
+            if (i) out += ' ';
+            out += loa::move_to_text(o.moves[i]);
+        }
+        out += '\n';
     }
     return out;
 }

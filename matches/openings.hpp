@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,22 @@ std::vector<Opening> load_openings(const std::string& path, const loa::Position&
 struct OpeningGenerator {
     int count = 100;
     int plies = 4;             // random plies from the start
+    int max_plies = 0;         // > plies: the number of plies is drawn from plies..max_plies
     std::uint64_t seed = 1;
     int balance_depth = 3;     // search depth of the balance check
     int max_abs_score = 150;   // kept when |score| <= this (centi-units)
+    // Distinct also under the mirror images that keep the start position (files mirrored, ranks
+    // flipped): a mirrored opening is the same test twice.
+    bool distinct_under_symmetry = false;
+    std::function<void(int kept, int tried)> on_progress;  // called after every kept opening
 };
 
 std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Position& start, const loa::RuleSet& rules);
+
+// An openings file of generated openings: a header of '#' lines (`header`, one a line), then
+// each opening's moves ("b1-d3 a2-c2 ..."), the format load_openings reads (the moves are
+// from the start position the openings were generated from: give it again with --start).
+std::string openings_file_text(const std::vector<Opening>& openings, const std::vector<std::string>& header);
 
 // Plays the opening on a new game; the opening's moves are checked against the rules.
 loa::Game start_game(const Opening& opening, const loa::RuleSet& rules);

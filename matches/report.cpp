@@ -84,6 +84,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         out += fmt::format("  Pentanomial [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}]\n", p.pairs.count[0],
                            p.pairs.count[1], p.pairs.count[2], p.pairs.count[3], p.pairs.count[4]);
         if (s.sprt) out += sprt_summary(*s.sprt, p, r.stopped_by_sprt);
+        if (s.test_vs_base) out += "  " + verdict_line(s, p);
     }
     double slowest = 0, overshoot = 0;
     std::size_t moves = 0;
@@ -109,6 +110,46 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         }
     }
     return out;
+}
+
+std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
+    const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
+    const std::string& test = name(s, p.first);
+    const std::string& base = name(s, p.second);
+    std::string out = fmt::format("Verdict: {} vs {}: {} Elo [{}, {}] in {} games; ", test, base, signed_elo(e.elo),
+                                  signed_elo(e.elo_low), signed_elo(e.elo_high), p.games.games());
+    if (s.sprt) {
+        switch (p.decision) {
+            case SprtDecision::AcceptH1:
+                return out + fmt::format("SPRT accepted H1: {} is stronger (elo1 = {:g})\n", test, s.sprt->elo1);
+            case SprtDecision::AcceptH0:
+                return out + fmt::format("SPRT accepted H0: {} is not stronger (elo0 = {:g})\n", test, s.sprt->elo0);
+            case SprtDecision::Continue:
+                return out + fmt::format("no SPRT decision (LLR {:.2f} within [{:.2f}, {:.2f}])\n", p.llr,
+                                         s.sprt->lower_bound(), s.sprt->upper_bound());
+        }
+    }
+    if (e.elo_low > 0) return out + fmt::format("{} is stronger (95% interval above 0)\n", test);
+    if (e.elo_high < 0) return out + fmt::format("{} is weaker (95% interval below 0)\n", test);
+    return out + "no significant difference (95% interval contains 0)\n";
+}
+
+std::string interim_report(const MatchSettings& s, const std::vector<PairingStats>& pairings, int finished, int scheduled,
+                           double elapsed_seconds, int played_this_run) {
+    std::string eta = "?";
+    if (finished >= scheduled) eta = "0:00:00";
+    else if (played_this_run > 0) {
+        const auto left = static_cast<long>(elapsed_seconds / played_this_run * (scheduled - finished));
+        eta = fmt::format("{}:{:02}:{:02}", left / 3600, left / 60 % 60, left % 60);
+    }
+    const auto run = static_cast<long>(elapsed_seconds);
+    std::string out = fmt::format("--- Report after {} of {} games ({}:{:02}:{:02} elapsed, {:.1f} games/min, about {} left) ---\n",
+                                  finished, scheduled, run / 3600, run / 60 % 60, run % 60,
+                                  elapsed_seconds > 0 ? 60 * played_this_run / elapsed_seconds : 0.0, eta);
+    MatchResult partial;
+    partial.pairings = pairings;
+    out += summary(s, partial);
+    return out + "---\n";
 }
 
 std::string result_json(const MatchSettings& s, const MatchResult& r) {

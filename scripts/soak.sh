@@ -12,10 +12,13 @@ games="${1:-10000}"
 jobs="${2:-$(nproc)}"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" release > /dev/null
-loa="$root/build/release/loa/loa"
-loa_match="$root/build/release/matches/loa-match"
 out="$root/out/soak"
-mkdir -p "$out"
+mkdir -p "$out/bin"
+# A snapshot of the binaries: a rebuild during a run of several hours must not change (or, while
+# the linker writes it, break) the engine that the next game starts.
+cp "$root/build/release/loa/loa" "$root/build/release/matches/loa-match" "$out/bin/"
+loa="$out/bin/loa"
+loa_match="$out/bin/loa-match"
 rm -f "$out"/soak.json "$out"/soak.json.state "$out"/soak.pgn
 faulty="$root/tests/fake_engines/faulty.sh"
 engines=(

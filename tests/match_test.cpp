@@ -221,6 +221,29 @@ TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {
     EXPECT_NE(message("name=a,cmd=/bin/true,proto=gtp,depth=2").find("GTP engines play with a clock"), std::string::npos);
 }
 
+TEST(EngineSpec, NamedTimeControlsAndTheirErrors) {
+    const EngineSpec stc = parse_engine_spec("name=a,tc=stc", 0);
+    EXPECT_DOUBLE_EQ(stc.time_control->base_ms, 5000);
+    EXPECT_DOUBLE_EQ(stc.time_control->increment_ms, 50);
+    EXPECT_EQ(stc.limit_text(), "tc=5+0.05");
+    const TimeControl ltc = parse_time_control("ltc", "--tc");  // four times the short one
+    EXPECT_DOUBLE_EQ(ltc.base_ms, 4 * stc.time_control->base_ms);
+    EXPECT_DOUBLE_EQ(ltc.increment_ms, 4 * stc.time_control->increment_ms);
+    EXPECT_DOUBLE_EQ(parse_time_control("7", "--tc").base_ms, 7000);
+    EXPECT_DOUBLE_EQ(parse_time_control("7+0", "--tc").increment_ms, 0);
+    for (const char* bad : {"fast", "0+1", "-5+0.1", "5+x", "5+-1", "inf", "nan+1", ""}) {
+        try {
+            (void)parse_time_control(bad, "--tc");
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const common::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("--tc: tc must be stc, ltc or BASE+INC"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_TRUE(has_limit("name=a,nodes=5"));
+    EXPECT_TRUE(has_limit("st=1,preset=pvs"));
+    EXPECT_FALSE(has_limit("name=a,preset=pvs,eval=simple"));
+}
+
 MatchSettings small_match(int concurrency) {
     MatchSettings s;
     s.engines = {parse_engine_spec("name=a,preset=pvs+tt+rhh,nodes=600,qsearch_plies=2", 0),
@@ -371,6 +394,67 @@ TEST(Openings, GeneratedOpeningsAreDistinctBalancedAndSeeded) {
         keys.insert(start_game(a[i], loa::RuleSet{}).position().key());
     }
     EXPECT_EQ(keys.size(), 8u);
+}
+
+// The smallest of the keys of a position's images under the symmetries that keep the start
+// position (files mirrored, ranks flipped): written here from the board, not from the generator.
+loa::Key mirror_class(const loa::Position& p) {
+    loa::Key best = p.key();
+    for (const bool files : {false, true})
+        for (const bool ranks : {false, true}) {
+            std::string text = p.to_text();
+            const auto space = text.find(' ');
+            std::vector<std::string> rows;
+            for (std::string_view r : common::split(std::string_view(text).substr(0, space), '/')) {
+                std::string row;
+                for (const char c : r) row += std::isdigit(static_cast<unsigned char>(c)) ? std::string(c - '0', '.') : std::string(1, c);
+                if (files) std::reverse(row.begin(), row.end());
+                rows.push_back(row);
+            }
+            if (ranks) std::reverse(rows.begin(), rows.end());
+            std::string mirrored;
+            for (const std::string& row : rows) mirrored += (mirrored.empty() ? "" : "/") + row;
+            best = std::min(best, loa::parse_position(mirrored + text.substr(space)).key());
+        }
+    return best;
+}
+
+TEST(Openings, PlyRangeAndDistinctMirrorImages) {
+    OpeningGenerator g;
+    g.count = 40;
+    g.plies = 1;
+    g.max_plies = 3;
+    g.balance_depth = 1;
+    g.max_abs_score = 100000;
+    g.distinct_under_symmetry = true;
+    const auto openings = generate_openings(g, loa::Position::start(), loa::RuleSet{});
+    std::set<loa::Key> classes;
+    std::set<std::size_t> lengths;
+    for (const Opening& o : openings) {
+        lengths.insert(o.moves.size());
+        classes.insert(mirror_class(start_game(o, loa::RuleSet{}).position()));
+    }
+    EXPECT_EQ(lengths, (std::set<std::size_t>{1, 2, 3}));
+    EXPECT_EQ(classes.size(), openings.size());  // one ply from the start has mirror twins: they were dropped
+    // The file written from them reads back to the same openings.
+    const auto path = std::filesystem::temp_directory_path() / "loa_generated_openings_test.txt";
+    std::ofstream(path) << openings_file_text(openings, {"a header line"});
+    const auto back = load_openings(path.string(), loa::Position::start(), loa::RuleSet{});
+    ASSERT_EQ(back.size(), openings.size());
+    for (std::size_t i = 0; i < back.size(); ++i) EXPECT_EQ(back[i].moves, openings[i].moves);
+    std::filesystem::remove(path);
+}
+
+TEST(Openings, TheShippedOpeningsAreManyDistinctAndFromTheStandardStart) {
+    const auto openings = load_openings(LOA_DATA_DIR "/openings/balanced-4-8.txt", loa::Position::start(), loa::RuleSet{});
+    EXPECT_GE(openings.size(), 2000u);
+    std::set<loa::Key> classes;
+    for (const Opening& o : openings) {
+        EXPECT_GE(o.moves.size(), 4u);
+        EXPECT_LE(o.moves.size(), 8u);
+        classes.insert(mirror_class(start_game(o, loa::RuleSet{}).position()));
+    }
+    EXPECT_EQ(classes.size(), openings.size());
 }
 
 }  // namespace
