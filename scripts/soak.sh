@@ -6,8 +6,12 @@
 # the JSON exactly once, with its reason; our own engines never lose on time or by an illegal
 # move; loa-match's resident memory at the end is within 10% of its value after the first 10% of
 # the games; no engine process is left. Prints the figures; exit status 0 when all hold.
+# A soak stopped before its end (Ctrl-C, a session's end) resumes when run again with the same
+# GAMES and JOBS; bash scripts/soak.sh --fresh [GAMES] [JOBS] starts over.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+fresh=0
+if [ "${1:-}" = "--fresh" ]; then fresh=1; shift; fi
 games="${1:-10000}"
 jobs="${2:-$(nproc)}"
 bash "$root/scripts/setup.sh"
@@ -19,7 +23,8 @@ mkdir -p "$out/bin"
 cp "$root/build/release/loa/loa" "$root/build/release/matches/loa-match" "$out/bin/"
 loa="$out/bin/loa"
 loa_match="$out/bin/loa-match"
-rm -f "$out"/soak.json "$out"/soak.json.state "$out"/soak.pgn
+rm -f "$out"/soak.json
+[ "$fresh" -eq 1 ] && rm -f "$out"/soak.json.state "$out"/soak.pgn
 faulty="$root/tests/fake_engines/faulty.sh"
 engines=(
   --engine name=inproc,nodes=2000
@@ -38,6 +43,12 @@ scheduled=$(( per_pairing * pairings ))
 echo "soak: $scheduled games ($pairings pairings x $per_pairing), -j $jobs"
 
 start=$(date +%s)
+# Games already in the state file (a resumed soak): memory is sampled after a tenth of the
+# schedule has been played by this run.
+before=$(( $( (wc -l < "$out/soak.json.state") 2> /dev/null || echo 1) - 1 ))
+[ "$before" -gt 0 ] && echo "soak: resuming after $before games"
+early_at=$(( before + scheduled / 10 ))
+[ "$early_at" -gt $(( (before + scheduled) / 2 )) ] && early_at=$(( (before + scheduled) / 2 ))  # little left
 "$loa_match" "${engines[@]}" --games "$per_pairing" -j "$jobs" --seed 7 -q --json "$out/soak.json" --pgn "$out/soak.pgn" \
   > "$out/soak.txt" 2> "$out/soak.err" &
 pid=$!
@@ -46,13 +57,17 @@ while kill -0 "$pid" 2> /dev/null; do
   rss=$(awk '/VmRSS/ { print $2 }' "/proc/$pid/status" 2> /dev/null || echo 0)
   [ -n "$rss" ] && [ "$rss" -gt 0 ] && last_rss=$rss
   done_games=$(( $( (wc -l < "$out/soak.json.state") 2> /dev/null || echo 1) - 1 ))
-  if [ "$early_rss" -eq 0 ] && [ "$done_games" -ge $(( scheduled / 10 )) ]; then early_rss=$last_rss; fi
+  if [ "$early_rss" -eq 0 ] && [ "$done_games" -ge "$early_at" ]; then early_rss=$last_rss; fi
   [ -f "$out/soak.json.state" ] && [ "$done_games" -lt "$scheduled" ] && late_rss=$last_rss  # while games are played
   sleep 1
 done
 status=0
 wait "$pid" || status=$?
 seconds=$(( $(date +%s) - start ))
+if [ "$status" -eq 130 ]; then
+  echo "soak interrupted after $(( $(wc -l < "$out/soak.json.state") - 1 )) of $scheduled games: run the same command again to resume"
+  exit 130
+fi
 
 python3 - "$out/soak.json" "$out/soak.pgn" "$scheduled" <<'PY'
 import collections, json, re, sys
@@ -77,6 +92,6 @@ PY
 checks=$?
 left=0
 for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2> /dev/null | grep -q "fake_engines/faulty.sh\|$loa uci\|$loa gtp" && left=$((left + 1)); done
-echo "runner exit status $status after ${seconds} s; resident memory ${early_rss} kB after 10% of the games, ${late_rss} kB near the end; engine processes left: $left"
+echo "runner exit status $status after ${seconds} s; resident memory ${early_rss} kB after game $early_at, ${late_rss} kB near the end; engine processes left: $left"
 growth_ok=$(( late_rss * 100 <= early_rss * 110 ))
 [ "$status" -eq 0 ] && [ "$checks" -eq 0 ] && [ "$left" -eq 0 ] && [ "$growth_ok" -eq 1 ]

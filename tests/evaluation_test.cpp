@@ -2,11 +2,19 @@
 // feature values, and the weights file format.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <random>
+
 #include "common/search/score.hpp"
 #include "loa/error.hpp"
+#include "loa/bench_positions.hpp"
 #include "loa/evaluation.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "loa/symmetry.hpp"
+#include "reference_evaluation.hpp"
 #include "test_positions.hpp"
 
 namespace loa {
@@ -148,6 +156,67 @@ TEST(QuiescenceRule, QuadMovesAreCapturesThatChangeAnEulerNumber) {
     }
     EXPECT_GT(quad_moves, 0);
     EXPECT_LT(quad_moves, captures);
+}
+
+// Every position of the test sets: the bench positions, the tree-size positions, the thesis
+// games, positions from random games, and sparse endgames.
+std::vector<Position> evaluation_test_set() {
+    std::vector<Position> out;
+    for (const NamedPosition& p : BenchPositions) out.push_back(Position::from_text(p.text));
+    std::ifstream treesize(LOA_DATA_DIR "/treesize-positions.txt");
+    for (std::string line; std::getline(treesize, line);)
+        if (!line.empty() && line.front() != '#') out.push_back(parse_position(line));
+    for (const auto& entry : std::filesystem::directory_iterator(LOA_TEST_DATA_DIR "/thesis-games")) {
+        if (entry.path().extension() != ".txt" || entry.path().filename() == "README.md") continue;
+        std::ifstream in(entry.path());
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        Game game;
+        for (const std::string_view m : split_move_list(text)) {
+            if (game.over()) break;
+            game.play(m);
+            out.push_back(game.position());
+        }
+    }
+    for (const Position& p : testing::random_positions(2024, 150, 90)) out.push_back(p);
+    for (const Position& p : testing::sparse_positions(77, 1500, 1, 6)) out.push_back(p);
+    return out;
+}
+
+std::vector<EvalWeights> evaluation_test_weights() {
+    std::vector<EvalWeights> out = {EvalWeights::full(), EvalWeights::concentration_only()};
+    EvalWeights all;
+    all.weight.fill(100);
+    all.side_to_move = 7;
+    out.push_back(all);
+    std::mt19937_64 rng(5);
+    for (int i = 0; i < 4; ++i) {
+        EvalWeights w;
+        for (int& x : w.weight) x = std::uniform_int_distribution<int>(-300, 300)(rng);
+        w.side_to_move = std::uniform_int_distribution<int>(-50, 50)(rng);
+        out.push_back(w);
+    }
+    return out;
+}
+
+TEST(Evaluation, EqualsTheFrozenReferenceOnEveryTestPosition) {
+    const auto positions = evaluation_test_set();
+    ASSERT_GT(positions.size(), 10000u);
+    for (const EvalWeights& w : evaluation_test_weights()) {
+        const Evaluator eval(w);
+        const SearchGame game(RuleSet{}, eval);  // with its cache: every position twice
+        for (int round = 0; round < 2; ++round)
+            for (const Position& p : positions) {
+                const int expected = reference::evaluate(p, w);
+                ASSERT_EQ(eval.evaluate(p), expected) << p.to_text();
+                ASSERT_EQ(game.evaluate(p), expected) << p.to_text();
+                if (round == 0) {
+                    const EvalBreakdown b = eval.breakdown(p);
+                    ASSERT_EQ(b.features[index(Colour::Black)], reference::side_features(p, Colour::Black)) << p.to_text();
+                    ASSERT_EQ(b.features[index(Colour::White)], reference::side_features(p, Colour::White)) << p.to_text();
+                    ASSERT_EQ(b.total, expected);
+                }
+            }
+    }
 }
 
 }  // namespace

@@ -306,6 +306,26 @@ TEST(LoaSearch, NodeCountsAreReproducibleAndResetByNewGame) {
     }
 }
 
+// The evaluation cache saves time only: a searcher keeps it across searches, and every search
+// of a game gives the score, line and node count it gives without the cache.
+TEST(LoaSearch, TheEvaluationCacheChangesNoValueAndNoNodeCount) {
+    for (const char* spec : {"full", "pvs+tt+rhh", "ab"}) {
+        auto with = search::parse_search_config(spec), without = with;
+        with.eval_cache = true;
+        without.eval_cache = false;
+        LoaSearcher cached(SearchGame{}, with), plain(SearchGame{}, without);
+        search::SearchLimits limits;
+        limits.depth = 4;
+        for (const Position& pos : middle_game_positions(6, 31)) {
+            const auto a = cached.search(pos, limits), b = plain.search(pos, limits);
+            EXPECT_EQ(a.score, b.score) << spec;
+            EXPECT_EQ(a.pv, b.pv) << spec;
+            EXPECT_EQ(a.stats.nodes, b.stats.nodes) << spec;
+            EXPECT_EQ(a.stats.qnodes, b.stats.qnodes) << spec;
+        }
+    }
+}
+
 TEST(LoaSearch, ThirdOccurrenceOfAGamePositionIsADrawNotTheSecond) {
     // White to move; c2-a2 returns to the start position. An evaluation that loves that
     // position for White makes c2-a2 the best move unless it is a draw by repetition.

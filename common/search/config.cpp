@@ -103,6 +103,10 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         if (value == "on") c.tt = true;
         else if (value == "off") c.tt = false;
         else c.tt = true, c.tt_mb = parse_range(key, value, 1, 65536);
+    } else if (key == "eval_cache") {
+        if (value == "on") c.eval_cache = true;
+        else if (value == "off") c.eval_cache = false;
+        else c.eval_cache = true, c.eval_cache_mb = parse_range(key, value, 1, 4096);
     } else if (key == "tt_replace") {
         if (value == "always") c.tt_replace = TTReplace::Always;
         else if (value == "depth") c.tt_replace = TTReplace::Depth;
@@ -198,13 +202,14 @@ std::string to_string(const SearchConfig& c) {
                                                                  : std::to_string(c.null_r);
     const char* qsearch = c.qsearch == 0 ? "off" : c.qsearch == 1 ? "captures" : "quads";
     return fmt::format(
-        "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},"
+        "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},eval_cache={},"
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
         "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
+        c.eval_cache ? std::to_string(c.eval_cache_mb) : "off",
         on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
@@ -218,6 +223,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"aspiration", "off|on|<window>: aspiration window around the previous iteration's score"},
         {"aspiration_research", "full|widen: after a fail, search the full window or widen the failing side"},
         {"tt", "off|on|<MB>: transposition table"},
+        {"eval_cache", "off|on|<MB>: cache of static evaluations (time only: values and node counts are unchanged)"},
         {"tt_replace", "always|depth|twodeep: replacement scheme (Breuker et al.)"},
         {"tt_reuse", "deeper|exact: reuse entries searched at least as deep, or exactly as deep"},
         {"captures_first", "on|off: captures ordered first by the game's knowledge rule"},

@@ -35,6 +35,13 @@ struct SearchConfig {
     TTReplace tt_replace = TTReplace::TwoDeep;
     TTReuse tt_reuse = TTReuse::Deeper;
 
+    // Static evaluations cached by key: can save time only, never changes a value or a node
+    // count. Off in every preset: in LOA searches fewer than 1% of evaluations hit (the TT
+    // already catches repeated interior nodes; quiescence leaves are nearly all distinct), and
+    // the probe's cache miss costs more than it saves (docs/evaluation.md).
+    bool eval_cache = false;
+    int eval_cache_mb = 1;
+
     bool captures_first = false;  // order captures (by the game's knowledge) before quiet moves
     int killers = 0;              // killer moves kept per ply
     bool refutation = false;      // previous iterations' PV moves per ply, tried early

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "common/search/config.hpp"
+#include "common/search/eval_cache.hpp"
 #include "common/search/game.hpp"
 #include "common/search/history.hpp"
 #include "common/search/limits.hpp"
@@ -66,11 +67,11 @@ public:
         // Every table starts empty (a new TT is cleared as it is allocated): clearing it again
         // here would touch every page twice.
         if (config_.tt) tt_ = std::make_unique<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
+        if (config_.eval_cache) eval_cache_ = std::make_unique<EvalCache>(static_cast<std::size_t>(config_.eval_cache_mb));
     }
 
     const SearchConfig& config() const { return config_; }
-    const G& game() const { return game_; }
-    G& game() { return game_; }
+    const G& game() const { return game_; }  // const: the evaluation cache relies on a fixed game
     const TranspositionTable* tt() const { return tt_.get(); }
     const HistoryTables& history() const { return history_; }
 
@@ -78,6 +79,7 @@ public:
     // exactly the result (and node count) of a fresh Searcher.
     void new_game() {
         if (tt_) tt_->clear();
+        if (eval_cache_) eval_cache_->clear();
         history_.clear();
         killers_.clear();
         for (auto& line : refutations_) line.clear();
@@ -247,7 +249,7 @@ private:
             if (const Status s = game_.status(pos_); s != Status::Ongoing) return terminal_score(s, ply);
             if (game_.repetition_draws() && is_repetition(ply)) return DrawScore;
             if (drawn_by_length(ply)) return DrawScore;
-            if (ply >= MaxPly - 1) return game_.evaluate(pos_);
+            if (ply >= MaxPly - 1) return evaluate(ply);
         }
         if (depth <= 0) return quiescence(alpha, beta, ply, 0);
         if (count_node(ply)) return 0;
@@ -271,7 +273,7 @@ private:
         }
 
         if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
-            !is_decisive(beta) && game_.null_move_allowed(pos_) && game_.evaluate(pos_) >= beta) {
+            !is_decisive(beta) && game_.null_move_allowed(pos_) && evaluate(ply) >= beta) {
             if (const auto cut = try_null_move(beta, depth, ply)) return *cut;
             if (aborted_) return 0;
         }
@@ -387,7 +389,7 @@ private:
         pv_length_[ply] = 0;
         if (count_node(ply)) return 0;
         ++stats_.qnodes;
-        const Score stand_pat = game_.evaluate(pos_);
+        const Score stand_pat = evaluate(ply);
         if (config_.qsearch == 0 || qply >= config_.qsearch_plies || ply >= MaxPly - 1 || stand_pat >= beta)
             return stand_pat;
         Score best = stand_pat;
@@ -445,6 +447,12 @@ private:
         }
     }
 
+    // The game's static evaluation of the node at `ply`, through the cache when there is one.
+    Score evaluate(int ply) {
+        if (!eval_cache_) return game_.evaluate(pos_);
+        return eval_cache_->get(keys_[history_size_ + static_cast<std::size_t>(ply)], [&] { return game_.evaluate(pos_); });
+    }
+
     Move refutation(int age, int ply) const {
         const auto& line = refutations_[static_cast<std::size_t>(age)];
         return config_.refutation && static_cast<std::size_t>(ply) < line.size() ? line[static_cast<std::size_t>(ply)]
@@ -454,6 +462,7 @@ private:
     G game_;
     SearchConfig config_;
     std::unique_ptr<TranspositionTable> tt_;
+    std::unique_ptr<EvalCache> eval_cache_;
     HistoryTables history_;
     KillerTable<Move> killers_;
     std::array<std::vector<Move>, 2> refutations_;  // PVs of the last two iterations
