@@ -69,6 +69,12 @@ constexpr Bitboard inward(Bitboard edge_piece) {
 
 }  // namespace
 
+int weight_at(const EvalWeights& w, std::size_t k, int phase) {
+    return w.tapered ? (w.weight[k] * phase + w.endgame[k] * (MaxPhase - phase)) / MaxPhase : w.weight[k];
+}
+
+int game_phase(const Position& pos) { return std::clamp(popcount(pos.occupied()) - 4, 0, MaxPhase); }
+
 std::string_view feature_name(Feature f) { return FeatureNames[static_cast<std::size_t>(f)]; }
 
 // Weights measured in self-play (depth 4, 300-game matches; docs/evaluation.md): each term
@@ -96,7 +102,9 @@ FeatureValues side_features(const Position& pos, Colour side, const EvalWeights&
     const Bitboard own = pos.pieces(side), enemy = pos.pieces(~side);
     const int n = popcount(own);
     auto feature = [&](Feature x) -> int& { return f[static_cast<std::size_t>(x)]; };
-    auto wanted = [&](Feature x) { return every_feature || weights[x] != 0; };
+    auto wanted = [&](Feature x) {
+        return every_feature || weights[x] != 0 || (weights.tapered && weights.endgame[static_cast<std::size_t>(x)] != 0);
+    };
 
     int sx = 0, sy = 0, pst = 0;
     for (Bitboard b = own; b;) {
@@ -159,9 +167,10 @@ EvalBreakdown Evaluator::breakdown(const Position& pos, bool every_feature) cons
     b.features[index(Colour::Black)] = side_features(pos, Colour::Black, weights_, every_feature);
     b.features[index(Colour::White)] = side_features(pos, Colour::White, weights_, every_feature);
     int total = 0;
+    const int phase = weights_.tapered ? game_phase(pos) : MaxPhase;
     for (int i = 0; i < FeatureCount; ++i) {
         const auto k = static_cast<std::size_t>(i);
-        b.terms[k] = weights_.weight[k] * (b.features[index(us)][k] - b.features[index(~us)][k]) / 100;
+        b.terms[k] = weight_at(weights_, k, phase) * (b.features[index(us)][k] - b.features[index(~us)][k]) / 100;
         total += b.terms[k];
     }
     b.side_to_move = weights_.side_to_move;
@@ -170,6 +179,26 @@ EvalBreakdown Evaluator::breakdown(const Position& pos, bool every_feature) cons
 }
 
 int Evaluator::evaluate(const Position& pos) const { return breakdown(pos, false).total; }
+
+namespace {
+
+// Weights multiply feature values of a few hundred: a million is far beyond any use, and keeps
+// every product (tapering included) inside an int.
+int checked_weight(const std::string& key, const nlohmann::json& value) {
+    constexpr long long MaxWeight = 1'000'000;
+    if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<unsigned long long>() > MaxWeight) ||
+        (!value.is_number_unsigned() && std::llabs(value.get<long long>()) > MaxWeight))
+        throw InputError(fmt::format("evaluation weights: '{}' must be an integer within +-{}", key, MaxWeight));
+    return static_cast<int>(value.get<long long>());
+}
+
+std::size_t feature_index(const std::string& key) {
+    const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), key);
+    if (it == FeatureNames.end()) throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
+    return static_cast<std::size_t>(it - FeatureNames.begin());
+}
+
+}  // namespace
 
 EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
     nlohmann::json json;
@@ -180,22 +209,23 @@ EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
     }
     if (!json.is_object()) throw InputError("evaluation weights: expected a JSON object of name: integer");
     EvalWeights w = base;
+    const nlohmann::json* endgame = nullptr;
     for (const auto& [key, value] : json.items()) {
-        // Weights multiply feature values of a few hundred: a million is far beyond any use,
-        // and keeps every product inside an int.
-        constexpr long long MaxWeight = 1'000'000;
-        if (!value.is_number_integer() || (value.is_number_unsigned() && value.get<unsigned long long>() > MaxWeight) ||
-            (!value.is_number_unsigned() && std::llabs(value.get<long long>()) > MaxWeight))
-            throw InputError(fmt::format("evaluation weights: '{}' must be an integer within +-{}", key, MaxWeight));
-        const int v = static_cast<int>(value.get<long long>());
-        if (key == "side_to_move") {
-            w.side_to_move = v;
+        if (key == "endgame") {
+            if (!value.is_object()) throw InputError("evaluation weights: 'endgame' must be an object of name: integer");
+            endgame = &value;
             continue;
         }
-        const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), key);
-        if (it == FeatureNames.end())
-            throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
-        w.weight[static_cast<std::size_t>(it - FeatureNames.begin())] = v;
+        if (key == "side_to_move") {
+            w.side_to_move = checked_weight(key, value);
+            continue;
+        }
+        w.weight[feature_index(key)] = checked_weight(key, value);
+    }
+    if (endgame) {
+        if (!base.tapered) w.endgame = w.weight;
+        w.tapered = true;
+        for (const auto& [key, value] : endgame->items()) w.endgame[feature_index(key)] = checked_weight("endgame." + key, value);
     }
     return w;
 }
@@ -212,6 +242,9 @@ std::string weights_to_json(const EvalWeights& w) {
     nlohmann::ordered_json json;
     for (int i = 0; i < FeatureCount; ++i) json[std::string(FeatureNames[static_cast<std::size_t>(i)])] = w.weight[static_cast<std::size_t>(i)];
     json["side_to_move"] = w.side_to_move;
+    if (w.tapered)
+        for (int i = 0; i < FeatureCount; ++i)
+            json["endgame"][std::string(FeatureNames[static_cast<std::size_t>(i)])] = w.endgame[static_cast<std::size_t>(i)];
     return json.dump(2);
 }
 

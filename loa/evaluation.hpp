@@ -37,9 +37,22 @@ enum class Feature {
 inline constexpr int FeatureCount = 9;
 std::string_view feature_name(Feature f);
 
+// Tapered weights: with `tapered`, a feature's weight moves linearly from `weight` (the opening,
+// all 24 pieces on the board) to `endgame` (4 pieces or fewer) with the number of pieces:
+//     w = (weight * phase + endgame * (MaxPhase - phase)) / MaxPhase,  phase = clamp(pieces - 4, 0, 20)
+// Without it `weight` holds for the whole game (and the evaluation costs nothing more).
+inline constexpr int MaxPhase = 20;
+int game_phase(const Position& pos);  // MaxPhase at the start, 0 with 4 pieces or fewer
+
+struct EvalWeights;
+// The weight of feature `k` at `phase` (the tapered mix, or the single weight).
+int weight_at(const EvalWeights& w, std::size_t k, int phase);
+
 struct EvalWeights {
     std::array<int, FeatureCount> weight{};  // percent: 100 means feature units = centi-units
     int side_to_move = 0;                    // bonus for the side to move, centi-units
+    bool tapered = false;
+    std::array<int, FeatureCount> endgame{};  // with `tapered`: the weights with 4 pieces or fewer
 
     int& operator[](Feature f) { return weight[static_cast<std::size_t>(f)]; }
     int operator[](Feature f) const { return weight[static_cast<std::size_t>(f)]; }
@@ -49,8 +62,9 @@ struct EvalWeights {
     friend bool operator==(const EvalWeights&, const EvalWeights&) = default;
 };
 
-// JSON: {"concentration": 100, "mobility": 20, ..., "side_to_move": 10}; missing keys keep
-// the defaults of `base`, unknown keys are an error (InputError naming them).
+// JSON: {"concentration": 100, "mobility": 20, ..., "side_to_move": 10}, and for tapered
+// weights "endgame": {"mobility": 60, ...} (features not named there keep the opening weight);
+// missing keys keep the defaults of `base`, unknown keys are an error (InputError naming them).
 EvalWeights parse_weights_json(std::string_view json, const EvalWeights& base = EvalWeights::full());
 EvalWeights load_weights_file(const std::string& path, const EvalWeights& base = EvalWeights::full());
 std::string weights_to_json(const EvalWeights& w);

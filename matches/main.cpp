@@ -26,6 +26,7 @@
 #include "matches/report.hpp"
 #include "matches/state.hpp"
 #include "matches/treesize.hpp"
+#include "matches/tune.hpp"
 #include "loa/search_game.hpp"
 
 namespace {
@@ -227,6 +228,24 @@ int main(int argc, char** argv) {
     openings->add_option("--rules", og_rules, "Rules (as for a match)")->capture_default_str();
     openings->add_option("--out", og_out, "Output file (default: standard output)");
 
+    // loa-match tune
+    TuneSettings tune_settings;
+    std::string tune_out, tune_start, tune_freeze;
+    bool tune_flat = false, tune_fixed_stm = false;
+    CLI::App* tune = app.add_subcommand("tune", "Fit the evaluation weights to game results (Texel's method, logistic regression)");
+    tune->add_option("records", tune_settings.record_files, "Game records written by --pgn")->required()->check(CLI::ExistingFile);
+    tune->add_option("--out", tune_out, "Write the tuned weights (JSON, for eval=FILE.json / loa --weights)");
+    tune->add_option("--start", tune_start, "Starting weights (JSON; default: the built-in evaluation)");
+    tune->add_option("--per-game", tune_settings.per_game, "Positions taken from each game (0: all)")->check(CLI::NonNegativeNumber)->capture_default_str();
+    tune->add_option("--min-ply", tune_settings.min_ply, "Earliest ply taken")->check(CLI::NonNegativeNumber)->capture_default_str();
+    tune->add_option("--seed", tune_settings.seed, "Seed of the sampling and of the held-out games")->capture_default_str();
+    tune->add_option("--holdout", tune_settings.holdout, "Share of games kept out of the fit to check it")->check(CLI::Range(0.0, 0.9))->capture_default_str();
+    tune->add_option("--freeze", tune_freeze, "Features kept at their starting weight: name,name,...");
+    tune->add_flag("--flat", tune_flat, "One weight a feature for the whole game (default: opening and endgame weights)");
+    tune->add_flag("--fixed-side-to-move", tune_fixed_stm, "Keep the side-to-move bonus");
+    tune->add_option("--l2", tune_settings.l2, "Pull towards the starting weights")->check(CLI::NonNegativeNumber)->capture_default_str();
+    tune->add_option("--iterations", tune_settings.max_iterations, "Most Newton steps")->check(CLI::Range(1, 1000))->capture_default_str();
+
     CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
     merge->add_option("files", merge_files, "Result files written with --json")->required()->check(CLI::ExistingFile);
     merge->add_option("--json", merge_json, "Write the merged result");
@@ -243,6 +262,33 @@ int main(int argc, char** argv) {
             std::ostream& out = sample_out.empty() ? std::cout : file;
             for (const loa::Position& p : sample) out << p.to_text() << '\n';
             fmt::print(stderr, "{} positions\n", sample.size());
+            return 0;
+        }
+        if (tune->parsed()) {
+            if (!tune_start.empty()) tune_settings.start = loa::load_weights_file(tune_start);
+            tune_settings.tapered = !tune_flat;
+            tune_settings.tune_side_to_move = !tune_fixed_stm;
+            for (const std::string_view name : common::split(tune_freeze, ',')) {
+                if (name.empty()) continue;
+                bool known = false;
+                for (int k = 0; k < loa::FeatureCount; ++k)
+                    if (loa::feature_name(static_cast<loa::Feature>(k)) == name) {
+                        tune_settings.frozen.push_back(static_cast<loa::Feature>(k));
+                        known = true;
+                    }
+                if (!known) throw common::InputError(fmt::format("tune: unknown feature '{}' in --freeze", name));
+            }
+            fmt::print("Collecting quiet positions from {} file(s)...\n", tune_settings.record_files.size());
+            std::fflush(stdout);
+            const auto samples = collect_samples(tune_settings);
+            const TuneReport report = fit_weights(tune_settings, samples);
+            fmt::print("{}", tune_summary(tune_settings, report));
+            if (!tune_out.empty()) {
+                std::ofstream out(tune_out);
+                if (!out) throw common::InputError(fmt::format("cannot write '{}'", tune_out));
+                out << loa::weights_to_json(report.weights) << '\n';
+                fmt::print("Weights written to {}\n", tune_out);
+            }
             return 0;
         }
         if (openings->parsed()) {

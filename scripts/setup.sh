@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ cmake make libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-          libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox)
+          libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox libeigen3-dev)
 [ "${1:-}" = fuzz ] && packages+=(clang libfuzzer-14-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -219,5 +219,58 @@ TEST(Evaluation, EqualsTheFrozenReferenceOnEveryTestPosition) {
     }
 }
 
+TEST(EvalWeights, TaperedJsonRoundTripAndPartialEndgame) {
+    EvalWeights w = EvalWeights::full();
+    w.tapered = true;
+    w.endgame = w.weight;
+    w.endgame[static_cast<std::size_t>(Feature::Groups)] = -40;
+    w.side_to_move = 4;
+    EXPECT_EQ(parse_weights_json(weights_to_json(w)), w);
+    // An endgame object naming one feature: the others keep their opening weight.
+    const EvalWeights partial = parse_weights_json(R"({"mobility": 50, "endgame": {"quads": 30}})");
+    EXPECT_TRUE(partial.tapered);
+    EXPECT_EQ(partial[Feature::Mobility], 50);
+    EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Mobility)], 50);
+    EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Quads)], 30);
+    EXPECT_EQ(partial[Feature::Quads], EvalWeights::full()[Feature::Quads]);
+    // Untapered weights write no endgame object.
+    EXPECT_EQ(weights_to_json(EvalWeights::full()).find("endgame"), std::string::npos);
+}
+
+TEST(Evaluation, TaperedWeightsMoveFromOpeningToEndgameWithThePieceCount) {
+    EvalWeights opening = EvalWeights::full(), endgame;
+    endgame.weight = {60, 0, 10, 30, 140, 0, 20, 50, 5};
+    EvalWeights tapered = opening;
+    tapered.tapered = true;
+    tapered.endgame = endgame.weight;
+    const Evaluator mixed(tapered), early(opening), late(endgame);
+    int full_board = 0, bare = 0, between = 0;
+    for (const Position& p : evaluation_test_set()) {
+        const int pieces = popcount(p.occupied());
+        // Written from the documented formula: phase = clamp(pieces - 4, 0, 20), and each weight
+        // (opening x phase + endgame x (20 - phase)) / 20, truncated towards zero.
+        const int phase = std::clamp(pieces - 4, 0, 20);
+        const Colour us = p.side_to_move();
+        const FeatureValues mine = reference::side_features(p, us), theirs = reference::side_features(p, ~us);
+        int expected = 0;
+        for (std::size_t k = 0; k < mine.size(); ++k)
+            expected += (opening.weight[k] * phase + endgame.weight[k] * (20 - phase)) / 20 * (mine[k] - theirs[k]) / 100;
+        ASSERT_EQ(mixed.evaluate(p), std::clamp(expected, -EvalClamp, EvalClamp)) << p.to_text();
+        if (pieces >= 24) {
+            ++full_board;
+            ASSERT_EQ(mixed.evaluate(p), early.evaluate(p));
+        } else if (pieces <= 4) {
+            ++bare;
+            ASSERT_EQ(mixed.evaluate(p), late.evaluate(p));
+        } else {
+            ++between;
+        }
+    }
+    EXPECT_GT(full_board, 0);
+    EXPECT_GT(bare, 0);
+    EXPECT_GT(between, 1000);
+}
+
+
 }  // namespace
 }  // namespace loa

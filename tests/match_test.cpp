@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -864,3 +865,4 @@ TEST(TreeSize, PlotDrawsNodesAndRatiosEvenWithQuotesInNames) {
 
 }  // namespace
 }  // namespace matches
+

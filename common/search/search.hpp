@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "common/search/config.hpp"
@@ -83,6 +84,24 @@ public:
         history_.clear();
         killers_.clear();
         for (auto& line : refutations_) line.clear();
+    }
+
+    // The principal line of the quiescence search at `root` and its value (empty when standing
+    // pat is best): where evaluation tuning (Texel's method) takes a position with captures
+    // pending. The status of `root` itself is not checked: give a position whose game goes on.
+    std::pair<std::vector<Move>, Score> quiescence_line(const Position& root) {
+        pos_ = root;
+        limits_ = {};
+        stats_ = {};
+        aborted_ = false;
+        clock_ = Stopwatch();
+        history_size_ = 0;
+        keys_.assign(MaxPly + 2, 0);
+        keys_[0] = game_.key(pos_);
+        reversible_from_[0] = 0;
+        iteration_depth_ = 0;
+        const Score score = quiescence(-Infinity, Infinity, 0, 0);
+        return {std::vector<Move>(pv_[0].begin(), pv_[0].begin() + pv_length_[0]), score};
     }
 
     // Searches `root`. `history` holds the keys of earlier game positions since the last
