@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::array<std::string_view, FeatureCount> FeatureNames = {
     "concentration", "centralisation", "centre_of_mass", "quads", "mobility",
-    "walls",         "connections",    "groups",         "uniformity"};
+    "walls",         "connections",    "groups",         "uniformity", "material", "blocked"};
 
 // Piece-square table favouring the centre (symmetric under the board's 8 symmetries).
 constexpr std::array<int, 8> RingValue = {50, 25, 10, -20};  // by Chebyshev ring, 0 = centre
@@ -127,18 +127,21 @@ FeatureValues side_features(const Position& pos, Colour side, const EvalWeights&
     feature(Feature::Centralisation) = pst / n;
     feature(Feature::CentreOfMass) = -10 * std::max(std::abs(2 * sx - 7 * n), std::abs(2 * sy - 7 * n)) / n;
     feature(Feature::Quads) = -25 * (pos.euler_numerator(side) - 4);
-    if (wanted(Feature::Mobility)) {
+    if (wanted(Feature::Mobility) || wanted(Feature::Blocked)) {
         // Each destination: 4, +4 for a capture, -2 on the edge, else +2 when it is nearer the
         // centre than the piece; counted with masks rather than square by square.
-        int mobility = 0;
+        int mobility = 0, blocked = 0;
         for (Bitboard b = own; b;) {
             const Square from = pop_lsb(b);
             const Bitboard targets = piece_destinations(from, own, enemy);
             mobility += 4 * popcount(targets) + 4 * popcount(targets & enemy) - 2 * popcount(targets & Edge) +
                         2 * popcount(targets & ~Edge & InsideRing[static_cast<std::size_t>(ring_of(from))]);
+            blocked += targets == 0;
         }
         feature(Feature::Mobility) = mobility;
+        feature(Feature::Blocked) = -100 * blocked;
     }
+    feature(Feature::Material) = 100 * n;
     feature(Feature::Walls) = -100 * (popcount(inward(own & Edge & ~(Rank1 | Rank8)) & enemy) +
                                       popcount(inward(own & (Rank1 | Rank8)) & enemy));
     if (wanted(Feature::Connections)) {

@@ -1,6 +1,8 @@
 // The LOA evaluation, after the feature family of Winands' MIA: concentration (dominant),
 // centralisation, centre-of-mass position, quads (Euler number), mobility, walls,
-// connectedness (connections and groups), uniformity, and a side-to-move bonus.
+// connectedness (connections and groups), uniformity, and a side-to-move bonus; and two terms
+// older LOA evaluators used (Winands et al. list "material advantage" and "(partial) blocking"
+// among the usual components), weighted 0 unless a weights file says otherwise.
 //
 // Scale: scores are in centi-units, from the side to move's point of view; 100 is about the
 // worth of a clearly better piece structure (one group less, say). Each feature is an integer
@@ -33,8 +35,10 @@ enum class Feature {
     Connections,     // 100 * adjacent own pairs / pieces
     Groups,          // -100 * (8-connected groups - 1)
     Uniformity,      // -10 * area of the smallest rectangle around the pieces
+    Material,        // 100 * pieces (the literature's "material advantage"; either sign can pay)
+    Blocked,         // -100 * pieces without a legal move ("(partial) blocking")
 };
-inline constexpr int FeatureCount = 9;
+inline constexpr int FeatureCount = 11;
 std::string_view feature_name(Feature f);
 
 // Tapered weights: with `tapered`, a feature's weight moves linearly from `weight` (the opening,

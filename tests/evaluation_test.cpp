@@ -72,6 +72,23 @@ TEST(Evaluation, HandCheckedFeatureValues) {
     EXPECT_EQ(feature(pos, Colour::Black, Feature::CentreOfMass), -30);
     EXPECT_EQ(feature(pos, Colour::White, Feature::CentreOfMass), 0);
     EXPECT_LT(feature(pos, Colour::White, Feature::Concentration), 1000);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Material), 900);
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Material), 200);
+}
+
+TEST(Evaluation, BlockedCountsPiecesWithoutALegalMove) {
+    // White a8 is boxed in by Black a7, b7 and b8: each of its lines holds 2 pieces, so every move
+    // of 2 would pass an enemy piece. White h1 moves freely, and so does every Black piece.
+    const Position pos = Position::from_text("wb6/bb6/8/8/8/8/8/7w w");
+    EXPECT_EQ(feature(pos, Colour::White, Feature::Blocked), -100);
+    EXPECT_EQ(feature(pos, Colour::Black, Feature::Blocked), 0);
+    // Without mobility or blocked weighted the search skips the loop (both read 0); a blocked
+    // weight alone brings it back.
+    EvalWeights w = EvalWeights::full();
+    w[Feature::Mobility] = 0;
+    EXPECT_EQ(side_features(pos, Colour::White, w, false)[static_cast<std::size_t>(Feature::Blocked)], 0);
+    w[Feature::Blocked] = 10;
+    EXPECT_EQ(side_features(pos, Colour::White, w, false)[static_cast<std::size_t>(Feature::Blocked)], -100);
 }
 
 TEST(Evaluation, WallsCountEdgePiecesBlockedFromInside) {

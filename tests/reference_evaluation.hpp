@@ -1,11 +1,13 @@
 // The evaluation as it was before it was made faster (commit 2c4790b), frozen: the faster one
 // must return exactly these values. Plain loops over pieces and destination squares, every
-// feature computed, no cache. Not used by the engine.
+// feature computed, no cache. Not used by the engine. Material and blocked (added later) are
+// taken from the piece count and the legal move list.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdlib>
+#include <string>
 
 #include "loa/evaluation.hpp"
 #include "loa/movegen.hpp"
@@ -104,6 +106,14 @@ inline FeatureValues side_features(const Position& pos, Colour side) {
         max_rank = std::max(max_rank, rank_of(s));
     }
     feature(Feature::Uniformity) = -10 * (max_file - min_file + 1) * (max_rank - min_rank + 1);
+    feature(Feature::Material) = 100 * n;
+    // Blocked pieces, from the legal moves of `side` (the position with `side` to move).
+    std::string text = pos.to_text();
+    text.back() = side == Colour::Black ? 'b' : 'w';
+    Bitboard movable = 0;
+    for (const Move m : legal_moves(Position::from_text(text)))
+        if (m != Move::pass()) movable |= square_bb(m.from());
+    feature(Feature::Blocked) = -100 * popcount(own & ~movable);
     return f;
 }
 

@@ -35,11 +35,13 @@ void add_eval_command(CLI::App& app) {
         const Position& pos = game.position();
         const EvalBreakdown b = Evaluator(weights).breakdown(pos);
         fmt::print("{}position {}\n\n", diagram(pos), pos.to_text());
+        const int phase = game_phase(pos);
+        if (weights.tapered) fmt::print("tapered weights at phase {} of {} (opening {}, endgame 0)\n", phase, MaxPhase, MaxPhase);
         fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "feature", "black", "white", "weight", "term(stm)");
         for (int i = 0; i < FeatureCount; ++i) {
             const auto k = static_cast<std::size_t>(i);
             fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", feature_name(static_cast<Feature>(i)),
-                       b.features[index(Colour::Black)][k], b.features[index(Colour::White)][k], weights.weight[k],
+                       b.features[index(Colour::Black)][k], b.features[index(Colour::White)][k], weight_at(weights, k, phase),
                        b.terms[k]);
         }
         fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "side_to_move", "", "", weights.side_to_move, b.side_to_move);
