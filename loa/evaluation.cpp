@@ -195,8 +195,10 @@ int checked_weight(const std::string& key, const nlohmann::json& value) {
     return static_cast<int>(value.get<long long>());
 }
 
+// The index of a feature named `key`, or of "endgame.<feature>".
 std::size_t feature_index(const std::string& key) {
-    const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), key);
+    const std::string_view name = std::string_view(key).substr(key.starts_with("endgame.") ? 8 : 0);
+    const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), name);
     if (it == FeatureNames.end()) throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
     return static_cast<std::size_t>(it - FeatureNames.begin());
 }
@@ -228,7 +230,8 @@ EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
     if (endgame) {
         if (!base.tapered) w.endgame = w.weight;
         w.tapered = true;
-        for (const auto& [key, value] : endgame->items()) w.endgame[feature_index(key)] = checked_weight("endgame." + key, value);
+        for (const auto& [key, value] : endgame->items())
+            w.endgame[feature_index("endgame." + key)] = checked_weight("endgame." + key, value);
     }
     return w;
 }

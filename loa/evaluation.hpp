@@ -67,8 +67,9 @@ struct EvalWeights {
 };
 
 // JSON: {"concentration": 100, "mobility": 20, ..., "side_to_move": 10}, and for tapered
-// weights "endgame": {"mobility": 60, ...} (features not named there keep the opening weight);
-// missing keys keep the defaults of `base`, unknown keys are an error (InputError naming them).
+// weights "endgame": {"mobility": 60, ...}. Missing keys keep the values of `base` (over an
+// untapered base, features the endgame object does not name take their opening weight); unknown
+// keys are an error (InputError naming them).
 EvalWeights parse_weights_json(std::string_view json, const EvalWeights& base = EvalWeights::full());
 EvalWeights load_weights_file(const std::string& path, const EvalWeights& base = EvalWeights::full());
 std::string weights_to_json(const EvalWeights& w);

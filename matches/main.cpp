@@ -245,6 +245,8 @@ int main(int argc, char** argv) {
     tune->add_flag("--fixed-side-to-move", tune_fixed_stm, "Keep the side-to-move bonus");
     tune->add_option("--l2", tune_settings.l2, "Pull towards the starting weights")->check(CLI::NonNegativeNumber)->capture_default_str();
     tune->add_option("--iterations", tune_settings.max_iterations, "Most Newton steps")->check(CLI::Range(1, 1000))->capture_default_str();
+    std::string tune_rules = "olympiad";
+    tune->add_option("--rules", tune_rules, "Rules the games were played under")->capture_default_str();
 
     CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
     merge->add_option("files", merge_files, "Result files written with --json")->required()->check(CLI::ExistingFile);
@@ -266,6 +268,7 @@ int main(int argc, char** argv) {
         }
         if (tune->parsed()) {
             if (!tune_start.empty()) tune_settings.start = loa::load_weights_file(tune_start);
+            tune_settings.rules = loa::parse_rules(tune_rules);
             tune_settings.tapered = !tune_flat;
             tune_settings.tune_side_to_move = !tune_fixed_stm;
             for (const std::string_view name : common::split(tune_freeze, ',')) {
@@ -273,7 +276,9 @@ int main(int argc, char** argv) {
                 bool known = false;
                 for (int k = 0; k < loa::FeatureCount; ++k)
                     if (loa::feature_name(static_cast<loa::Feature>(k)) == name) {
-                        tune_settings.frozen.push_back(static_cast<loa::Feature>(k));
+                        const auto f = static_cast<loa::Feature>(k);
+                        if (std::find(tune_settings.frozen.begin(), tune_settings.frozen.end(), f) == tune_settings.frozen.end())
+                            tune_settings.frozen.push_back(f);
                         known = true;
                     }
                 if (!known) throw common::InputError(fmt::format("tune: unknown feature '{}' in --freeze", name));

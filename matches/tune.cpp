@@ -6,6 +6,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <string_view>
 
 #include <Eigen/Dense>
 #include <fmt/format.h>
@@ -82,12 +83,21 @@ loa::EvalWeights weights_of(const Design& d, const Eigen::VectorXd& beta, const 
         w.tapered = true;
         w.endgame = w.weight;
     }
+    // The engine refuses weights beyond +-1,000,000: a fit that goes there has diverged.
+    auto weight = [&](double b, std::string_view name) {
+        if (!std::isfinite(b) || std::abs(b) > 1e6)
+            throw InputError(fmt::format("tune: the fit diverged (weight of {} = {}): give more games or a larger --l2", name, b));
+        return static_cast<int>(std::lround(b));
+    };
     int c = 0;
     for (const std::size_t k : d.features) {
-        w.weight[k] = static_cast<int>(std::lround(beta(c++)));
-        if (d.tapered) w.endgame[k] = static_cast<int>(std::lround(beta(c++)));
+        const std::string_view name = loa::feature_name(static_cast<loa::Feature>(k));
+        w.weight[k] = weight(beta(c++), name);
+        // A flat fit gives one weight for the whole game, also over tapered starting weights.
+        if (d.tapered) w.endgame[k] = weight(beta(c++), name);
+        else if (w.tapered) w.endgame[k] = w.weight[k];
     }
-    if (d.intercept) w.side_to_move = static_cast<int>(std::lround(beta(c++)));
+    if (d.intercept) w.side_to_move = weight(beta(c++), "side_to_move");
     return w;
 }
 
@@ -95,14 +105,13 @@ loa::EvalWeights weights_of(const Design& d, const Eigen::VectorXd& beta, const 
 // its end while quiescence still plays captures there (its line stops at its ply limit, so one
 // line may end with captures pending). nullopt when the line ends the game (a decided leaf says
 // nothing of the weights) or does not come to rest.
-std::optional<loa::Position> quiet_leaf(search::Searcher<loa::SearchGame>& searcher, const loa::Position& pos,
-                                        const loa::RuleSet& rules) {
+std::optional<loa::Position> quiet_leaf(search::Searcher<loa::SearchGame>& searcher, const loa::Position& pos) {
     loa::Position leaf = pos;
     for (int round = 0; round < 8; ++round) {
         const std::vector<loa::Move> line = searcher.quiescence_line(leaf).first;
         if (line.empty()) return leaf;
         for (const loa::Move m : line) leaf.make(m);
-        if (loa::connection_result(leaf, rules).over()) return std::nullopt;
+        if (searcher.game().status(leaf) != search::Status::Ongoing) return std::nullopt;
     }
     return std::nullopt;
 }
@@ -110,10 +119,12 @@ std::optional<loa::Position> quiet_leaf(search::Searcher<loa::SearchGame>& searc
 }  // namespace
 
 std::vector<TuneSample> collect_samples(const TuneSettings& s) {
-    std::mt19937_64 rng(s.seed);
+    // Two generators: which games are held out does not depend on --per-game.
+    std::mt19937_64 holdout_rng(s.seed), sample_rng(s.seed ^ 0x9e3779b97f4a7c15ULL);
     std::bernoulli_distribution held_out(s.holdout);
     const loa::Evaluator evaluator(s.start);
-    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), search::parse_search_config("full"));
+    // Only quiescence runs: no transposition table.
+    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), search::parse_search_config("full,tt=off"));
     std::vector<TuneSample> out;
     int games = 0;
     for (const std::string& file : s.record_files) {
@@ -128,7 +139,7 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
         for (const ParsedRecord& rec : records) {
             const auto result = rec.tags.find("Result");
             if (result == rec.tags.end() || !result_for(result->second, loa::Colour::Black)) continue;
-            const bool holdout = held_out(rng);
+            const bool holdout = held_out(holdout_rng);
             ++games;
             const auto start = rec.tags.find("Position");
             loa::Game game(start == rec.tags.end() ? loa::Position::start() : loa::parse_position(start->second), s.rules);
@@ -139,11 +150,11 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
                 game.play(m);
             }
             if (s.per_game > 0 && static_cast<int>(taken.size()) > s.per_game) {
-                std::shuffle(taken.begin(), taken.end(), rng);
+                std::shuffle(taken.begin(), taken.end(), sample_rng);
                 taken.resize(static_cast<std::size_t>(s.per_game));
             }
             for (const loa::Position& p : taken) {
-                const auto leaf_found = quiet_leaf(searcher, p, s.rules);
+                const auto leaf_found = quiet_leaf(searcher, p);
                 if (!leaf_found) continue;
                 const loa::Position& leaf = *leaf_found;
                 TuneSample t;
@@ -179,6 +190,7 @@ TuneReport fit_weights(const TuneSettings& s, const std::vector<TuneSample>& sam
     std::vector<const TuneSample*> fit;
     for (const TuneSample& t : samples)
         if (!t.holdout) fit.push_back(&t);
+    if (d.columns() == 0) throw InputError("tune: every weight is frozen: nothing to fit");
     if (fit.size() < 10 * static_cast<std::size_t>(d.columns()))
         throw InputError(fmt::format("tune: {} positions to fit {} weights: give more games", fit.size(), d.columns()));
     TuneReport r;
@@ -200,6 +212,7 @@ TuneReport fit_weights(const TuneSettings& s, const std::vector<TuneSample>& sam
         if (std::abs(step) < 1e-9) break;
     }
     r.k = k;
+    r.k_at_bound = k <= 1e-6 || k >= 1.0;
 
     // The design matrix in weight units: column value x coefficient (a weight) = K x centi-units.
     const int n = static_cast<int>(fit.size()), m = d.columns();
@@ -247,16 +260,18 @@ TuneReport fit_weights(const TuneSettings& s, const std::vector<TuneSample>& sam
         Eigen::MatrixXd hessian = x.transpose() * w.asDiagonal() * x / n;
         hessian.diagonal().array() += s.l2 / 100.0;
         const Eigen::VectorXd step = hessian.ldlt().solve(gradient);
-        // Newton's step, halved until the objective does not rise.
+        if (!step.allFinite()) break;
+        // Newton's step, halved until the objective does not rise (a NaN counts as a rise).
+        auto better = [&](double v) { return std::isfinite(v) && v <= current; };
         double scale = 1;
         Eigen::VectorXd next = beta - step;
         double value = objective(next);
-        while (value > current && scale > 1e-6) {
+        while (!better(value) && scale > 1e-6) {
             scale /= 2;
             next = beta - scale * step;
             value = objective(next);
         }
-        if (value > current) break;
+        if (!better(value)) break;
         const double gain = current - value;
         beta = next;
         current = value;
@@ -276,8 +291,11 @@ TuneReport fit_weights(const TuneSettings& s, const std::vector<TuneSample>& sam
 std::string tune_summary(const TuneSettings& s, const TuneReport& r) {
     std::string out = fmt::format("{} games: tuned on {} positions ({} held out), K = {:.6f} per centi-unit, {} Newton steps\n",
                                   r.games, r.positions, r.holdout_positions, r.k, r.iterations);
-    out += fmt::format("Cross-entropy: fitted positions {:.5f} -> {:.5f}; held-out games {:.5f} -> {:.5f}\n", r.loss_start,
-                       r.loss_tuned, r.holdout_loss_start, r.holdout_loss_tuned);
+    out += fmt::format("Cross-entropy: fitted positions {:.5f} -> {:.5f}; ", r.loss_start, r.loss_tuned);
+    out += r.holdout_positions ? fmt::format("held-out games {:.5f} -> {:.5f}\n", r.holdout_loss_start, r.holdout_loss_tuned)
+                               : std::string("no held-out games\n");
+    if (r.k_at_bound)
+        out += "Warning: K ended at its bound: the results barely follow the starting evaluation (too few or one-sided games?)\n";
     out += fmt::format("  {:<16} {:>8} {:>8}   {:>8} {:>8}\n", "feature", "opening", "endgame", "was", "was eg");
     for (std::size_t k = 0; k < static_cast<std::size_t>(loa::FeatureCount); ++k) {
         const bool frozen = std::find(s.frozen.begin(), s.frozen.end(), static_cast<loa::Feature>(k)) != s.frozen.end();

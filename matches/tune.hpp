@@ -51,6 +51,7 @@ struct TuneSample {
 struct TuneReport {
     loa::EvalWeights weights;
     double k = 0;  // sigmoid scale, per centi-unit
+    bool k_at_bound = false;  // K ended at a clamp (1e-6 or 1): the data barely follow the evaluation
     int games = 0, positions = 0, holdout_positions = 0, iterations = 0;
     double loss_start = 0, loss_tuned = 0;                  // fitted positions, cross-entropy
     double holdout_loss_start = 0, holdout_loss_tuned = 0;  // held-out games

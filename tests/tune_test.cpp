@@ -43,8 +43,8 @@ std::vector<TuneSample> synthetic_samples(const loa::EvalWeights& truth, double 
 TEST(Tune, RecoversTheWeightsThatMadeTheResults) {
     loa::EvalWeights truth;
     truth.tapered = true;
-    truth.weight = {100, 40, 0, 20, 80, 10, 60, -30, 5};
-    truth.endgame = {60, 10, 30, 50, 120, 0, 20, -10, 15};
+    truth.weight = {100, 40, 0, 20, 80, 10, 60, -30, 5, -20, 15};
+    truth.endgame = {60, 10, 30, 50, 120, 0, 20, -10, 15, 10, 40};
     truth.side_to_move = 15;
     const auto samples = synthetic_samples(truth, 0.01, 60000, 3);
     TuneSettings s;
@@ -61,12 +61,12 @@ TEST(Tune, RecoversTheWeightsThatMadeTheResults) {
 
 TEST(Tune, FromOtherWeightsItFindsTheTrueProportionsAndKeepsFrozenOnes) {
     loa::EvalWeights truth;
-    truth.weight = {100, 40, 0, 20, 80, 10, 60, -30, 5};
+    truth.weight = {100, 40, 0, 20, 80, 10, 60, -30, 5, 25, 0};
     const auto samples = synthetic_samples(truth, 0.01, 60000, 4);
     TuneSettings s;
     s.tapered = false;
     s.tune_side_to_move = false;
-    s.start.weight = {50, 50, 50, 50, 50, 50, 50, 50, 50};
+    s.start.weight = {50, 50, 50, 50, 50, 50, 50, 50, 50, 50, 50};
     s.start.weight[static_cast<std::size_t>(loa::Feature::Groups)] = -30;  // frozen at its true value
     s.frozen = {loa::Feature::Groups};
     const TuneReport r = fit_weights(s, samples);
@@ -82,6 +82,26 @@ TEST(Tune, FromOtherWeightsItFindsTheTrueProportionsAndKeepsFrozenOnes) {
             << loa::feature_name(static_cast<loa::Feature>(f));
     }
     EXPECT_LT(r.holdout_loss_tuned, r.holdout_loss_start);
+}
+
+TEST(Tune, AFlatFitOverTaperedWeightsGivesOneWeightForTheWholeGame) {
+    loa::EvalWeights truth;
+    truth.weight = {100, 40, 0, 20, 80, 10, 60, -30, 5, 0, 0};
+    const auto samples = synthetic_samples(truth, 0.01, 20000, 6);
+    TuneSettings s;
+    s.tapered = false;
+    s.start.tapered = true;
+    s.start.endgame = s.start.weight;
+    s.start.endgame[0] = 500;  // would survive in the endgame if only opening weights were written
+    const TuneReport r = fit_weights(s, samples);
+    EXPECT_EQ(r.weights.endgame, r.weights.weight);
+}
+
+TEST(Tune, NothingToFitIsRefused) {
+    TuneSettings s;
+    for (int k = 0; k < loa::FeatureCount; ++k) s.frozen.push_back(static_cast<loa::Feature>(k));
+    s.tune_side_to_move = false;
+    EXPECT_THROW((void)fit_weights(s, {}), common::InputError);
 }
 
 TEST(Tune, TooFewPositionsAndBadRecordsAreRefused) {
