@@ -37,7 +37,13 @@ void BM_EvaluateConcentrationOnly(benchmark::State& state) {
     evaluation_speed(state, [&](const Position& p) { return eval.evaluate(p); });
 }
 void BM_EvaluateSimple(benchmark::State& state) { evaluation_speed(state, simple_evaluate); }
+// The tuned weights shipped in data/weights/ (more terms weighted, tapered).
+void BM_EvaluateTexel1(benchmark::State& state) {
+    const Evaluator eval(load_weights_file(LOA_DATA_DIR "/weights/texel-1.json"));
+    evaluation_speed(state, [&](const Position& p) { return eval.evaluate(p); });
+}
 BENCHMARK(BM_EvaluateFull);
+BENCHMARK(BM_EvaluateTexel1);
 BENCHMARK(BM_EvaluateConcentrationOnly);
 BENCHMARK(BM_EvaluateSimple);
 

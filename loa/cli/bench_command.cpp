@@ -14,6 +14,7 @@ void add_bench_command(CLI::App& app) {
     struct Options {
         int depth = 5;
         std::string variant = "full";
+        std::string weights;
         bool verbose = false;
     };
     auto o = std::make_shared<Options>();
@@ -21,14 +22,16 @@ void add_bench_command(CLI::App& app) {
         "bench", "Search the built-in position set at fixed depth: the node-count signature and nodes/second");
     cmd->add_option("-d,--depth", o->depth, "Search depth in plies")->check(CLI::Range(1, 30))->capture_default_str();
     cmd->add_option("-v,--variant", o->variant, "Search variant")->capture_default_str();
+    cmd->add_option("-w,--weights", o->weights, "Evaluation weights (JSON, as for loa eval); default: the built-in ones");
     cmd->add_flag("--verbose", o->verbose, "One line per position");
     cmd->callback([o] {
         const search::SearchConfig config = search::parse_search_config(o->variant);
+        const Evaluator evaluator(o->weights.empty() ? EvalWeights::full() : load_weights_file(o->weights));
         std::uint64_t nodes = 0;
         double time_ms = 0;
         for (const NamedPosition& named : BenchPositions) {
             // A fresh searcher per position: the signature must not depend on the order.
-            search::Searcher<SearchGame> searcher(SearchGame{}, config);
+            search::Searcher<SearchGame> searcher(SearchGame(RuleSet{}, evaluator), config);
             search::SearchLimits limits;
             limits.depth = o->depth;
             const auto r = searcher.search(Position::from_text(named.text), limits);
