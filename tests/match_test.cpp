@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <set>
 #include <sstream>
 
@@ -24,6 +23,7 @@
 #include "matches/records.hpp"
 #include "matches/report.hpp"
 #include "matches/stats.hpp"
+#include "small_match.hpp"
 
 namespace matches {
 namespace {
@@ -245,20 +245,7 @@ TEST(EngineSpec, NamedTimeControlsAndTheirErrors) {
     EXPECT_FALSE(has_limit("name=a,preset=pvs,eval=simple"));
 }
 
-MatchSettings small_match(int concurrency) {
-    MatchSettings s;
-    s.engines = {parse_engine_spec("name=a,preset=pvs+tt+rhh,nodes=600,qsearch_plies=2", 0),
-                 parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=600,qsearch_plies=2", 1)};
-    s.games = 6;
-    s.concurrency = concurrency;
-    OpeningGenerator g;
-    g.count = 3;
-    g.plies = 4;
-    g.balance_depth = 1;
-    g.max_abs_score = 1000;
-    s.openings = generate_openings(g, loa::Position::start(), s.rules);
-    return s;
-}
+using fixtures::small_match;
 
 TEST(Match, ResultsDoNotDependOnConcurrency) {
     const MatchResult one = run_match(small_match(1), {});

@@ -17,6 +17,7 @@
 #include "matches/openings.hpp"
 #include "matches/records.hpp"
 #include "matches/tune.hpp"
+#include "small_match.hpp"
 
 namespace matches {
 namespace {
@@ -115,17 +116,7 @@ TEST(Tune, TooFewPositionsAndBadRecordsAreRefused) {
 }
 
 TEST(Tune, SamplesFromRecordsAreQuietAndLabelledForTheSideToMove) {
-    MatchSettings m;
-    m.engines = {parse_engine_spec("name=a,preset=pvs+tt+rhh,nodes=600,qsearch_plies=2", 0),
-                 parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=600,qsearch_plies=2", 1)};
-    m.games = 6;
-    OpeningGenerator g;
-    g.count = 3;
-    g.plies = 4;
-    g.balance_depth = 1;
-    g.max_abs_score = 1000;
-    m.openings = generate_openings(g, loa::Position::start(), m.rules);
-    const MatchResult played = run_match(m, {});
+    const MatchResult played = run_match(fixtures::small_match(1), {});
     const auto path = std::filesystem::temp_directory_path() / "loa_tune_records.pgn";
     {
         std::ofstream out(path);
