@@ -485,6 +485,7 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         };
         callbacks.interrupt = &interrupt_requested;
+        callbacks.drop_moves = true;  // the state file has every finished game
         install_interrupt_handlers();
         const MatchResult result = run_match(s, callbacks, resumed);
         if (result.interrupted) {
@@ -503,7 +504,15 @@ int main(int argc, char** argv) {
         if (!json_path.empty()) {
             std::ofstream json(json_path);
             if (!json) throw common::InputError(fmt::format("cannot write '{}'", json_path));
-            json << result_json(s, result) << '\n';
+            // The full records, moves included, from the state file (the run kept only tallies).
+            MatchResult full = result;
+            full.games = state.load();
+            if (full.games.size() != result.games.size()) {  // not expected: say so, write what the run has
+                fmt::print(stderr, "warning: the state file holds {} games, the run {}: the JSON lists the games without their moves\n",
+                           full.games.size(), result.games.size());
+                full.games = result.games;
+            }
+            json << result_json(s, full) << '\n';
             fmt::print("Result written to {}\n", json_path);
         }
         if (!pgn_path.empty()) fmt::print("Games written to {}\n", pgn_path);

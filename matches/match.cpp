@@ -163,6 +163,7 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
                     }
                 }
                 if (callbacks.on_game) callbacks.on_game(record, stats);
+                if (callbacks.drop_moves) record.drop_moves();
                 finished.push_back(std::move(record));
             }
         }

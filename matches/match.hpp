@@ -65,6 +65,11 @@ struct MatchCallbacks {
     // Raised (by a signal handler) to stop the run: the moves being chosen end at once, the
     // games in play are dropped, engines are stopped; the state so far can be resumed.
     const std::atomic<bool>* interrupt = nullptr;
+    // Set when on_game keeps every game elsewhere (the state file): the result then holds its
+    // games without their moves (GameRecord::drop_moves), so that memory does not grow with
+    // the games' length over a long run; the caller reads the full records back where it
+    // needs them.
+    bool drop_moves = false;
 };
 
 // Games this shard of the match plays in all (resumed ones included).

@@ -247,6 +247,29 @@ TEST(EngineSpec, NamedTimeControlsAndTheirErrors) {
 
 using fixtures::small_match;
 
+TEST(Match, DroppedMovesKeepTheCountsAndOnGameSeesWholeRecords) {
+    const MatchResult whole = run_match(small_match(1), {});
+    MatchCallbacks callbacks;
+    callbacks.drop_moves = true;
+    std::vector<GameRecord> seen;
+    callbacks.on_game = [&](const GameRecord& g, const PairingStats&) { seen.push_back(g); };
+    const MatchResult light = run_match(small_match(1), callbacks);
+    ASSERT_EQ(light.games.size(), whole.games.size());
+    ASSERT_EQ(seen.size(), whole.games.size());
+    std::size_t moves = 0;
+    for (std::size_t i = 0; i < whole.games.size(); ++i) {
+        EXPECT_TRUE(light.games[i].moves.empty());
+        EXPECT_TRUE(light.games[i].opening.empty());
+        EXPECT_EQ(light.games[i].move_count(), whole.games[i].moves.size());
+        EXPECT_EQ(light.games[i].result_text(), whole.games[i].result_text());
+        moves += whole.games[i].moves.size();
+    }
+    for (const GameRecord& g : seen) EXPECT_EQ(g.moves.size(), whole.games[static_cast<std::size_t>(g.index)].moves.size());
+    EXPECT_EQ(light.pairings[0].pairs.count, whole.pairings[0].pairs.count);
+    // The summary counts the same moves.
+    EXPECT_NE(summary(small_match(1), light).find(fmt::format("{} moves", moves)), std::string::npos);
+}
+
 TEST(Match, ResultsDoNotDependOnConcurrency) {
     const MatchResult one = run_match(small_match(1), {});
     const MatchResult two = run_match(small_match(2), {});
