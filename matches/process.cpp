@@ -130,6 +130,11 @@ void ChildProcess::stop() {
     for (int i = 0; i < 20 && !has_exited(pid_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     kill(-pid_, SIGKILL);
     waitpid(pid_, nullptr, 0);
+    // SIGKILL is delivered asynchronously: on a loaded machine the rest of the group (a
+    // wrapper's children) can still be running for a moment. Wait until no process of the
+    // group is left, so that "stopped" means gone (bounded: an orphan that nobody reaps stays
+    // a zombie of the group).
+    for (int i = 0; i < 100 && kill(-pid_, 0) == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
     pid_ = -1;
 }
 
