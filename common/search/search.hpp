@@ -90,15 +90,7 @@ public:
     // pat is best): where evaluation tuning (Texel's method) takes a position with captures
     // pending. The status of `root` itself is not checked: give a position whose game goes on.
     std::pair<std::vector<Move>, Score> quiescence_line(const Position& root) {
-        pos_ = root;
-        limits_ = {};
-        stats_ = {};
-        aborted_ = false;
-        clock_ = Stopwatch();
-        history_size_ = 0;
-        keys_.assign(MaxPly + 2, 0);
-        keys_[0] = game_.key(pos_);
-        reversible_from_[0] = 0;
+        start_at(root, {}, {});
         iteration_depth_ = 0;
         const Score score = quiescence(-Infinity, Infinity, 0, 0);
         return {std::vector<Move>(pv_[0].begin(), pv_[0].begin() + pv_length_[0]), score};
@@ -108,19 +100,10 @@ public:
     // irreversible move, oldest first, without the root; repetitions of them count as draws.
     Result search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
-        pos_ = root;
-        limits_ = limits;
-        stats_ = {};
-        aborted_ = false;
-        clock_ = Stopwatch();
+        start_at(root, limits, history);
         if (tt_) tt_->new_search();
         if (config_.history_aging) history_.age();
         killers_.clear();
-        history_size_ = history.size();
-        keys_.assign(history.begin(), history.end());
-        keys_.resize(history_size_ + MaxPly + 2);
-        keys_[history_size_] = game_.key(pos_);
-        reversible_from_[0] = 0;
 
         Result result;
         const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 2) : MaxPly - 2;
@@ -169,6 +152,21 @@ public:
     }
 
 private:
+    // The root of a new search: the position, its limits, the game's earlier keys (for
+    // repetitions), fresh statistics and clock.
+    void start_at(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history) {
+        pos_ = root;
+        limits_ = limits;
+        stats_ = {};
+        aborted_ = false;
+        clock_ = Stopwatch();
+        history_size_ = history.size();
+        keys_.assign(history.begin(), history.end());
+        keys_.resize(history_size_ + MaxPly + 2);
+        keys_[history_size_] = game_.key(pos_);
+        reversible_from_[0] = 0;
+    }
+
     // Stopped inside an iteration: a root move that beat the previous best there (it raised
     // alpha, failed high against an aspiration window, or failed high on its scout search)
     // is better at this depth than anything the last full iteration knew, so it is played.
