@@ -77,6 +77,12 @@ int game_phase(const Position& pos) { return std::clamp(popcount(pos.occupied())
 
 std::string_view feature_name(Feature f) { return FeatureNames[static_cast<std::size_t>(f)]; }
 
+std::optional<Feature> feature_from_name(std::string_view name) {
+    const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), name);
+    if (it == FeatureNames.end()) return std::nullopt;
+    return static_cast<Feature>(it - FeatureNames.begin());
+}
+
 // Weights measured in self-play (depth 4, 300-game matches; docs/evaluation.md): each term
 // alone was added to concentration, and the helpful ones tuned. Centre of mass, quads,
 // groups, uniformity and the side-to-move bonus lost Elo at every weight tried, so their
@@ -197,10 +203,9 @@ int checked_weight(const std::string& key, const nlohmann::json& value) {
 
 // The index of a feature named `key`, or of "endgame.<feature>".
 std::size_t feature_index(const std::string& key) {
-    const std::string_view name = std::string_view(key).substr(key.starts_with("endgame.") ? 8 : 0);
-    const auto it = std::find(FeatureNames.begin(), FeatureNames.end(), name);
-    if (it == FeatureNames.end()) throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
-    return static_cast<std::size_t>(it - FeatureNames.begin());
+    const auto f = feature_from_name(std::string_view(key).substr(key.starts_with("endgame.") ? 8 : 0));
+    if (!f) throw InputError(fmt::format("evaluation weights: unknown feature '{}'", key));
+    return static_cast<std::size_t>(*f);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -40,6 +41,7 @@ enum class Feature {
 };
 inline constexpr int FeatureCount = 11;
 std::string_view feature_name(Feature f);
+std::optional<Feature> feature_from_name(std::string_view name);
 
 // Tapered weights: with `tapered`, a feature's weight moves linearly from `weight` (the opening,
 // all 24 pieces on the board) to `endgame` (4 pieces or fewer) with the number of pieces:

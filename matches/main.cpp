@@ -273,15 +273,10 @@ int main(int argc, char** argv) {
             tune_settings.tune_side_to_move = !tune_fixed_stm;
             for (const std::string_view name : common::split(tune_freeze, ',')) {
                 if (name.empty()) continue;
-                bool known = false;
-                for (int k = 0; k < loa::FeatureCount; ++k)
-                    if (loa::feature_name(static_cast<loa::Feature>(k)) == name) {
-                        const auto f = static_cast<loa::Feature>(k);
-                        if (std::find(tune_settings.frozen.begin(), tune_settings.frozen.end(), f) == tune_settings.frozen.end())
-                            tune_settings.frozen.push_back(f);
-                        known = true;
-                    }
-                if (!known) throw common::InputError(fmt::format("tune: unknown feature '{}' in --freeze", name));
+                const auto f = loa::feature_from_name(name);
+                if (!f) throw common::InputError(fmt::format("tune: unknown feature '{}' in --freeze", name));
+                if (std::find(tune_settings.frozen.begin(), tune_settings.frozen.end(), *f) == tune_settings.frozen.end())
+                    tune_settings.frozen.push_back(*f);
             }
             fmt::print("Collecting quiet positions from {} file(s)...\n", tune_settings.record_files.size());
             std::fflush(stdout);
