@@ -86,7 +86,7 @@ bad = [g for g in games
 print(f"games: {len(games)} in JSON ({len(set(ids))} distinct), {pgn} in PGN, {scheduled} scheduled")
 print("endings:", ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
 faults = sum(n for r, n in reasons.items() if r not in ("black wins by connection", "white wins by connection",
-             "draw by simultaneous connection", "draw by repetition"))
+             "draw by simultaneous connection", "draw by repetition", "draw by threefold repetition"))
 print(f"faults survived: {faults}; losses of our own engines by time, illegal move or crash: {len(bad)}")
 ok = len(games) == scheduled == len(set(ids)) == pgn and not bad
 sys.exit(0 if ok else 1)
