@@ -9,12 +9,6 @@
 
 namespace matches {
 
-void GameRecord::drop_moves() {
-    dropped_moves_ = move_count();
-    std::vector<loa::Move>().swap(moves);
-    std::string().swap(opening);
-}
-
 std::string GameRecord::result_text() const {
     switch (outcome) {
         case loa::Outcome::WhiteWins: return "1-0";

@@ -36,15 +36,6 @@ struct GameRecord {
     // "1-0" (White wins), "0-1" (Black wins), "1/2-1/2": PGN's convention on the White and
     // Black tags, so that Ordo and BayesElo read the results right.
     std::string result_text() const;
-
-    // Moves played, opening included (also after drop_moves).
-    std::size_t move_count() const { return moves.empty() ? dropped_moves_ : moves.size(); }
-    // Frees the moves and the opening's text, keeping their count: a long run holds its finished
-    // games in memory only for the tallies, while the full records are on disk.
-    void drop_moves();
-
-private:
-    std::size_t dropped_moves_ = 0;
 };
 
 GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,

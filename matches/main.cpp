@@ -20,6 +20,7 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
+#include "matches/file_lock.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
 #include "matches/plot.hpp"
@@ -443,6 +444,7 @@ int main(int argc, char** argv) {
             state_path = resume_path;
         }
         if (state_path.empty()) state_path = json_path.empty() ? "loa-match.state" : json_path + ".state";
+        const FileLock claim(state_path);  // before the state file is read: no other run writes it
         StateFile state(state_path, s);
         if (fresh) state.remove();
         const std::vector<GameRecord> resumed = state.load();
@@ -480,14 +482,20 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         };
         callbacks.interrupt = &interrupt_requested;
-        callbacks.drop_moves = true;  // the state file has every finished game
+        callbacks.keep_games = false;  // the state file has every finished game: memory stays flat
         install_interrupt_handlers();
-        const MatchResult result = run_match(s, callbacks, resumed);
+        MatchResult result = run_match(s, callbacks, resumed);
+        // The run kept only counts; the records, moves included, are read back from the state
+        // file for the summary, the plot and the JSON.
+        result.games = state.load();
+        if (static_cast<int>(result.games.size()) != result.finished_games && !result.interrupted)
+            fmt::print(stderr, "warning: the state file holds {} games, the run finished {}\n", result.games.size(),
+                       result.finished_games);
         if (result.interrupted) {
             fmt::print("{}", summary(s, result));
             fmt::print("Interrupted after {} of {} games; the games in play were dropped and every engine stopped.\n"
                        "Run the same command again to resume from {}.\n",
-                       result.games.size(), result.scheduled_games, state_path);
+                       result.finished_games, result.scheduled_games, state_path);
             return 130;
         }
         fmt::print("{}", summary(s, result));
@@ -499,15 +507,7 @@ int main(int argc, char** argv) {
         if (!json_path.empty()) {
             std::ofstream json(json_path);
             if (!json) throw common::InputError(fmt::format("cannot write '{}'", json_path));
-            // The full records, moves included, from the state file (the run kept only tallies).
-            MatchResult full = result;
-            full.games = state.load();
-            if (full.games.size() != result.games.size()) {  // not expected: say so, write what the run has
-                fmt::print(stderr, "warning: the state file holds {} games, the run {}: the JSON lists the games without their moves\n",
-                           full.games.size(), result.games.size());
-                full.games = result.games;
-            }
-            json << result_json(s, full) << '\n';
+            json << result_json(s, result) << '\n';
             fmt::print("Result written to {}\n", json_path);
         }
         if (!pgn_path.empty()) fmt::print("Games written to {}\n", pgn_path);

@@ -100,8 +100,12 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     std::map<int, int> done_in_pair;
     for (const GameRecord& g : already_played) ++done_in_pair[g.pair];
     std::vector<GameRecord> finished;
+    int finished_count = 0;
     for (const GameRecord& g : already_played)
-        if (done_in_pair[g.pair] == 2) finished.push_back(g);
+        if (done_in_pair[g.pair] == 2) {
+            finished.push_back(g);
+            ++finished_count;
+        }
     const int pairs_per_pairing = (s.games + 1) / 2;
     // Interleave pairings so that every pairing advances at the same pace.
     std::vector<Job> jobs;
@@ -123,6 +127,7 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
         tally(s, resumed);
         result.pairings = resumed.pairings;
     }
+    if (!callbacks.keep_games) std::vector<GameRecord>().swap(finished);  // counted: the caller has them
     // A resumed match that had already decided plays no more games.
     if (s.sprt && result.pairings.size() == 1 && result.pairings[0].decision != SprtDecision::Continue) {
         stop = true;
@@ -163,8 +168,8 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
                     }
                 }
                 if (callbacks.on_game) callbacks.on_game(record, stats);
-                if (callbacks.drop_moves) record.drop_moves();
-                finished.push_back(std::move(record));
+                ++finished_count;
+                if (callbacks.keep_games) finished.push_back(std::move(record));
             }
         }
     };
@@ -182,15 +187,12 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
     if (failure) std::rethrow_exception(failure);
-    result.games = std::move(finished);
     result.interrupted = callbacks.interrupt && callbacks.interrupt->load();
-    const bool stopped = result.stopped_by_sprt, interrupted_run = result.interrupted;
-    const int scheduled = result.scheduled_games;
+    result.finished_games = finished_count;
+    if (!callbacks.keep_games) return result;  // the live counts: the same in any order
+    result.games = std::move(finished);
     const std::vector<PairingStats> live = result.pairings;
-    tally(s, result);  // the counts in schedule order, however the games finished
-    result.stopped_by_sprt = stopped;
-    result.interrupted = interrupted_run;
-    result.scheduled_games = scheduled;
+    tally(s, result);  // sorts the games into schedule order and checks the counts by a recount
     // The decisions are the ones taken while playing (games may finish in another order than
     // the schedule's, so a replay in schedule order could cross a bound the run never crossed).
     for (std::size_t i = 0; i < live.size(); ++i) {

@@ -53,7 +53,8 @@ struct PairingStats {
 void update_sprt(PairingStats& stats, const SprtSettings& sprt);
 
 struct MatchResult {
-    std::vector<GameRecord> games;  // in schedule order
+    std::vector<GameRecord> games;  // in schedule order; empty when the callbacks keep them
+    int finished_games = 0;         // resumed ones included (games.size() when kept here)
     std::vector<PairingStats> pairings;
     int scheduled_games = 0;
     bool stopped_by_sprt = false;
@@ -65,11 +66,11 @@ struct MatchCallbacks {
     // Raised (by a signal handler) to stop the run: the moves being chosen end at once, the
     // games in play are dropped, engines are stopped; the state so far can be resumed.
     const std::atomic<bool>* interrupt = nullptr;
-    // Set when on_game keeps every game elsewhere (the state file): the result then holds its
-    // games without their moves (GameRecord::drop_moves), so that memory does not grow with
-    // the games' length over a long run; the caller reads the full records back where it
-    // needs them.
-    bool drop_moves = false;
+    // False when on_game keeps every game elsewhere (the state file): the run then holds no
+    // finished game, only the pairings' counts, so that its memory stays flat however many
+    // games it plays; the result's `games` is empty and the caller reads the records back
+    // where it needs them.
+    bool keep_games = true;
 };
 
 // Games this shard of the match plays in all (resumed ones included).

@@ -91,7 +91,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
     for (const GameRecord& g : r.games) {
         slowest = std::max({slowest, g.black_max_move_ms, g.white_max_move_ms});
         overshoot = std::max(overshoot, g.max_overshoot_ms);
-        moves += g.move_count();
+        moves += g.moves.size();
     }
     if (!r.games.empty())
         out += fmt::format("\n{} games, {} moves; slowest move {:.1f} ms; worst overshoot of a move's hard limit {:.2f} ms\n",

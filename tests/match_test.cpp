@@ -247,27 +247,29 @@ TEST(EngineSpec, NamedTimeControlsAndTheirErrors) {
 
 using fixtures::small_match;
 
-TEST(Match, DroppedMovesKeepTheCountsAndOnGameSeesWholeRecords) {
+TEST(Match, WithoutKeptGamesTheCountsAreTheSameAndOnGameSeesEveryRecord) {
     const MatchResult whole = run_match(small_match(1), {});
     MatchCallbacks callbacks;
-    callbacks.drop_moves = true;
+    callbacks.keep_games = false;
     std::vector<GameRecord> seen;
     callbacks.on_game = [&](const GameRecord& g, const PairingStats&) { seen.push_back(g); };
     const MatchResult light = run_match(small_match(1), callbacks);
-    ASSERT_EQ(light.games.size(), whole.games.size());
+    EXPECT_TRUE(light.games.empty());  // nothing held per game: memory stays flat
+    ASSERT_FALSE(whole.games.empty());
+    EXPECT_EQ(light.finished_games, static_cast<int>(whole.games.size()));
+    EXPECT_EQ(whole.finished_games, static_cast<int>(whole.games.size()));
     ASSERT_EQ(seen.size(), whole.games.size());
-    std::size_t moves = 0;
-    for (std::size_t i = 0; i < whole.games.size(); ++i) {
-        EXPECT_TRUE(light.games[i].moves.empty());
-        EXPECT_TRUE(light.games[i].opening.empty());
-        EXPECT_EQ(light.games[i].move_count(), whole.games[i].moves.size());
-        EXPECT_EQ(light.games[i].result_text(), whole.games[i].result_text());
-        moves += whole.games[i].moves.size();
+    for (const GameRecord& g : seen) {
+        const GameRecord& w = whole.games[static_cast<std::size_t>(g.index)];
+        EXPECT_EQ(g.moves, w.moves);
+        EXPECT_EQ(g.result_text(), w.result_text());
     }
-    for (const GameRecord& g : seen) EXPECT_EQ(g.moves.size(), whole.games[static_cast<std::size_t>(g.index)].moves.size());
+    ASSERT_EQ(light.pairings.size(), whole.pairings.size());
     EXPECT_EQ(light.pairings[0].pairs.count, whole.pairings[0].pairs.count);
-    // The summary counts the same moves.
-    EXPECT_NE(summary(small_match(1), light).find(fmt::format("{} moves", moves)), std::string::npos);
+    EXPECT_EQ(light.pairings[0].games.wins, whole.pairings[0].games.wins);
+    EXPECT_EQ(light.pairings[0].games.draws, whole.pairings[0].games.draws);
+    EXPECT_EQ(light.pairings[0].games.losses, whole.pairings[0].games.losses);
+    EXPECT_DOUBLE_EQ(light.pairings[0].llr, whole.pairings[0].llr);
 }
 
 TEST(Match, ResultsDoNotDependOnConcurrency) {
@@ -638,6 +640,7 @@ TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
 }  // namespace
 }  // namespace matches
 
+#include "matches/file_lock.hpp"
 #include "matches/state.hpp"
 
 namespace matches {
@@ -725,6 +728,23 @@ TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     other.games = 8;
     EXPECT_THROW(StateFile(path, other).load(), common::InputError);
     state.remove();
+}
+
+TEST(MatchState, ASecondRunOnTheSameStateFileIsRefusedUntilTheFirstEnds) {
+    const std::string path = testing::TempDir() + "claimed.state";
+    {
+        const FileLock first(path);
+        try {
+            const FileLock second(path);
+            ADD_FAILURE() << "a second claim on a held state file was granted";
+        } catch (const common::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("another loa-match run is using this state file"), std::string::npos)
+                << e.what();
+        }
+        EXPECT_TRUE(std::filesystem::exists(path + ".lock"));
+    }
+    EXPECT_FALSE(std::filesystem::exists(path + ".lock"));  // a finished run leaves no lock file
+    const FileLock again(path);                              // and the path is free again
 }
 
 TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {

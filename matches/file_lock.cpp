@@ -1,0 +1,50 @@
+#include "matches/file_lock.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+
+namespace matches {
+
+FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
+    // A run that completes deletes the lock file while it holds the lock; one that opened
+    // the file just before then would lock a file no longer on the path. So the lock counts
+    // only when the path still names the locked file; otherwise try again.
+    for (;;) {
+        fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0)
+            throw common::InputError(fmt::format("cannot create lock file '{}': {}", lock_path_, std::strerror(errno)));
+        if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+            const int error = errno;
+            ::close(fd_);
+            fd_ = -1;
+            if (error == EWOULDBLOCK)
+                throw common::InputError(fmt::format(
+                    "'{}' is locked: another loa-match run is using this state file; wait for it, or give this "
+                    "run its own --state or --json",
+                    lock_path_));
+            throw common::InputError(fmt::format("cannot lock '{}': {}", lock_path_, std::strerror(error)));
+        }
+        struct stat held {}, named {};
+        if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
+            held.st_dev == named.st_dev)
+            return;
+        ::close(fd_);
+        fd_ = -1;
+    }
+}
+
+FileLock::~FileLock() {
+    ::unlink(lock_path_.c_str());
+    ::close(fd_);
+}
+
+}  // namespace matches

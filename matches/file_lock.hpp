@@ -1,0 +1,27 @@
+// An exclusive claim on a file path for the life of a run: two loa-match runs that would
+// write the same state file (the same command started twice, or two matches in one
+// directory without --json or --state) would interleave their games in it.
+#pragma once
+
+#include <string>
+
+namespace matches {
+
+class FileLock {
+public:
+    // Locks `<path>.lock` (created if needed). Throws common::InputError, naming the path,
+    // when another process holds it. The lock is the kernel's (flock): a killed run leaves
+    // no stale claim.
+    explicit FileLock(std::string path);
+    // Deletes the lock file while still holding the lock (only a kill leaves it behind,
+    // unlocked).
+    ~FileLock();
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+private:
+    std::string lock_path_;
+    int fd_ = -1;
+};
+
+}  // namespace matches
