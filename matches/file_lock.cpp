@@ -42,6 +42,15 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
     }
 }
 
+bool FileLock::held(const std::string& path) {
+    const std::string lock_path = path + ".lock";
+    const int fd = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+    ::close(fd);  // releases the probe's lock, if it got one
+    return busy;
+}
+
 FileLock::~FileLock() {
     ::unlink(lock_path_.c_str());
     ::close(fd_);

@@ -19,6 +19,11 @@ public:
     FileLock(const FileLock&) = delete;
     FileLock& operator=(const FileLock&) = delete;
 
+    // Whether a run holds the claim on `path` now (false when none does, or no lock file
+    // exists). It probes with a shared lock for a moment: a run starting in that instant would
+    // be refused, so watchers call it seldom (the web board: every 2 s at most).
+    static bool held(const std::string& path);
+
 private:
     std::string lock_path_;
     int fd_ = -1;

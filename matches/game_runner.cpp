@@ -20,7 +20,7 @@ std::string GameRecord::result_text() const {
 }
 
 GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,
-                     const Adjudication& adjudication) {
+                     const Adjudication& adjudication, const std::function<void(const loa::Game&)>& on_move) {
     GameRecord record;
     record.opening = opening.label;
     record.start = opening.start;
@@ -45,6 +45,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         record.termination = std::move(termination);
         record.rules_ending = by_rules;
     };
+    if (on_move) on_move(game);
     while (!game.over()) {
         if (black.interrupted()) break;  // abandoned: the runner drops the record
         const loa::Colour us = game.position().side_to_move();
@@ -76,6 +77,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
             break;
         }
         game.play(choice.move);
+        if (on_move) on_move(game);
         if (adjudication.resign_score > 0) {
             const bool agreed = game.ply() > record.opening_plies + 1 &&
                                 ((choice.score <= -adjudication.resign_score && last_score >= adjudication.resign_score) ||

@@ -2,6 +2,7 @@
 // adjudication, and records it.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ struct GameRecord {
     std::string result_text() const;
 };
 
+// `on_move` (optional) sees the game after its opening and after every move.
 GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,
-                     const Adjudication& adjudication);
+                     const Adjudication& adjudication, const std::function<void(const loa::Game&)>& on_move = {});
 
 }  // namespace matches

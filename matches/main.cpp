@@ -21,6 +21,7 @@
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
 #include "matches/file_lock.hpp"
+#include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
 #include "matches/plot.hpp"
@@ -432,11 +433,6 @@ int main(int argc, char** argv) {
             std::fflush(stdout);
         }
 
-        std::ofstream pgn;
-        if (!pgn_path.empty()) {
-            pgn.open(pgn_path);
-            if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", pgn_path));
-        }
         // Finished games go to the state file as they come, so that an interrupted run
         // restarted with the same command continues where it stopped.
         if (!resume_path.empty()) {
@@ -449,6 +445,13 @@ int main(int argc, char** argv) {
         if (fresh) state.remove();
         const std::vector<GameRecord> resumed = state.load();
         if (!resumed.empty() && !quiet) fmt::print("Resuming from {}: {} games already played\n", state_path, resumed.size());
+        // Opened (and emptied) only now: a run refused above leaves the PGN of the run it
+        // collided with alone.
+        std::ofstream pgn;
+        if (!pgn_path.empty()) {
+            pgn.open(pgn_path);
+            if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", pgn_path));
+        }
         for (const GameRecord& g : resumed)
             if (pgn) write_record(pgn, g, s.event);
 
@@ -460,9 +463,12 @@ int main(int argc, char** argv) {
         int finished = 0, played_this_run = 0;  // a half-played pair is played again
         for (const auto& [pair, count] : resumed_in_pair) finished += count == 2 ? 2 : 0;
         const auto run_start = std::chrono::steady_clock::now();
+        // The games in play, for watchers (loa serve's Watch tab), beside the state file.
+        LiveFile live(state_path + ".live");
         MatchCallbacks callbacks;
         callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
             state.append(g);
+            live.finished(g.index);
             if (pgn) {
                 write_record(pgn, g, s.event);
                 pgn.flush();
@@ -481,6 +487,7 @@ int main(int argc, char** argv) {
             fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
             std::fflush(stdout);
         };
+        callbacks.on_move = [&live](const GameInPlay& g) { live.update(g); };
         callbacks.interrupt = &interrupt_requested;
         callbacks.keep_games = false;  // the state file has every finished game: memory stays flat
         install_interrupt_handlers();

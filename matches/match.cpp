@@ -135,7 +135,9 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     }
 
     std::exception_ptr failure;
+    std::atomic<int> workers_started{0};
     auto play_jobs = [&] {
+        const int worker = workers_started++;
         std::vector<std::unique_ptr<Player>> players;
         for (const EngineSpec& e : s.engines) {
             players.push_back(make_player(e, s.rules));
@@ -152,8 +154,14 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
             Player& a = *players[static_cast<std::size_t>(pairing.first)];
             Player& b = *players[static_cast<std::size_t>(pairing.second)];
             for (int game = 0; game < 2; ++game) {
-                GameRecord record = game == 0 ? play_game(a, b, opening, s.rules, s.adjudication)
-                                              : play_game(b, a, opening, s.rules, s.adjudication);
+                Player& black = game == 0 ? a : b;
+                Player& white = game == 0 ? b : a;
+                std::function<void(const loa::Game&)> on_move;
+                if (callbacks.on_move)
+                    on_move = [&, index = 2 * job.global_pair + game](const loa::Game& g) {
+                        callbacks.on_move({worker, index, black.spec().name, white.spec().name, &g});
+                    };
+                GameRecord record = play_game(black, white, opening, s.rules, s.adjudication, on_move);
                 record.pair = job.global_pair;
                 record.index = 2 * job.global_pair + game;
                 if (interrupted()) return;  // abandoned, or finished after the interrupt: played again on resume

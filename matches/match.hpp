@@ -61,6 +61,14 @@ struct MatchResult {
     bool interrupted = false;  // the interrupt flag stopped it: games in play then were dropped
 };
 
+// A game being played, as its worker sees it after each move.
+struct GameInPlay {
+    int worker = 0;
+    int index = 0;  // 0-based game number in the schedule
+    std::string black, white;
+    const loa::Game* game = nullptr;
+};
+
 struct MatchCallbacks {
     std::function<void(const GameRecord&, const PairingStats&)> on_game;  // under the result lock
     // Raised (by a signal handler) to stop the run: the moves being chosen end at once, the
@@ -71,6 +79,9 @@ struct MatchCallbacks {
     // games it plays; the result's `games` is empty and the caller reads the records back
     // where it needs them.
     bool keep_games = true;
+    // After every move of every game, on the worker's thread (no lock held): what a live view
+    // of the games in play reads.
+    std::function<void(const GameInPlay&)> on_move;
 };
 
 // Games this shard of the match plays in all (resumed ones included).

@@ -69,6 +69,7 @@ MatchSettings settings_from_json(const nlohmann::json& j) {
     try {
         int i = 0;
         for (const auto& text : j.at("engines")) s.engines.push_back(parse_engine_spec(text.get<std::string>(), i++));
+        if (s.engines.size() < 2) throw InputError("result file: a match needs at least two engines");
         s.format = j.at("format") == "gauntlet" ? Format::Gauntlet : Format::RoundRobin;
         s.games = static_cast<int>(integer_field(j, "games", 1, MaxCount));
         s.rules = loa::parse_rules(j.at("rules").get<std::string>());

@@ -8,8 +8,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <set>
 #include <sstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
 
@@ -18,6 +23,7 @@
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/player.hpp"
 #include "matches/records.hpp"
@@ -270,6 +276,57 @@ TEST(Match, WithoutKeptGamesTheCountsAreTheSameAndOnGameSeesEveryRecord) {
     EXPECT_EQ(light.pairings[0].games.draws, whole.pairings[0].games.draws);
     EXPECT_EQ(light.pairings[0].games.losses, whole.pairings[0].games.losses);
     EXPECT_DOUBLE_EQ(light.pairings[0].llr, whole.pairings[0].llr);
+}
+
+TEST(Match, OnMoveSeesEveryGameAfterItsOpeningAndEachMove) {
+    MatchCallbacks callbacks;
+    std::mutex lock;
+    std::map<int, std::vector<loa::Move>> last_seen;
+    std::map<int, int> calls;
+    callbacks.on_move = [&](const GameInPlay& g) {
+        const std::lock_guard guard(lock);
+        last_seen[g.index] = g.game->moves();
+        ++calls[g.index];
+        EXPECT_TRUE(g.worker == 0 || g.worker == 1) << g.worker;
+    };
+    const MatchResult r = run_match(small_match(2), callbacks);
+    ASSERT_EQ(last_seen.size(), r.games.size());
+    for (const GameRecord& g : r.games) {
+        EXPECT_EQ(last_seen[g.index], g.moves) << g.index;
+        EXPECT_EQ(calls[g.index], 1 + static_cast<int>(g.moves.size()) - g.opening_plies) << g.index;
+    }
+}
+
+TEST(Match, TheLiveFileHoldsTheGamesInPlayAndGoesWithTheRun) {
+    const std::string path = testing::TempDir() + "games.live";
+    std::remove(path.c_str());
+    loa::Game game;
+    game.play("b1-d3");
+    auto read = [&] {
+        std::ifstream in(path);
+        return nlohmann::json::parse(in, nullptr, false);
+    };
+    auto wait_for = [&](const std::function<bool(const nlohmann::json&)>& done) {
+        for (int i = 0; i < 50; ++i) {  // written within a second of a change
+            const nlohmann::json j = read();
+            if (!j.is_discarded() && done(j)) return j;
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        return nlohmann::json();
+    };
+    {
+        LiveFile live(path);
+        live.update({1, 6, "a", "b", &game});
+        const nlohmann::json j = wait_for([](const nlohmann::json& x) { return x["games"].size() == 1; });
+        ASSERT_FALSE(j.is_null()) << "no live file with the game";
+        EXPECT_EQ(j["games"][0]["game"], 7);
+        EXPECT_EQ(j["games"][0]["black"], "a");
+        EXPECT_EQ(j["games"][0]["moves"], nlohmann::json::array({"b1-d3"}));
+        EXPECT_EQ(j["games"][0]["start"], loa::StartPositionText);
+        live.finished(6);
+        EXPECT_FALSE(wait_for([](const nlohmann::json& x) { return x["games"].empty(); }).is_null());
+    }
+    EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 TEST(Match, ResultsDoNotDependOnConcurrency) {

@@ -123,11 +123,16 @@ void Session::start(const search::ClockLimits& clock, std::function<void(const I
     searcher();  // built on this thread, before the search thread starts
     stop_ = false;
     searching_ = true;
-    thread_ = std::thread([this, clock, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
-        const Result r = run(clock, on_iteration);
+    try {
+        thread_ = std::thread([this, clock, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
+            const Result r = run(clock, on_iteration);
+            searching_ = false;
+            on_done(r);
+        });
+    } catch (...) {  // no thread: the session is idle, not searching for ever
         searching_ = false;
-        on_done(r);
-    });
+        throw;
+    }
 }
 
 void Session::prepare() {

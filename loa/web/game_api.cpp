@@ -1,0 +1,100 @@
+#include "loa/web/game_api.hpp"
+
+#include <fmt/format.h>
+
+#include "loa/error.hpp"
+#include "loa/movegen.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace loa::web {
+namespace {
+
+std::string optional_string(const nlohmann::json& request, const char* key, std::string fallback) {
+    if (!request.contains(key) || request.at(key).is_null()) return fallback;
+    if (!request.at(key).is_string()) throw InputError(fmt::format("'{}' must be a string", key));
+    return request.at(key).get<std::string>();
+}
+
+std::string_view result_text(Outcome o) {
+    switch (o) {
+        case Outcome::BlackWins: return "0-1";  // PGN's convention, as in the runner's records
+        case Outcome::WhiteWins: return "1-0";
+        case Outcome::Draw: return "1/2-1/2";
+        case Outcome::Ongoing: return "*";
+    }
+    return "*";
+}
+
+}  // namespace
+
+Game game_from_request(const nlohmann::json& request, const RuleSet& rules) {
+    if (!request.is_object()) throw InputError("the request must be a JSON object");
+    const std::string start = optional_string(request, "start", "startpos");
+    const std::string rule_text = optional_string(request, "rules", "");
+    Game game(position_from_argument(start), rule_text.empty() ? rules : parse_rules(rule_text));
+    std::vector<std::string> moves;
+    if (request.contains("moves") && request.at("moves").is_array()) {
+        for (const auto& m : request.at("moves")) {
+            if (!m.is_string()) throw InputError("'moves' must hold strings");
+            moves.push_back(m.get<std::string>());
+        }
+    } else {
+        const std::string text = optional_string(request, "moves", "");
+        for (const std::string_view m : split_move_list(text)) moves.emplace_back(m);
+    }
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        try {
+            game.play(moves[i]);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("move {} ('{}'): {}", i + 1, moves[i], e.what()));
+        }
+    }
+    return game;
+}
+
+nlohmann::json game_json(const Game& game) {
+    const Position& pos = game.position();
+    nlohmann::json j;
+    j["position"] = position_to_text(pos);
+    j["start"] = position_to_text(game.start_position());
+    j["side_to_move"] = pos.side_to_move() == Colour::Black ? "b" : "w";
+    nlohmann::json pieces = nlohmann::json::object();
+    for (Square s = 0; s < 64; ++s) {
+        if (pos.pieces(Colour::Black) & square_bb(s)) pieces[square_name(s)] = "b";
+        if (pos.pieces(Colour::White) & square_bb(s)) pieces[square_name(s)] = "w";
+    }
+    j["pieces"] = std::move(pieces);
+    j["moves"] = nlohmann::json::array();
+    for (const Move m : game.moves()) j["moves"].push_back(move_to_text(m));
+    j["last_move"] = nullptr;
+    if (!game.moves().empty() && !game.moves().back().is_pass())
+        j["last_move"] = {{"from", square_name(game.moves().back().from())}, {"to", square_name(game.moves().back().to())}};
+    j["legal"] = nlohmann::json::array();
+    if (!game.over()) {
+        MoveList moves;
+        generate_moves(pos, moves);
+        for (const Move m : moves) {
+            if (m.is_pass()) {
+                j["legal"].push_back({{"from", nullptr}, {"to", nullptr}, {"text", "pass"}, {"capture", false}});
+                continue;
+            }
+            j["legal"].push_back({{"from", square_name(m.from())},
+                                  {"to", square_name(m.to())},
+                                  {"text", move_to_text(m)},
+                                  {"capture", m.is_capture()}});
+        }
+    }
+    const GameResult& r = game.result();
+    j["over"] = r.over();
+    j["result"] = result_text(r.outcome);
+    j["winner"] = nullptr;
+    if (r.outcome == Outcome::BlackWins) j["winner"] = "b";
+    if (r.outcome == Outcome::WhiteWins) j["winner"] = "w";
+    j["termination"] = to_string(r.termination);
+    j["description"] = describe(r);
+    j["rules"] = to_string(game.rules());
+    return j;
+}
+
+}  // namespace loa::web

@@ -1,0 +1,22 @@
+// The web board's view of a game as JSON: the page sends the start and the moves, the server
+// replays them under the rules and answers with everything the page draws (pieces, legal
+// moves, move list, result). The server keeps no game: every request carries its own, so a
+// reload, a second tab or undo need nothing on the server side.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "loa/game.hpp"
+
+namespace loa::web {
+
+// {"start": position text or "startpos" (default), "moves": "b1-d3 a2xb1 ..." or a list,
+//  "rules": rule string (default `rules`)}. Throws InputError naming the bad field or move.
+Game game_from_request(const nlohmann::json& request, const RuleSet& rules);
+
+// {"position", "side_to_move": "b"|"w", "pieces": {"b1": "b", ...}, "moves": ["b1-d3", ...],
+//  "last_move": {"from", "to"} or null, "legal": [{"from", "to", "text", "capture"}],
+//  "over", "result": "1-0"|"0-1"|"1/2-1/2"|"*", "winner", "termination", "description"}
+nlohmann::json game_json(const Game& game);
+
+}  // namespace loa::web

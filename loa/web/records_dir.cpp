@@ -1,0 +1,186 @@
+#include "loa/web/records_dir.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "common/text.hpp"
+#include "loa/error.hpp"
+#include "loa/game.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "loa/web/game_api.hpp"
+#include "matches/file_lock.hpp"
+#include "matches/match.hpp"
+#include "matches/records.hpp"
+#include "matches/report.hpp"
+#include "matches/state.hpp"
+
+namespace loa::web {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(fmt::format("cannot read '{}'", file.filename().string()));
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// What the page can do with a file, told by its name and, for JSON, its first bytes.
+std::string kind_of(const fs::path& file) {
+    const std::string name = file.filename().string();
+    if (name.ends_with(".pgn")) return "records";
+    if (name.ends_with(".state")) return "match";
+    if (!name.ends_with(".json")) return "";
+    std::ifstream in(file, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    if (head.find("\"pairings\"") != std::string::npos || head.find("\"scheduled_games\"") != std::string::npos)
+        return "match";
+    if (head.find("\"variants\"") != std::string::npos || head.find("\"positions\"") != std::string::npos) return "treesize";
+    return "json";
+}
+
+// The runner's live file (matches/live_file.hpp), each game replayed for the page to draw.
+// Missing or unreadable (between two versions, or the run just ended): nothing in play.
+nlohmann::json games_in_play(const fs::path& live) {
+    nlohmann::json out = nlohmann::json::array();
+    std::ifstream in(live);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!in || j.is_discarded() || !j.contains("games") || !j["games"].is_array()) return out;
+    for (const nlohmann::json& g : j["games"]) {
+        try {
+            Game game(position_from_argument(g.at("start").get<std::string>()));
+            for (const auto& m : g.at("moves")) game.play(m.get<std::string>());
+            nlohmann::json view = web::game_json(game);
+            out.push_back({{"game", g.at("game")},
+                           {"black", g.at("black")},
+                           {"white", g.at("white")},
+                           {"plies", game.moves().size()},
+                           {"pieces", view["pieces"]},
+                           {"last_move", view["last_move"]},
+                           {"side_to_move", view["side_to_move"]}});
+        } catch (const std::exception&) {
+            // a game the page cannot draw is left out, not the whole view
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+RecordsDir::RecordsDir(fs::path dir) {
+    std::error_code error;
+    dir_ = fs::canonical(dir, error);
+    if (error || !fs::is_directory(dir_)) throw InputError(fmt::format("--records: '{}' is not a directory", dir.string()));
+}
+
+nlohmann::json RecordsDir::list() const {
+    nlohmann::json files = nlohmann::json::array();
+    std::vector<fs::path> paths;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir_))
+        if (resolve(e.path().filename().string())) paths.push_back(e.path());
+    std::sort(paths.begin(), paths.end());
+    for (const fs::path& p : paths) {
+        const std::string kind = kind_of(p);
+        if (kind.empty()) continue;
+        std::error_code gone;  // a run may delete its state file at any moment
+        const auto bytes = fs::file_size(p, gone);
+        if (!gone) files.push_back({{"name", p.filename().string()}, {"kind", kind}, {"bytes", bytes}});
+    }
+    return {{"dir", dir_.string()}, {"files", files}};
+}
+
+std::optional<fs::path> RecordsDir::resolve(std::string_view name) const {
+    if (name.empty() || name.size() > 255 || name.front() == '.') return std::nullopt;
+    for (const char c : name)
+        if (c == '/' || c == '\\' || c == '\0' || static_cast<unsigned char>(c) < 0x20) return std::nullopt;
+    std::error_code error;
+    const fs::path file = fs::canonical(dir_ / fs::path(std::string(name)), error);
+    // A symbolic link is followed only when it stays in the directory.
+    if (error || file.parent_path() != dir_ || !fs::is_regular_file(file, error)) return std::nullopt;
+    return file;
+}
+
+nlohmann::json RecordsDir::records_json(const fs::path& file) {
+    return records_text_json(file.filename().string(), read_file(file));
+}
+
+nlohmann::json RecordsDir::records_text_json(const std::string& name, const std::string& text) {
+    std::istringstream in(text);
+    const std::vector<matches::ParsedRecord> records = matches::read_records(in);
+    nlohmann::json games = nlohmann::json::array();
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const matches::ParsedRecord& r = records[i];
+        try {
+            const auto position = r.tags.find("Position");
+            Game game(position == r.tags.end() ? Position::start() : parse_position(position->second));
+            for (const std::string& m : r.moves) {
+                if (game.over()) break;  // a game adjudicated on the rules' last move: nothing follows
+                game.play(m);
+            }
+            nlohmann::json moves = nlohmann::json::array();
+            for (const Move m : game.moves()) moves.push_back(move_to_text(m));
+            games.push_back({{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves}});
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: game {}: {}", name, i + 1, e.what()));
+        }
+    }
+    return {{"file", name}, {"games", games}};
+}
+
+nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
+    const std::string text = read_file(file);
+    nlohmann::json result;
+    if (file.filename().string().ends_with(".state")) {
+        // Only whole lines: the runner may be writing the last one right now.
+        std::vector<std::string_view> lines = common::split(std::string_view(text).substr(0, text.rfind('\n') + 1), '\n');
+        if (lines.size() < 2) throw InputError(fmt::format("'{}' holds no match yet", file.filename().string()));
+        lines.pop_back();
+        matches::MatchSettings settings;
+        matches::MatchResult run;
+        try {
+            settings = matches::settings_from_json(nlohmann::json::parse(lines.front()));
+            for (std::size_t i = 1; i < lines.size(); ++i)
+                if (!common::trim(lines[i]).empty()) run.games.push_back(matches::game_from_json(nlohmann::json::parse(lines[i])));
+        } catch (const nlohmann::json::exception& e) {
+            throw InputError(fmt::format("'{}' is not a loa-match state file ({})", file.filename().string(), e.what()));
+        }
+        matches::tally(settings, run);
+        run.scheduled_games = matches::scheduled_games(settings);
+        result = nlohmann::json::parse(matches::result_json(settings, run));
+        // A run holds a lock on its state file while it plays; without one the run was stopped
+        // (and can be resumed), and a live file it left behind is stale.
+        result["running"] = matches::FileLock::held(file.string());
+        result["in_progress"] = result["running"] ? games_in_play(file.string() + ".live") : nlohmann::json::array();
+        result["source"] = "state";
+    } else {
+        try {
+            result = nlohmann::json::parse(text);
+        } catch (const nlohmann::json::exception& e) {
+            throw InputError(fmt::format("'{}' is not JSON ({})", file.filename().string(), e.what()));
+        }
+        if (!result.is_object() || !result.contains("pairings"))
+            throw InputError(fmt::format("'{}' is not a loa-match result", file.filename().string()));
+        result["running"] = false;
+        result["source"] = "result";
+    }
+    // The page shows standings and the latest results, not every move of every game.
+    nlohmann::json games = nlohmann::json::array();
+    if (result.contains("games") && result["games"].is_array()) {
+        const auto& all = result["games"];
+        const std::size_t from = all.size() > static_cast<std::size_t>(recent) ? all.size() - static_cast<std::size_t>(recent) : 0;
+        for (std::size_t i = from; i < all.size(); ++i) {
+            nlohmann::json g = all[i];
+            g.erase("moves");
+            games.push_back(std::move(g));
+        }
+    }
+    result["games"] = std::move(games);
+    return result;
+}
+
+}  // namespace loa::web

@@ -1,0 +1,174 @@
+#include "loa/web/search_stream.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/search/report.hpp"
+#include "common/text.hpp"
+#include "loa/error.hpp"
+#include "loa/notation.hpp"
+#include "loa/web/game_api.hpp"
+
+namespace loa::web {
+
+SessionPool::SessionPool(int sessions, std::string variant) : variant_(std::move(variant)) {
+    for (int i = 0; i < sessions; ++i) {
+        sessions_.push_back(std::make_unique<Pooled>());
+        sessions_.back()->session.set_option("Variant", variant_);  // validated here, once
+        sessions_.back()->variant = variant_;
+        sessions_.back()->rules = to_string(RuleSet{});
+        free_.push_back(sessions_.back().get());
+    }
+}
+
+void SessionPool::Lease::configure(const std::string& variant, const std::string& rules) {
+    const std::string wanted = variant.empty() ? pool_->variant_ : variant;
+    if (wanted != session_->variant) {
+        session_->variant.clear();  // unknown until set_option succeeds
+        session_->session.set_option("Variant", wanted);
+        session_->variant = wanted;
+    }
+    if (rules != session_->rules) {
+        session_->rules.clear();
+        session_->session.set_option("Rules", rules);
+        session_->rules = rules;
+    }
+}
+
+std::optional<SessionPool::Lease> SessionPool::acquire(std::chrono::milliseconds patience) {
+    std::unique_lock lock(mutex_);
+    if (!returned_.wait_for(lock, patience, [this] { return !free_.empty(); })) return std::nullopt;
+    Pooled* s = free_.back();
+    free_.pop_back();
+    return std::optional<Lease>(std::in_place, *this, *s);
+}
+
+SessionPool::Lease::~Lease() {
+    if (!session_) return;
+    {
+        const std::lock_guard guard(pool_->mutex_);
+        pool_->free_.push_back(session_);
+    }
+    pool_->returned_.notify_one();
+}
+
+namespace {
+
+std::string param(const std::map<std::string, std::string>& params, const char* key) {
+    const auto it = params.find(key);
+    return it == params.end() ? std::string() : it->second;
+}
+
+std::optional<long long> number_param(const std::map<std::string, std::string>& params, const char* key, long long low,
+                                      long long high) {
+    const std::string text = param(params, key);
+    if (text.empty()) return std::nullopt;
+    const auto value = common::parse_int64(text);
+    if (!value || *value < low || *value > high)
+        throw InputError(fmt::format("'{}' must be an integer from {} to {}, not '{}'", key, low, high, text));
+    return *value;
+}
+
+nlohmann::json pv_json(const std::vector<Move>& pv) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const Move m : pv) out.push_back(move_to_text(m));
+    return out;
+}
+
+std::string event(std::string_view name, const nlohmann::json& data) {
+    return fmt::format("event: {}\ndata: {}\n\n", name, data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+}  // namespace
+
+SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules) {
+    nlohmann::json game_request = nlohmann::json::object();
+    for (const char* key : {"start", "moves", "rules"})
+        if (params.contains(key)) game_request[key] = param(params, key);
+    SearchRequest r{game_from_request(game_request, rules), param(params, "variant")};
+    if (r.game.over()) throw InputError(fmt::format("the game is over ({})", describe(r.game.result())));
+    r.movetime_ms = static_cast<double>(number_param(params, "movetime", 10, 600'000).value_or(0));
+    r.depth = static_cast<int>(number_param(params, "depth", 1, 64).value_or(0));
+    return r;
+}
+
+void stream_search(SessionPool::Lease& lease, const SearchRequest& request, double max_ms,
+                   const std::function<bool(std::string_view)>& write) {
+    engine::Session& session = lease.session();
+    try {
+        lease.configure(request.variant, to_string(request.game.rules()));
+    } catch (const InputError& e) {  // checked before the stream began: not expected here
+        (void)write(event("error", {{"error", e.what()}}));
+        return;
+    }
+    session.set_game(request.game);
+
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<std::string> events;
+    bool done = false;
+    search::ClockLimits clock;
+    clock.depth = request.depth;
+    if (request.movetime_ms > 0) clock.move_time_ms = std::min(request.movetime_ms, max_ms);
+    else clock.infinite = true;
+    auto push = [&](std::string e, bool last) {
+        const std::lock_guard guard(mutex);
+        events.push_back(std::move(e));
+        done = done || last;
+        wake.notify_one();
+    };
+    session.start(
+        clock,
+        [&](const engine::IterationInfo& it) {
+            const double nps = it.time_ms > 0 ? static_cast<double>(it.nodes) * 1000.0 / it.time_ms : 0.0;
+            push(event("info", {{"depth", it.depth},
+                                {"seldepth", it.seldepth},
+                                {"score", search::format_score(it.score)},
+                                {"nodes", it.nodes},
+                                {"nps", static_cast<std::uint64_t>(nps)},
+                                {"time_ms", static_cast<std::uint64_t>(it.time_ms)},
+                                {"pv", pv_json(it.pv)}}),
+                 false);
+        },
+        [&](const engine::Result& r) {
+            push(event("bestmove", {{"move", move_to_text(r.best_move)},
+                                    {"score", search::format_score(r.score)},
+                                    {"depth", r.depth},
+                                    {"nodes", r.stats.nodes},
+                                    {"pv", pv_json(r.pv)}}),
+                 true);
+        });
+    // Whatever happens below, the search thread is stopped and joined before the queue and
+    // the lease it uses go away.
+    struct JoinSearch {
+        engine::Session& session;
+        ~JoinSearch() {
+            session.stop();
+            session.wait();
+        }
+    } join_search{session};
+    const auto started = std::chrono::steady_clock::now();
+    bool reader_gone = false;
+    for (;;) {
+        std::deque<std::string> ready;
+        bool finished = false;
+        {
+            std::unique_lock lock(mutex);
+            wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return !events.empty() || done; });
+            ready.swap(events);
+            finished = done;
+        }
+        if (ready.empty() && !finished) ready.push_back(": searching\n\n");
+        for (const std::string& e : ready)
+            if (!reader_gone && !write(e)) reader_gone = true;
+        if (finished) break;
+        const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
+        if (reader_gone || elapsed.count() > max_ms) session.stop();  // bestmove follows, then the loop ends
+    }
+}
+
+}  // namespace loa::web

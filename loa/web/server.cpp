@@ -1,0 +1,229 @@
+#include "loa/web/server.hpp"
+
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/search/config.hpp"
+#include "loa/error.hpp"
+#include "loa/web/assets.hpp"
+#include "loa/web/game_api.hpp"
+#include "loa/web/records_dir.hpp"
+#include "loa/web/search_stream.hpp"
+
+namespace loa::web {
+namespace {
+
+// Text from a request (a move, a name) may be any bytes: invalid UTF-8 is replaced, never
+// thrown on (a throw from the error handler would end the server).
+std::string to_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
+void send_json(httplib::Response& res, const nlohmann::json& body, int status = 200) {
+    res.status = status;
+    res.set_content(to_text(body), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& message) {
+    send_json(res, {{"error", message}}, status);
+}
+
+// A name that is not a file of the records directory: 404, not 400.
+struct NotFound : InputError {
+    using InputError::InputError;
+};
+
+// The largest hash table a page may ask for, per session.
+constexpr int MaxHashMb = 256;
+
+// The presets the page offers; any other variant string works through the API too.
+const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", "pvs", "ab"};
+
+}  // namespace
+
+struct Server::Impl {
+    ServerSettings settings;
+    std::optional<RecordsDir> records;
+    SessionPool pool;
+    httplib::Server http;
+    int port = 0;
+    std::atomic<bool> stopping{false}, serving{false};
+
+    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant) {
+        if (!s.records_dir.empty()) records.emplace(s.records_dir);
+        http.set_payload_max_length(s.max_body_bytes);
+        // Enough workers for the searches plus the page's other requests while they stream.
+        const int workers = s.max_searches + 8;
+        http.new_task_queue = [workers] { return new httplib::ThreadPool(static_cast<std::size_t>(workers)); };
+        http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr failure) {
+            try {
+                try {
+                    std::rethrow_exception(failure);
+                } catch (const NotFound& e) {
+                    send_error(res, 404, e.what());
+                } catch (const InputError& e) {
+                    send_error(res, 400, e.what());
+                } catch (const std::exception& e) {
+                    send_error(res, 500, fmt::format("internal error: {}", e.what()));
+                }
+            } catch (...) {  // nothing may leave this handler: httplib would end the process
+                res.status = 500;
+                res.set_content(R"({"error":"internal error"})", "application/json");
+            }
+        });
+        // Browsers keep idle connections open; each holds a worker while it does.
+        http.set_keep_alive_timeout(2);
+        http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+            if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "no such page" : "bad request");
+        });
+        routes();
+    }
+
+    void routes() {
+        for (const Asset& a : assets()) {
+            std::string path = "/";  // (not "/" + name: g++ 12 warns falsely on that, PR 105329)
+            if (a.name != "index.html") path += a.name;
+            http.Get(path, [a](const httplib::Request&, httplib::Response& res) {
+                res.set_content(std::string(a.content), std::string(a.mime));
+            });
+        }
+        http.Get("/api/config", [this](const httplib::Request&, httplib::Response& res) {
+            nlohmann::json presets = nlohmann::json::array();
+            for (const char* p : PagePresets) presets.push_back(p);
+            nlohmann::json rules = nlohmann::json::array();
+            for (const NamedRuleSet& r : named_rule_sets()) rules.push_back({{"name", r.name}, {"description", r.description}});
+            send_json(res, {{"presets", presets},
+                            {"variant", settings.variant},
+                            {"rules", rules},
+                            {"max_searches", settings.max_searches},
+                            {"records", records.has_value()}});
+        });
+        http.Post("/api/game", [this](const httplib::Request& req, httplib::Response& res) {
+            send_json(res, game_json(game_from_request(parse_body(req), default_rules())));
+        });
+        http.Get("/api/search", [this](const httplib::Request& req, httplib::Response& res) { search(req, res); });
+        http.Get("/api/files", [this](const httplib::Request&, httplib::Response& res) {
+            send_json(res, dir().list());
+        });
+        http.Get(R"(/api/records/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+            send_json(res, RecordsDir::records_json(file(req.matches[1])));
+        });
+        // A records file the user opened in the page (not one of the directory's).
+        http.Post("/api/records", [](const httplib::Request& req, httplib::Response& res) {
+            send_json(res, RecordsDir::records_text_json("uploaded file", req.body));
+        });
+        http.Get(R"(/api/match/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+            send_json(res, RecordsDir::match_json(file(req.matches[1])));
+        });
+        http.Get(R"(/api/treesize/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+            const std::filesystem::path path = file(req.matches[1]);
+            std::ifstream in(path);
+            const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+            if (j.is_discarded() || !j.is_object() || !j.contains("depths"))
+                throw InputError(fmt::format("'{}' is not a tree-size result", path.filename().string()));
+            send_json(res, j);
+        });
+    }
+
+    static RuleSet default_rules() { return {}; }
+
+    static nlohmann::json parse_body(const httplib::Request& req) {
+        const nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
+        if (j.is_discarded()) throw InputError("the request body is not JSON");
+        return j;
+    }
+
+    const RecordsDir& dir() const {
+        if (!records) throw InputError("no records directory: start the server with --records DIR");
+        return *records;
+    }
+
+    // 404 for anything that is not a plain file of the records directory.
+    std::filesystem::path file(const std::string& name) const {
+        const std::optional<std::filesystem::path> path = dir().resolve(name);
+        if (!path) throw NotFound(fmt::format("no file '{}' in the records directory", name));
+        return *path;
+    }
+
+    void search(const httplib::Request& req, httplib::Response& res) {
+        std::map<std::string, std::string> params;
+        for (const auto& [key, value] : req.params) params[key] = value;
+        SearchRequest request = search_request(params, default_rules());
+        const search::SearchConfig config = search::parse_search_config(request.variant.empty() ? settings.variant : request.variant);
+        if (config.tt_mb > MaxHashMb || config.eval_cache_mb > MaxHashMb)
+            throw InputError(fmt::format("tables over {} MB are not allowed from the page", MaxHashMb));
+        // A session that an aborted search still holds for up to a second is worth waiting for.
+        auto lease = pool.acquire(std::chrono::seconds(2));
+        if (!lease) {
+            send_error(res, 503, fmt::format("busy: {} searches are running (--max-searches)", pool.size()));
+            return;
+        }
+        // The lease moves into the stream: the session returns to the pool when it ends.
+        auto held = std::make_shared<SessionPool::Lease>(std::move(*lease));
+        auto shared_request = std::make_shared<SearchRequest>(std::move(request));
+        res.set_header("Cache-Control", "no-cache");
+        res.set_chunked_content_provider(
+            "text/event-stream",
+            [this, held, shared_request](std::size_t, httplib::DataSink& sink) {
+                // Server::stop ends a stream as a closed page does.
+                auto write = [&](std::string_view text) {
+                    return !stopping.load() && sink.is_writable() && sink.write(text.data(), text.size());
+                };
+                try {
+                    stream_search(*held, *shared_request, settings.max_search_ms, write);
+                } catch (const std::exception& e) {
+                    // The answer has begun: the failure goes down the stream (an exception
+                    // leaving this provider would end the server).
+                    (void)write(fmt::format("event: error\ndata: {}\n\n", to_text({{"error", e.what()}})));
+                }
+                sink.done();
+                return true;
+            });
+    }
+};
+
+Server::Server(const ServerSettings& settings) {
+    if (settings.max_searches < 1 || settings.max_searches > 64) throw InputError("--max-searches must be 1..64");
+    if (settings.port < 0 || settings.port > 65535) throw InputError("--port must be 0..65535");
+    impl_ = std::make_unique<Impl>(settings);
+}
+
+Server::~Server() = default;
+
+int Server::bind() {
+    Impl& i = *impl_;
+    if (i.settings.port == 0) {
+        i.port = i.http.bind_to_any_port(i.settings.host);
+        if (i.port <= 0) throw InputError(fmt::format("cannot listen on {}", i.settings.host));
+    } else {
+        if (!i.http.bind_to_port(i.settings.host, i.settings.port))
+            throw InputError(fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)",
+                                         i.settings.host, i.settings.port));
+        i.port = i.settings.port;
+    }
+    return i.port;
+}
+
+// httplib's stop() does nothing before its loop runs: a stop that comes between bind() and
+// the loop (a signal right after the "listening" line) is kept in `stopping`, and serve()
+// does not start its loop then; once it has started, stop() waits for the loop to run.
+void Server::serve() {
+    impl_->serving = true;
+    if (!impl_->stopping) impl_->http.listen_after_bind();
+    impl_->serving = false;
+}
+
+void Server::stop() {
+    impl_->stopping = true;
+    if (!impl_->serving) return;
+    while (!impl_->http.is_running() && impl_->serving)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    impl_->http.stop();
+}
+
+}  // namespace loa::web

@@ -1,0 +1,51 @@
+// `loa serve`: the web board's HTTP server. It serves the page (built into the binary) and a
+// small JSON API; the page holds the game and the server answers from the rules and the
+// engine, so no rules or search logic lives in JavaScript.
+//   GET  /                        the page (also /app.js, /style.css)
+//   POST /api/game                {start, moves, rules} -> the game as JSON (game_api.hpp)
+//   GET  /api/search?...          a search as server-sent events (search_stream.hpp)
+//   GET  /api/config              presets, rules sets, defaults
+//   GET  /api/files               the --records directory's files
+//   GET  /api/records/NAME        the games of a PGN file (POST /api/records: of the body)
+//   GET  /api/match/NAME          a match's standings, from its state file or result JSON
+//   GET  /api/treesize/NAME       a tree-size result JSON
+// Errors are 4xx with {"error": "..."}; the server never stops on a bad request.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace loa::web {
+
+struct ServerSettings {
+    std::string host = "127.0.0.1";
+    int port = 8080;  // 0: any free port
+    std::string records_dir;  // empty: no files are served
+    std::string variant = "full";
+    int max_searches = 2;              // engine searches at once (each holds a session)
+    double max_search_ms = 300'000;    // an analysis ends after this at the latest
+    std::size_t max_body_bytes = 8 * 1024 * 1024;  // an opened records file included
+};
+
+class Server {
+public:
+    explicit Server(const ServerSettings& settings);  // throws InputError on bad settings
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    // Binds the socket; returns the port (the chosen one when settings.port is 0). Throws
+    // InputError when the address cannot be bound.
+    int bind();
+    void serve();  // until stop(); after bind()
+    void stop();   // from any thread
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loa::web

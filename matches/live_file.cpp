@@ -1,0 +1,67 @@
+#include "matches/live_file.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+
+namespace matches {
+
+LiveFile::LiveFile(std::string path) : path_(std::move(path)), writer_([this] { write_loop(); }) {}
+
+LiveFile::~LiveFile() {
+    {
+        const std::lock_guard guard(mutex_);
+        stopping_ = true;
+    }
+    wake_.notify_one();
+    writer_.join();
+    std::remove(path_.c_str());
+}
+
+void LiveFile::update(const GameInPlay& g) {
+    Snapshot s{g.black, g.white, loa::position_to_text(g.game->start_position()), {}};
+    s.moves.reserve(g.game->moves().size());
+    for (const loa::Move m : g.game->moves()) s.moves.push_back(loa::move_to_text(m));
+    const std::lock_guard guard(mutex_);
+    games_[g.index] = std::move(s);
+    dirty_ = true;
+}
+
+void LiveFile::finished(int index) {
+    const std::lock_guard guard(mutex_);
+    dirty_ = games_.erase(index) > 0 || dirty_;
+}
+
+void LiveFile::write_loop() {
+    std::unique_lock lock(mutex_);
+    while (!stopping_) {
+        // Once a second at most: a fast match makes thousands of moves a second.
+        wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
+        if (stopping_ || !dirty_) continue;
+        dirty_ = false;
+        write();
+    }
+}
+
+void LiveFile::write() const {
+    nlohmann::json j;
+    j["games"] = nlohmann::json::array();
+    for (const auto& [index, s] : games_)
+        j["games"].push_back({{"game", index + 1}, {"black", s.black}, {"white", s.white}, {"start", s.start}, {"moves", s.moves}});
+    // A new file renamed over the old one: a reader sees one whole version or the other.
+    const std::string fresh = path_ + ".tmp";
+    {
+        std::ofstream out(fresh, std::ios::trunc);
+        if (!out) return;  // a watcher's convenience: the match goes on without it
+        out << j.dump() << '\n';
+        if (!out) return;
+    }
+    std::rename(fresh.c_str(), path_.c_str());
+}
+
+}  // namespace matches

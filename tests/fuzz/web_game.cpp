@@ -1,0 +1,17 @@
+// The web board's game requests (POST /api/game and the search's query): any JSON body is
+// replayed or refused with an InputError, and an accepted game always draws.
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "fuzz_input.hpp"
+#include "loa/web/game_api.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const nlohmann::json request = nlohmann::json::parse(fuzz::text(data, size), nullptr, false);
+    if (request.is_discarded()) return 0;
+    try {
+        (void)loa::web::game_json(loa::web::game_from_request(request, {}));
+    } catch (const common::InputError&) {
+    }
+    return 0;
+}

@@ -1,0 +1,404 @@
+// The web board's HTTP API, driven through a real socket with cpp-httplib's client: the game
+// replayed by the rules, searches streamed and stopped, the records directory's files, and
+// bad requests answered with a 4xx and a JSON error (the server goes on serving).
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "loa/movegen.hpp"
+#include "loa/web/server.hpp"
+#include "matches/file_lock.hpp"
+#include "matches/records.hpp"
+#include "matches/state.hpp"
+#include "small_match.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+loa::web::ServerSettings on_a_free_port(loa::web::ServerSettings s) {
+    s.port = 0;
+    return s;
+}
+
+// A server on a free port of 127.0.0.1, serving on its own thread for the test's life.
+class RunningServer {
+public:
+    explicit RunningServer(const loa::web::ServerSettings& settings) : server_(on_a_free_port(settings)) {
+        port_ = server_.bind();
+        thread_ = std::thread([this] { server_.serve(); });
+    }
+    ~RunningServer() {
+        server_.stop();
+        thread_.join();
+    }
+    httplib::Client client() const {
+        httplib::Client c("127.0.0.1", port_);
+        c.set_read_timeout(30, 0);
+        return c;
+    }
+
+private:
+    loa::web::Server server_;
+    int port_ = 0;
+    std::thread thread_;
+};
+
+json body_of(const httplib::Result& r) {
+    EXPECT_TRUE(r) << "no response";
+    if (!r) return {};
+    return json::parse(r->body);
+}
+
+// Events of a server-sent-event stream: (name, data) in order.
+std::vector<std::pair<std::string, json>> parse_events(const std::string& stream) {
+    std::vector<std::pair<std::string, json>> out;
+    std::size_t at = 0;
+    for (std::size_t end; (end = stream.find("\n\n", at)) != std::string::npos; at = end + 2) {
+        const std::string block = stream.substr(at, end - at);
+        std::string name, data;
+        std::size_t line_start = 0;
+        while (line_start < block.size()) {
+            std::size_t line_end = block.find('\n', line_start);
+            if (line_end == std::string::npos) line_end = block.size();
+            const std::string line = block.substr(line_start, line_end - line_start);
+            if (line.rfind("event: ", 0) == 0) name = line.substr(7);
+            if (line.rfind("data: ", 0) == 0) data = line.substr(6);
+            line_start = line_end + 1;
+        }
+        if (!name.empty()) out.emplace_back(name, json::parse(data));
+    }
+    return out;
+}
+
+TEST(WebApi, ThePageAndItsFilesAreServed) {
+    RunningServer s({});
+    auto c = s.client();
+    const auto page = c.Get("/");
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
+    EXPECT_NE(page->get_header_value("Content-Type").find("text/html"), std::string::npos);
+    EXPECT_NE(page->body.find("<script src=\"/app.js\">"), std::string::npos);
+    for (const char* path : {"/app.js", "/style.css"}) {
+        const auto r = c.Get(path);
+        ASSERT_TRUE(r) << path;
+        EXPECT_EQ(r->status, 200) << path;
+        EXPECT_GT(r->body.size(), 1000u) << path;
+    }
+    const auto missing = c.Get("/no-such-page");
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->status, 404);
+    EXPECT_TRUE(body_of(missing).contains("error"));
+}
+
+TEST(WebApi, TheStartHasTheRulesPiecesAndPerftOneMoves) {
+    RunningServer s({});
+    auto c = s.client();
+    const json game = body_of(c.Post("/api/game", "{}", "application/json"));
+    EXPECT_EQ(game["side_to_move"], "b");
+    EXPECT_EQ(game["legal"].size(), 36u);  // perft 1 of the standard start
+    EXPECT_EQ(game["pieces"].size(), 24u);
+    for (const char* sq : {"b1", "c1", "d1", "e1", "f1", "g1", "b8", "c8", "d8", "e8", "f8", "g8"})
+        EXPECT_EQ(game["pieces"][sq], "b") << sq;
+    for (const char* sq : {"a2", "a3", "a4", "a5", "a6", "a7", "h2", "h3", "h4", "h5", "h6", "h7"})
+        EXPECT_EQ(game["pieces"][sq], "w") << sq;
+    EXPECT_FALSE(game["over"]);
+    EXPECT_TRUE(game["last_move"].is_null());
+}
+
+TEST(WebApi, MovesAreReplayedAndTheEndOfAGameIsReported) {
+    RunningServer s({});
+    auto c = s.client();
+    // d1-b3 ... e1-e5 connects Black (the same game as the CLI's `show` test).
+    const json game = body_of(c.Post("/api/game", json{{"moves", "d1-b3 h5-g4 b1-b4 g4xg1 b4-e7 a3xc1 b3-e6 h3xf1 e1-e5"}}.dump(),
+                                     "application/json"));
+    EXPECT_EQ(game["moves"].size(), 9u);
+    EXPECT_EQ(game["moves"][3], "g4xg1");
+    EXPECT_TRUE(game["over"]);
+    EXPECT_EQ(game["winner"], "b");
+    EXPECT_EQ(game["result"], "0-1");
+    EXPECT_EQ(game["termination"], "connection");
+    EXPECT_TRUE(game["legal"].empty());
+    EXPECT_EQ(game["last_move"], (json{{"from", "e1"}, {"to", "e5"}}));
+    // A list of moves in the compact form works too.
+    const json listed = body_of(c.Post("/api/game", json{{"moves", {"b1d3", "a2c2"}}}.dump(), "application/json"));
+    EXPECT_EQ(listed["moves"], (json{"b1-d3", "a2-c2"}));
+    EXPECT_EQ(listed["side_to_move"], "b");
+}
+
+TEST(WebApi, BadRequestsGetAClearErrorAndTheServerGoesOn) {
+    loa::web::ServerSettings settings;
+    settings.max_body_bytes = 4096;
+    RunningServer s(settings);
+    auto c = s.client();
+    struct Case {
+        std::string body, message;
+    };
+    const Case cases[] = {
+        {R"({"moves": "b1-d4"})", "illegal move 'b1-d4'"},
+        {R"({"moves": "b1-d3 b1-d3"})", "move 2"},
+        {R"({"start": "8/8/8 b"})", "position"},
+        {R"({"start": 7})", "'start' must be a string"},
+        {R"({"moves": [1, 2]})", "'moves' must hold strings"},
+        {R"({"rules": "simultaneous=maybe"})", "simultaneous"},
+        {"not json at all", "not JSON"},
+        {"[1, 2, 3]", "JSON object"},
+    };
+    for (const Case& k : cases) {
+        const auto r = c.Post("/api/game", k.body, "application/json");
+        ASSERT_TRUE(r) << k.body;
+        EXPECT_EQ(r->status, 400) << k.body;
+        const std::string error = body_of(r).value("error", "");
+        EXPECT_NE(error.find(k.message), std::string::npos) << k.body << " -> " << error;
+    }
+    // Bytes that are not UTF-8 (the error message quotes them) are answered, not fatal.
+    for (const char* query : {"/api/search?moves=%FF", "/api/search?start=%C3%28", "/api/search?variant=%FF"}) {
+        const auto r = c.Get(query);
+        ASSERT_TRUE(r) << query;
+        EXPECT_EQ(r->status, 400) << query;
+    }
+    const auto latin = c.Post("/api/records", "[Event \"x\"]\n\n1. b1-d3 \xff\xfe *\n", "text/plain");
+    ASSERT_TRUE(latin);
+    EXPECT_EQ(latin->status, 400);
+    const auto huge = c.Post("/api/game", std::string(10000, ' '), "application/json");
+    ASSERT_TRUE(huge);
+    EXPECT_EQ(huge->status, 413);
+    const auto still = c.Post("/api/game", "{}", "application/json");
+    ASSERT_TRUE(still);
+    EXPECT_EQ(still->status, 200);
+    // Search parameters are checked before anything streams.
+    for (const char* query : {"/api/search?movetime=5", "/api/search?depth=0", "/api/search?variant=bogus&depth=1",
+                              "/api/search?moves=e1-e5", "/api/search?moves=d1-b3%20h5-g4%20b1-b4%20g4xg1%20b4-e7%20a3xc1%20b3-e6%20h3xf1%20e1-e5&depth=1"}) {
+        const auto r = c.Get(query);
+        ASSERT_TRUE(r) << query;
+        EXPECT_EQ(r->status, 400) << query;
+        EXPECT_TRUE(body_of(r).contains("error")) << query;
+    }
+}
+
+TEST(WebApi, ASearchStreamsItsIterationsAndALegalBestMove) {
+    RunningServer s({});
+    auto c = s.client();
+    const auto r = c.Get("/api/search?moves=b1-d3&depth=4");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
+    EXPECT_NE(r->get_header_value("Content-Type").find("text/event-stream"), std::string::npos);
+    const auto events = parse_events(r->body);
+    ASSERT_GE(events.size(), 2u);
+    int depth = 0;
+    for (std::size_t i = 0; i + 1 < events.size(); ++i) {
+        EXPECT_EQ(events[i].first, "info");
+        EXPECT_GT(events[i].second["depth"].get<int>(), depth);  // one line per deeper iteration
+        depth = events[i].second["depth"];
+    }
+    EXPECT_EQ(depth, 4);
+    ASSERT_EQ(events.back().first, "bestmove");
+    const std::string move = events.back().second["move"];
+    const json game = body_of(c.Post("/api/game", json{{"moves", {"b1-d3"}}}.dump(), "application/json"));
+    bool legal = false;
+    for (const json& m : game["legal"]) legal = legal || m["text"] == move;
+    EXPECT_TRUE(legal) << move;
+    // White is to move: the move is a White piece's.
+    EXPECT_EQ(game["pieces"][move.substr(0, 2)], "w");
+}
+
+TEST(WebApi, TheServerStopsWhileAnAnalysisStreams) {
+    std::thread reader;
+    std::atomic<bool> streaming{false};
+    const auto start = std::chrono::steady_clock::now();
+    {
+        RunningServer s({});
+        reader = std::thread([&] {
+            auto c = s.client();
+            (void)c.Get("/api/search", [&](const char*, std::size_t) {
+                streaming = true;
+                return true;  // reads for ever: only the server can end this
+            });
+        });
+        while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }  // Server::stop, then the serving thread is joined
+    reader.join();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(took.count(), 10.0) << "the server waited for the analysis to end by itself";
+}
+
+TEST(WebApi, AStopBeforeTheLoopStartsIsNotLost) {
+    loa::web::Server server(on_a_free_port({}));
+    (void)server.bind();
+    server.stop();   // e.g. a signal right after the "listening" line
+    server.serve();  // returns at once instead of serving for ever
+}
+
+TEST(WebApi, ASearchEndsWhenItsReaderGoesAwayAndBusyIsRefused) {
+    loa::web::ServerSettings settings;
+    settings.max_searches = 1;
+    RunningServer s(settings);
+    // An analysis (no time limit), read until the busy check below is done, then dropped.
+    std::atomic<bool> streaming{false}, checked{false};
+    std::thread analysis([&] {
+        auto c = s.client();
+        (void)c.Get("/api/search", [&](const char*, std::size_t) {
+            streaming = true;
+            return !checked.load();  // false: close the connection
+        });
+    });
+    while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // While it runs, the only session is taken.
+    auto c = s.client();
+    const auto busy = c.Get("/api/search?depth=1");
+    checked = true;
+    analysis.join();
+    ASSERT_TRUE(busy);
+    EXPECT_EQ(busy->status, 503);
+    EXPECT_NE(body_of(busy).value("error", "").find("busy"), std::string::npos);
+    // The dropped analysis stops (within its half-second heartbeat) and frees the session.
+    bool served = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!served && std::chrono::steady_clock::now() < deadline) {
+        const auto r = c.Get("/api/search?depth=2");
+        served = r && r->status == 200;
+        if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(served) << "the analysis kept its session after its reader went away";
+}
+
+class WebRecords : public testing::Test {
+protected:
+    void SetUp() override {
+        // One directory per test: CTest runs the tests of this suite at the same time.
+        dir = fs::path(testing::TempDir()) / ("web-records-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
+        fs::remove_all(dir);
+        fs::create_directories(dir / "sub");
+        const matches::MatchSettings settings = matches::fixtures::small_match(1);
+        result = matches::run_match(settings, {});
+        std::ofstream pgn(dir / "games.pgn");
+        for (const matches::GameRecord& g : result.games) matches::write_record(pgn, g, "web test");
+        matches::StateFile state((dir / "run.json.state").string(), settings);
+        for (const matches::GameRecord& g : result.games) state.append(g);
+        std::ofstream(dir / "sub" / "inner.pgn") << "";
+        std::ofstream(dir / "not-a-result.json") << R"({"hello": 1})";
+        std::ofstream(dir.string() + "-outside.pgn") << "[Event \"secret\"]\n\n1. b1-d3 *\n";
+        std::error_code ignored;
+        fs::create_symlink(dir.string() + "-outside.pgn", dir / "link.pgn", ignored);
+        std::ofstream(dir / "run.json.state.live")
+            << R"({"games": [{"game": 7, "black": "a", "white": "b", "start": "startpos", "moves": ["b1-d3"]}]})";
+        settings_.records_dir = dir.string();
+    }
+    fs::path dir;
+    matches::MatchResult result;
+    loa::web::ServerSettings settings_;
+};
+
+TEST_F(WebRecords, FilesAreListedAndRecordsReplayed) {
+    RunningServer s(settings_);
+    auto c = s.client();
+    const json files = body_of(c.Get("/api/files"));
+    std::map<std::string, std::string> kinds;
+    for (const json& f : files["files"]) kinds[f["name"]] = f["kind"];
+    EXPECT_EQ(kinds["games.pgn"], "records");
+    EXPECT_EQ(kinds["run.json.state"], "match");
+    EXPECT_FALSE(kinds.contains("link.pgn"));  // it leads out of the directory
+    EXPECT_FALSE(kinds.contains("sub"));
+    const json records = body_of(c.Get("/api/records/games.pgn"));
+    ASSERT_EQ(records["games"].size(), result.games.size());
+    for (std::size_t i = 0; i < result.games.size(); ++i) {
+        const json& g = records["games"][i];
+        EXPECT_EQ(g["moves"].size(), result.games[i].moves.size()) << i;
+        EXPECT_EQ(g["tags"]["Result"], result.games[i].result_text()) << i;
+        EXPECT_EQ(g["tags"]["White"], result.games[i].white) << i;
+    }
+    // The same file opened in the page and sent as text.
+    std::ifstream in(dir / "games.pgn");
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    EXPECT_EQ(body_of(c.Post("/api/records", text, "text/plain"))["games"], records["games"]);
+    const auto bad = c.Post("/api/records", "[Event \"x\"]\n\n1. b1-b2 *\n", "text/plain");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400);
+    EXPECT_NE(body_of(bad)["error"].get<std::string>().find("game 1"), std::string::npos);
+}
+
+TEST_F(WebRecords, NoNameReadsAFileOutsideTheDirectory) {
+    RunningServer s(settings_);
+    auto c = s.client();
+    const std::string outside = dir.filename().string() + "-outside.pgn";  // a real file beside the directory
+    const std::vector<std::string> attempts = {
+        "/api/records/..%2F" + outside, "/api/records/%2E%2E%2F" + outside, "/api/records/..%5C" + outside,
+        "/api/records/../" + outside,   "/api/records/..",                  "/api/records/link.pgn",
+        "/api/records/sub%2Finner.pgn", "/api/records/.hidden",             "/api/records/%2Fetc%2Fpasswd",
+        "/api/match/..%2F..%2Fetc%2Fpasswd", "/api/treesize/%00",           "/api/records/nothere.pgn"};
+    for (const std::string& path : attempts) {
+        const auto r = c.Get(path);
+        ASSERT_TRUE(r) << path;
+        EXPECT_EQ(r->status, 404) << path;
+        EXPECT_EQ(r->body.find("secret"), std::string::npos) << path;
+    }
+    // Without --records no file is served at all.
+    RunningServer bare({});
+    auto b = bare.client();
+    const auto r = b.Get("/api/files");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 400);
+    EXPECT_NE(body_of(r)["error"].get<std::string>().find("--records"), std::string::npos);
+}
+
+TEST_F(WebRecords, AMatchIsReadFromItsStateFile) {
+    RunningServer s(settings_);
+    auto c = s.client();
+    json m = body_of(c.Get("/api/match/run.json.state"));
+    // No run holds this state file: it was stopped, and its live file is stale.
+    EXPECT_FALSE(m["running"]);
+    EXPECT_TRUE(m["in_progress"].empty());
+    const matches::FileLock run((dir / "run.json.state").string());  // now one does
+    m = body_of(c.Get("/api/match/run.json.state"));
+    EXPECT_TRUE(m["running"]);
+    EXPECT_EQ(m["played_games"], result.games.size());
+    ASSERT_EQ(m["pairings"].size(), 1u);
+    const matches::PairingStats& p = result.pairings[0];
+    EXPECT_EQ(m["pairings"][0]["wins"], p.games.wins);
+    EXPECT_EQ(m["pairings"][0]["draws"], p.games.draws);
+    EXPECT_EQ(m["pairings"][0]["losses"], p.games.losses);
+    EXPECT_EQ(m["pairings"][0]["pentanomial"], json(p.pairs.count));
+    // The latest games, without their moves.
+    ASSERT_FALSE(m["games"].empty());
+    EXPECT_FALSE(m["games"][0].contains("moves"));
+    // The games in play, from the runner's live file, drawn by the server.
+    ASSERT_EQ(m["in_progress"].size(), 1u);
+    EXPECT_EQ(m["in_progress"][0]["game"], 7);
+    EXPECT_EQ(m["in_progress"][0]["plies"], 1);
+    EXPECT_EQ(m["in_progress"][0]["pieces"]["d3"], "b");
+    EXPECT_FALSE(m["in_progress"][0]["pieces"].contains("b1"));
+    EXPECT_EQ(m["in_progress"][0]["side_to_move"], "w");
+    // A torn last line (the runner writing it now) is skipped.
+    std::ofstream(dir / "run.json.state", std::ios::app) << R"({"game": 99, "pair)";
+    EXPECT_EQ(body_of(c.Get("/api/match/run.json.state"))["played_games"], result.games.size());
+    // A state file of fewer than two engines (hand-made or damaged) is refused, not counted.
+    {
+        std::ifstream in(dir / "run.json.state");
+        std::string settings_line, game_line;
+        std::getline(in, settings_line);
+        std::getline(in, game_line);
+        json settings = json::parse(settings_line);
+        settings["engines"] = json::array({settings["engines"][0]});
+        std::ofstream(dir / "one.state") << settings.dump() << '\n' << game_line << '\n';
+        const auto one = c.Get("/api/match/one.state");
+        ASSERT_TRUE(one);
+        EXPECT_EQ(one->status, 400);
+        EXPECT_NE(body_of(one)["error"].get<std::string>().find("two engines"), std::string::npos);
+    }
+    const auto wrong = c.Get("/api/match/not-a-result.json");
+    ASSERT_TRUE(wrong);
+    EXPECT_EQ(wrong->status, 400);
+    const auto tree = c.Get("/api/treesize/not-a-result.json");
+    ASSERT_TRUE(tree);
+    EXPECT_EQ(tree->status, 400);
+}
+
+}  // namespace
