@@ -25,6 +25,7 @@ except ImportError:
     print("FAIL: python3-selenium is missing: bash scripts/setup.sh browser installs it with Chromium and ChromeDriver")
     sys.exit(1)
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
@@ -37,6 +38,8 @@ os.makedirs(records)
 subprocess.run([loa_match, "--engine", "name=a,depth=1", "--engine", "name=b,depth=2", "--games", "2", "-q",
                 "--pgn", os.path.join(records, "games.pgn"), "--json", os.path.join(records, "match.json")],
                check=True, stdout=subprocess.DEVNULL)
+source_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "full-width.json"), records)
 
 server = subprocess.Popen([loa, "serve", "--port", "0", "--records", records, "--max-search-seconds", "30"],
                           stdout=subprocess.PIPE, text=True)
@@ -117,6 +120,19 @@ try:
         fail("after the engine's reply it is not Black's turn")
     print(f"played b1-d3, the engine answered {moves[1]}")
 
+    # A second move by dragging a piece to a legal target.
+    drag = next(m for m in game["legal"] if m["from"])
+    ActionChains(driver).click_and_hold(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["from"]}"]')) \
+        .move_to_element(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["to"]}"]')).release().perform()
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 4, "the dragged move and the reply")
+    moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
+    if moves[2] != drag["text"]:
+        fail(f"dragging {drag['text']} played {moves[2]}")
+    game = post_game(base, "startpos", moves)
+    if board_pieces() != game["pieces"]:
+        fail(f"after {moves} the page shows {board_pieces()}, the server {game['pieces']}")
+    print(f"dragged {drag['text']}, the engine answered {moves[3]}")
+
     # Analyse: iterations stream in and the best line is drawn, until Stop.
     driver.find_element(By.ID, "analyse").click()
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 9
@@ -156,6 +172,20 @@ try:
     expected = post_game(base, record["start"], record["moves"][:2])["pieces"]
     wait_for(lambda: board_pieces() == expected, "the board after two plies of the record")
     print(f"replayed 2 of the record's {total} plies")
+
+    # The finished match's standings, and a tree-size result as table and plot.
+    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="watch"]').click()
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr")) == 1, "the match's standings")
+    row = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr td")]
+    if row[:2] != ["a", "b"] or sum(int(x) for x in row[2:5]) != 2:
+        fail(f"the standings row is {row}")
+    driver.save_screenshot(screenshot.replace(".png", "-watch.png"))
+    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="experiments"]').click()
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#treesize-table tbody tr")) > 0
+             and driver.find_elements(By.CSS_SELECTOR, "#treesize-plot polyline"), "the tree-size table and plot")
+    driver.save_screenshot(screenshot.replace(".png", "-experiments.png"))
+    print(f"watched the match ({row}); tree sizes: "
+          f"{len(driver.find_elements(By.CSS_SELECTOR, '#treesize-table tbody tr'))} depths")
 
     # An unknown record named in the address.
     driver.get(base + "/#replay=nothere.pgn")

@@ -66,10 +66,28 @@ class Board {
         square.dataset.square = name;
         if (rank === 1) square.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[file]}</span>`);
         if (file === 0) square.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank}</span>`);
-        if (onSquareClick) square.addEventListener("click", () => onSquareClick(name));
         this.grid.appendChild(square);
         this.squares[name] = square;
       }
+    }
+    // Pressing and releasing: a click on a piece then on a target, or a drag from one to the
+    // other, both play the move. The square is the one under the pointer (a touch keeps
+    // sending its events to the square where it began).
+    if (onSquareClick) {
+      const squareAt = (e) => {
+        const el = document.elementFromPoint(e.clientX, e.clientY);
+        const square = el && el.closest("[data-square]");
+        return square && this.grid.contains(square) ? square.dataset.square : null;
+      };
+      this.grid.addEventListener("pointerdown", (e) => {
+        e.preventDefault();
+        const name = squareAt(e);
+        if (name) onSquareClick(name, "down");
+      });
+      this.grid.addEventListener("pointerup", (e) => {
+        const name = squareAt(e);
+        if (name) onSquareClick(name, "up");
+      });
     }
     this.arrows = document.createElementNS("http://www.w3.org/2000/svg", "svg");
     this.arrows.setAttribute("class", "arrows");
@@ -195,14 +213,16 @@ async function playMove(text) {
   refreshPlay();
 }
 
-function onPlaySquare(name) {
+function onPlaySquare(name, phase) {
   const game = play.game;
   if (!game || game.over || engineToMove()) return;
   const targets = game.legal.filter((m) => m.from === play.selected && m.to === name);
   if (play.selected && targets.length) {
+    play.selected = null;  // at once: the release that follows must not play it again
     playMove(targets[0].text);
     return;
   }
+  if (phase === "up") return;  // released where it was pressed, or off the targets
   play.selected = game.pieces[name] === game.side_to_move ? name : null;
   play.board.render(game, { selected: play.selected, targets: game.legal.filter((m) => m.from && m.from === play.selected) });
 }
@@ -471,7 +491,7 @@ async function refreshWatch() {
     figure.appendChild(caption);
     live.appendChild(figure);
   }
-  if (!(m.in_progress || []).length) live.textContent = m.running ? "none at the moment" : "none: the run is not playing";
+  if (!(m.in_progress || []).length) live.textContent = m.running ? "none at the moment" : m.source === "state" ? "none: the run is not playing" : "none: the match is over";
   const games = document.querySelector("#watch-games tbody");
   games.innerHTML = "";
   for (const g of (m.games || []).slice().reverse()) cells(games.insertRow(), [g.game, g.black, g.white, g.result, g.termination, g.plies]);
@@ -507,7 +527,7 @@ async function showTreesize(name) {
   }
   // Nodes against depth on a log scale, one line per variant.
   const svg = $("treesize-plot");
-  const W = 720, H = 360, left = 70, right = 150, top = 20, bottom = 40;
+  const W = 720, H = 360, left = 70, right = 230, top = 20, bottom = 40;
   const depths = t.depths.map((r) => r.depth);
   const all = t.depths.flatMap((r) => r.variants.map((v) => Math.max(1, v.nodes)));
   const lo = Math.floor(Math.log10(Math.min(...all))), hi = Math.ceil(Math.log10(Math.max(...all)));
