@@ -1,0 +1,27 @@
+// Subcommands of loa-match, one file each. A command adds its options to the CLI11 app and
+// returns what runs it once the command line is parsed; main() runs the one given.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace matches::cli {
+
+struct Command {
+    CLI::App* app = nullptr;  // the subcommand (nullptr: the root command)
+    std::function<int()> run;
+};
+
+// The root command: a match or tournament. `args` is the command line as given (a run on
+// Slurm passes it on to its tasks).
+Command add_match_command(CLI::App& app, const std::vector<std::string>& args);
+Command add_treesize_command(CLI::App& app);
+Command add_positions_command(CLI::App& app);
+Command add_openings_command(CLI::App& app);
+Command add_tune_command(CLI::App& app);
+Command add_merge_command(CLI::App& app);
+
+}  // namespace matches::cli

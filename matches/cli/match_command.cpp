@@ -1,0 +1,288 @@
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <random>
+#include <set>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "loa/position_text.hpp"
+#include "matches/cli/commands.hpp"
+#include "matches/file_lock.hpp"
+#include "matches/live_file.hpp"
+#include "matches/match.hpp"
+#include "matches/plot.hpp"
+#include "matches/records.hpp"
+#include "matches/report.hpp"
+#include "matches/state.hpp"
+
+namespace matches::cli {
+namespace {
+
+// The default match: relative against absolute history heuristic, everything else equal.
+const char* const DefaultEngines[] = {
+    "name=rhh,preset=full,history=relative,nodes=40000",
+    "name=hh,preset=full,history=absolute,nodes=40000",
+};
+
+Adjudication parse_resign(const std::string& spec, double margin_ms) {
+    Adjudication a;
+    a.time_margin_ms = margin_ms;
+    if (spec.empty()) return a;
+    for (const auto& [key, value] : common::parse_key_values(spec, "resign")) {
+        const auto v = common::parse_int(value);
+        if (!v || *v <= 0) throw common::InputError(fmt::format("resign: '{}' needs a positive integer", key));
+        if (key == "score") a.resign_score = *v;
+        else if (key == "moves") a.resign_moves = *v;
+        else throw common::InputError(fmt::format("resign: unknown key '{}' (score, moves)", key));
+    }
+    if (!a.resign_score) throw common::InputError("resign: give score=<centi-units>");
+    return a;
+}
+
+std::pair<int, int> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    const int i = common::parse_int(text.substr(0, slash)).value_or(0);
+    const int n = slash == std::string::npos ? 0 : common::parse_int(text.substr(slash + 1)).value_or(0);
+    if (n < 1 || i < 1 || i > n) throw common::InputError(fmt::format("shard: expected i/N with 1 <= i <= N, not '{}'", text));
+    return {i - 1, n};
+}
+
+// Raised by SIGINT/SIGTERM (the only state a signal handler may touch): the run stops, its
+// engines with it, and the state file stays for a resume.
+std::atomic<bool> interrupt_requested{false};
+
+extern "C" void request_interrupt(int) { interrupt_requested.store(true); }
+
+void install_interrupt_handlers() {
+    struct sigaction action {};
+    action.sa_handler = request_interrupt;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, nullptr);
+    sigaction(SIGTERM, &action, nullptr);
+}
+
+struct Options {
+    std::vector<std::string> engine_texts;
+    std::string test_text, base_text, tc_text;
+    int report_every = 0;
+    int games = 48;
+    int concurrency = std::max(1, static_cast<int>(std::thread::hardware_concurrency()) - 1);
+    std::string openings_file, start = "standard", rules_text = "olympiad", sprt_text, pgn_path, json_path, resign_text,
+                shard_text = "1/1", order = "sequential", event = "loa-match";
+    int opening_plies = 4, opening_count = 0, balance_depth = 3, balance_score = 150;
+    std::uint64_t seed = 1;
+    double time_margin = 50;
+    bool gauntlet = false, quiet = false, fresh = false;
+    std::string state_path, resume_path, plot_path;
+};
+
+// The match the options describe: engines, schedule, rules, openings, SPRT.
+MatchSettings build_settings(Options* o) {
+    MatchSettings s;
+    if (!o->test_text.empty() || !o->base_text.empty()) {
+        if (o->test_text.empty() || o->base_text.empty()) throw common::InputError("a test-vs-base run needs both --test and --base");
+        if (!o->engine_texts.empty()) throw common::InputError("--test/--base replace --engine: give one or the other");
+        auto named = [](const std::string& text, const char* name) {
+            for (const auto& [key, value] : common::parse_key_values(text, "engine"))
+                if (key == "name") return text;
+            return fmt::format("name={},{}", name, text);
+        };
+        o->engine_texts = {named(o->test_text, "test"), named(o->base_text, "base")};
+        s.test_vs_base = true;
+    }
+    if (o->engine_texts.empty()) o->engine_texts.assign(std::begin(DefaultEngines), std::end(DefaultEngines));
+    if (!o->tc_text.empty()) {
+        (void)parse_time_control(o->tc_text, "--tc");  // a bad value fails here, named as the option
+        for (std::string& text : o->engine_texts)
+            if (!has_limit(text)) text += ",tc=" + o->tc_text;
+    }
+    if (o->engine_texts.size() < 2) throw common::InputError("give at least two --engine options");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < o->engine_texts.size(); ++i) {
+        s.engines.push_back(parse_engine_spec(o->engine_texts[i], static_cast<int>(i)));
+        if (!names.insert(s.engines.back().name).second)
+            throw common::InputError(fmt::format("two engines are named '{}': give each a distinct name=", s.engines.back().name));
+    }
+    s.format = o->gauntlet ? Format::Gauntlet : Format::RoundRobin;
+    s.games = o->games;
+    s.concurrency = o->concurrency;
+    s.rules = loa::parse_rules(o->rules_text);
+    s.event = o->event;
+    std::tie(s.shard_index, s.shard_count) = parse_shard(o->shard_text);
+    s.adjudication = parse_resign(o->resign_text, o->time_margin);
+    if (!o->sprt_text.empty()) s.sprt = parse_sprt(o->sprt_text);
+    s.sprt_text = o->sprt_text;
+    s.start_name = o->start;
+    const loa::Position start_position = o->start == "eggs" ? loa::Position::scrambled_eggs() : loa::Position::start();
+    s.openings_source = o->openings_file.empty()
+                            ? fmt::format("generated plies={} count={} balance={} seed={} order={}", o->opening_plies,
+                                          o->opening_count, o->balance_score, o->seed, o->order)
+                            : fmt::format("file {} order={} seed={}", o->openings_file, o->order, o->seed);
+    if (!o->openings_file.empty()) {
+        s.openings = load_openings(o->openings_file, start_position, s.rules);
+    } else {
+        OpeningGenerator g;
+        g.count = o->opening_count ? o->opening_count : (o->games + 1) / 2;
+        g.plies = o->opening_plies;
+        g.seed = o->seed;
+        g.balance_depth = o->balance_depth;
+        g.max_abs_score = o->balance_score;
+        if (!o->quiet) fmt::print("Generating {} openings of {} random plies (seed {})...\n", g.count, g.plies, g.seed);
+        s.openings = generate_openings(g, start_position, s.rules);
+    }
+    if (o->order == "random") {
+        std::mt19937_64 rng(o->seed ^ 0x0DE7);
+        std::shuffle(s.openings.begin(), s.openings.end(), rng);
+    }
+    if (!o->quiet) {
+        fmt::print("Engines:\n");
+        for (const EngineSpec& e : s.engines)
+            fmt::print("  {:<12} {} ({}, eval {})\n", e.name, e.config.preset, e.limit_text(), e.eval);
+        fmt::print("{} games per pairing, concurrency {}, rules {}\n", s.games, s.concurrency, loa::to_string(s.rules));
+        std::fflush(stdout);
+    }
+    return s;
+}
+
+// Plays the match here, with resume, records, reports and the result files.
+int run_locally(const MatchSettings& s, Options* o) {
+    // Finished games go to the state file as they come, so that an interrupted run
+    // restarted with the same command continues where it stopped.
+    if (!o->resume_path.empty()) {
+        if (!std::filesystem::exists(o->resume_path)) throw common::InputError(fmt::format("no state file '{}'", o->resume_path));
+        o->state_path = o->resume_path;
+    }
+    if (o->state_path.empty()) o->state_path = o->json_path.empty() ? "loa-match.state" : o->json_path + ".state";
+    const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
+    StateFile state(o->state_path, s);
+    if (o->fresh) state.remove();
+    const std::vector<GameRecord> resumed = state.load();
+    if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
+    // Opened (and emptied) only now: a run refused above leaves the PGN of the run it
+    // collided with alone.
+    std::ofstream pgn;
+    if (!o->pgn_path.empty()) {
+        pgn.open(o->pgn_path);
+        if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", o->pgn_path));
+    }
+    for (const GameRecord& g : resumed)
+        if (pgn) write_record(pgn, g, s.event);
+
+    const int total_per_pairing = 2 * ((s.games + 1) / 2);
+    const int scheduled = scheduled_games(s);
+    std::map<std::pair<int, int>, PairingStats> latest;  // for --report-every
+    std::map<int, int> resumed_in_pair;
+    for (const GameRecord& g : resumed) ++resumed_in_pair[g.pair];
+    int finished = 0, played_this_run = 0;  // a half-played pair is played again
+    for (const auto& [pair, count] : resumed_in_pair) finished += count == 2 ? 2 : 0;
+    const auto run_start = std::chrono::steady_clock::now();
+    // The games in play, for watchers (loa serve's Watch tab), beside the state file.
+    LiveFile live(o->state_path + ".live");
+    MatchCallbacks callbacks;
+    callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
+        state.append(g);
+        live.finished(g.index);
+        if (pgn) {
+            write_record(pgn, g, s.event);
+            pgn.flush();
+        }
+        ++finished;
+        ++played_this_run;
+        latest[{p.first, p.second}] = p;
+        if (o->report_every > 0 && finished % o->report_every == 0) {
+            std::vector<PairingStats> pairings;
+            for (const auto& [key, stats] : latest) pairings.push_back(stats);
+            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
+            fmt::print("{}", interim_report(s, pairings, finished, scheduled, elapsed.count(), played_this_run));
+            std::fflush(stdout);
+        }
+        if (o->quiet) return;
+        fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
+        std::fflush(stdout);
+    };
+    callbacks.on_move = [&live](const GameInPlay& g) { live.update(g); };
+    callbacks.interrupt = &interrupt_requested;
+    callbacks.keep_games = false;  // the state file has every finished game: memory stays flat
+    install_interrupt_handlers();
+    MatchResult result = run_match(s, callbacks, resumed);
+    // The run kept only counts; the records, moves included, are read back from the state
+    // file for the summary, the plot and the JSON.
+    result.games = state.load();
+    if (static_cast<int>(result.games.size()) != result.finished_games && !result.interrupted)
+        fmt::print(stderr, "warning: the state file holds {} games, the run finished {}\n", result.games.size(),
+                   result.finished_games);
+    if (result.interrupted) {
+        fmt::print("{}", summary(s, result));
+        fmt::print("Interrupted after {} of {} games; the games in play were dropped and every engine stopped.\n"
+                   "Run the same command again to resume from {}.\n",
+                   result.finished_games, result.scheduled_games, o->state_path);
+        return 130;
+    }
+    fmt::print("{}", summary(s, result));
+    if (!o->plot_path.empty()) {
+        write_plot(s, result, o->plot_path);
+        fmt::print("Plot written to {}\n", o->plot_path);
+    }
+    if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
+    if (!o->json_path.empty()) {
+        std::ofstream json(o->json_path);
+        if (!json) throw common::InputError(fmt::format("cannot write '{}'", o->json_path));
+        json << result_json(s, result) << '\n';
+        fmt::print("Result written to {}\n", o->json_path);
+    }
+    if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
+    state.remove();  // the run is complete: its result is in the outputs
+    return 0;
+}
+
+int run_match_command(Options* o) {
+    const MatchSettings s = build_settings(o);
+    return run_locally(s, o);
+}
+
+}  // namespace
+
+Command add_match_command(CLI::App& app, const std::vector<std::string>& /*args*/) {
+    auto o = std::make_shared<Options>();
+    app.add_option("-e,--engine", o->engine_texts,
+                   "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
+    app.add_option("--test", o->test_text, "Test-vs-base run: the engine under test (named 'test' unless name= is given)");
+    app.add_option("--base", o->base_text, "Test-vs-base run: the engine it is measured against (named 'base'); see scripts/build-baseline.sh");
+    app.add_option("--tc", o->tc_text, "Time control of every engine without a limit of its own: stc (5+0.05), ltc (20+0.2) or BASE+INC seconds");
+    app.add_option("--report-every", o->report_every, "Print the summary so far every N finished games (also with -q)")->check(CLI::Range(1, 100000000));
+    app.add_option("-g,--games", o->games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
+    app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str();
+    app.add_option("--openings", o->openings_file, "Openings file: a position string or a move list a line");
+    app.add_option("--opening-plies", o->opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
+    app.add_option("--opening-count", o->opening_count, "Generated openings (default: one per pair)")->check(CLI::Range(1, 1000000));
+    app.add_option("--opening-balance", o->balance_score, "Keep generated openings whose depth-3 score is within this")->capture_default_str();
+    app.add_option("--openings-order", o->order, "sequential or random (seeded)")->check(CLI::IsMember({"sequential", "random"}))->capture_default_str();
+    app.add_option("--seed", o->seed, "Seed of opening generation and order")->capture_default_str();
+    app.add_option("--start", o->start, "Start position: standard or eggs (Scrambled Eggs)")->check(CLI::IsMember({"standard", "eggs"}))->capture_default_str();
+    app.add_option("--rules", o->rules_text, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
+    app.add_option("--sprt", o->sprt_text, "SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
+    app.add_option("--resign", o->resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
+    app.add_option("--time-margin", o->time_margin, "Milliseconds a clock may overrun before the game is lost")->capture_default_str();
+    app.add_option("--pgn", o->pgn_path, "Write all games to this file (PGN-like)");
+    app.add_option("--json", o->json_path, "Write the result as JSON");
+    app.add_option("--shard", o->shard_text, "Play the i-th of N disjoint parts of the schedule: i/N")->capture_default_str();
+    app.add_option("--event", o->event, "Event name in records and JSON")->capture_default_str();
+    app.add_option("--plot", o->plot_path, "Draw Elo (and LLR) over the games into this PNG (gnuplot)");
+    app.add_option("--state", o->state_path, "State file of finished games (default: <json>.state or loa-match.state)");
+    app.add_option("--resume", o->resume_path, "Continue the interrupted run saved in this state file");
+    app.add_flag("--fresh", o->fresh, "Ignore (and replace) an existing state file");
+    app.add_flag("--gauntlet", o->gauntlet, "First engine against each other one (default: round robin)");
+    app.add_flag("-q,--quiet", o->quiet, "Only the summary");
+    return {nullptr, [o] { return run_match_command(o.get()); }};
+}
+
+}  // namespace matches::cli
