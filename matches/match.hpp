@@ -84,6 +84,9 @@ struct MatchCallbacks {
     std::function<void(const GameInPlay&)> on_move;
 };
 
+// The pairings of a match (one for two engines), in schedule order, with empty counts.
+std::vector<PairingStats> pairings_of(const MatchSettings& settings);
+
 // Games this shard of the match plays in all (resumed ones included).
 int scheduled_games(const MatchSettings& settings);
 

@@ -1,13 +1,20 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds with, only those that are missing.
-# `setup.sh fuzz` adds clang and libFuzzer for scripts/fuzz.sh; `setup.sh browser` adds
-# Chromium, ChromeDriver and Selenium for the web board's browser test.
+# Extras, any of them: `fuzz` adds clang and libFuzzer for scripts/fuzz.sh, `browser` Chromium,
+# ChromeDriver and Selenium for the web board's browser test, `cluster` Slurm and munge for
+# scripts/slurm-local.sh.
 set -euo pipefail
 
 packages=(g++ cmake make libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox libeigen3-dev pkg-config libcpp-httplib-dev)
-[ "${1:-}" = fuzz ] && packages+=(clang libfuzzer-14-dev)
-[ "${1:-}" = browser ] && packages+=(chromium chromium-driver python3-selenium)
+for extra in "$@"; do
+  case "$extra" in
+    fuzz) packages+=(clang libfuzzer-14-dev) ;;
+    browser) packages+=(chromium chromium-driver python3-selenium) ;;
+    cluster) packages+=(slurmctld slurmd slurm-client munge bc python3) ;;
+    *) echo "setup.sh: unknown extra '$extra' (fuzz, browser, cluster)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

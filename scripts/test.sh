@@ -5,7 +5,7 @@
 # runs the threaded parts (protocol sessions, the match runner with -j 2).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bash "$root/scripts/setup.sh" browser
+bash "$root/scripts/setup.sh" browser cluster
 for kind in release sanitize; do
   echo "== $kind: build"
   bash "$root/scripts/build.sh" "$kind"

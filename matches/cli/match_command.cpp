@@ -19,9 +19,11 @@
 #include "matches/file_lock.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
+#include "matches/merge.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
+#include "matches/slurm.hpp"
 #include "matches/state.hpp"
 
 namespace matches::cli {
@@ -83,6 +85,11 @@ struct Options {
     double time_margin = 50;
     bool gauntlet = false, quiet = false, fresh = false;
     std::string state_path, resume_path, plot_path;
+    // Slurm back end
+    int slurm_tasks = 0;
+    std::string slurm_args, slurm_dir;
+    int slurm_retries = 2, slurm_cpus = 1;
+    std::vector<std::string> args;  // the command line as given
 };
 
 // The match the options describe: engines, schedule, rules, openings, SPRT.
@@ -151,6 +158,28 @@ MatchSettings build_settings(Options* o) {
         std::fflush(stdout);
     }
     return s;
+}
+
+// Writes the summary, plot, JSON and (unless written as the games finished) PGN of a run.
+void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o, bool pgn_written) {
+    fmt::print("{}", summary(s, result));
+    if (!o->plot_path.empty()) {
+        write_plot(s, result, o->plot_path);
+        fmt::print("Plot written to {}\n", o->plot_path);
+    }
+    if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
+    if (!o->json_path.empty()) {
+        std::ofstream json(o->json_path);
+        if (!json) throw common::InputError(fmt::format("cannot write '{}'", o->json_path));
+        json << result_json(s, result) << '\n';
+        fmt::print("Result written to {}\n", o->json_path);
+    }
+    if (!o->pgn_path.empty() && !pgn_written) {
+        std::ofstream pgn(o->pgn_path);
+        if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", o->pgn_path));
+        for (const GameRecord& g : result.games) write_record(pgn, g, s.event);
+    }
+    if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
 }
 
 // Plays the match here, with resume, records, reports and the result files.
@@ -227,32 +256,103 @@ int run_locally(const MatchSettings& s, Options* o) {
                    result.finished_games, result.scheduled_games, o->state_path);
         return 130;
     }
-    fmt::print("{}", summary(s, result));
-    if (!o->plot_path.empty()) {
-        write_plot(s, result, o->plot_path);
-        fmt::print("Plot written to {}\n", o->plot_path);
-    }
-    if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
-    if (!o->json_path.empty()) {
-        std::ofstream json(o->json_path);
-        if (!json) throw common::InputError(fmt::format("cannot write '{}'", o->json_path));
-        json << result_json(s, result) << '\n';
-        fmt::print("Result written to {}\n", o->json_path);
-    }
-    if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
+    write_outputs(s, result, o, /*pgn_written=*/true);
     state.remove();  // the run is complete: its result is in the outputs
+    return 0;
+}
+
+// Options a Slurm task does not get from the driver's command line (with their arity): the
+// driver's own, the outputs (each task writes its own result file), and what each task sets.
+const std::map<std::string, int> DriverOnlyOptions = {
+    {"--slurm", 1},  {"--slurm-args", 1}, {"--slurm-dir", 1}, {"--slurm-retries", 1}, {"--slurm-cpus", 1},
+    {"--json", 1},   {"--pgn", 1},        {"--plot", 1},      {"--state", 1},         {"--resume", 1},
+    {"--fresh", 0},  {"--report-every", 1}, {"--shard", 1},   {"-q", 0},              {"--quiet", 0},
+    {"-j", 1},       {"--concurrency", 1}};
+
+// The match as a Slurm job array of shards (matches/slurm.hpp), followed here with the same
+// progress lines, and merged into the same outputs as a local run.
+int run_on_slurm(const MatchSettings& s, Options* o) {
+    if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
+    if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
+    if (s.sprt) throw common::InputError("--slurm with --sprt is not supported yet: run a fixed number of games");
+    SlurmSettings slurm;
+    slurm.tasks = o->slurm_tasks;
+    slurm.sbatch_args = o->slurm_args;
+    slurm.retries = o->slurm_retries;
+    slurm.cpus_per_task = o->slurm_cpus;
+    slurm.poll_seconds = 1;
+    slurm.dir = !o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm";
+    if (o->fresh) std::filesystem::remove_all(slurm.dir);
+    const FileLock claim(slurm.dir);  // one driver per run directory
+    std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
+    for (std::string& a : task_arguments(o->args, DriverOnlyOptions)) command.push_back(std::move(a));
+    SlurmRun run(slurm, command, [&](int task) {
+        return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--json",
+                                        fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
+                                        "-j", std::to_string(slurm.cpus_per_task), "-q"};
+    });
+    if (!o->quiet) fmt::print("Slurm: {} tasks, their files in {}\n", slurm.tasks, slurm.dir);
+    std::fflush(stdout);
+
+    // Progress from the tasks' state files: every game once (a resumed task writes some again).
+    std::set<int> seen;
+    std::vector<PairingStats> pairings = pairings_of(s);
+    std::map<int, std::vector<GameRecord>> pending;
+    const int per_round = static_cast<int>(pairings.size());
+    const int total_per_pairing = 2 * ((s.games + 1) / 2);
+    const int scheduled = scheduled_games(s);
+    const auto run_start = std::chrono::steady_clock::now();
+    int finished = 0;
+    auto report = [&](const GameRecord& g) {
+        if (!seen.insert(g.index).second) return;
+        PairingStats& p = pairings[static_cast<std::size_t>(g.pair % per_round)];
+        add_game(p, g, s.engines[static_cast<std::size_t>(p.first)].name, pending[g.pair % per_round]);
+        ++finished;
+        if (o->report_every > 0 && finished % o->report_every == 0) {
+            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
+            fmt::print("{}", interim_report(s, pairings, finished, scheduled, elapsed.count(), finished));
+        }
+        if (!o->quiet) fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing));
+        std::fflush(stdout);
+    };
+    auto on_line = [&](int, const std::string& line) {
+        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (!j.is_discarded() && j.contains("game")) report(game_from_json(j));  // not the settings line
+    };
+    auto on_done = [&](int task) {
+        for (const GameRecord& g : merge_result_files({run.result_file(task)}).games) report(g);
+    };
+    install_interrupt_handlers();
+    if (!run.run(on_line, on_done, &interrupt_requested)) {
+        fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\n"
+                   "Run the same command again to follow them and merge their results.\n",
+                   finished, scheduled);
+        return 130;
+    }
+    std::vector<std::string> files;
+    for (int t = 1; t <= slurm.tasks; ++t) files.push_back(run.result_file(t));
+    MatchResult result;
+    result.games = merge_result_files(files).games;
+    result.scheduled_games = scheduled;
+    result.finished_games = static_cast<int>(result.games.size());
+    tally(s, result);
+    if (static_cast<int>(result.games.size()) != scheduled)
+        throw common::InputError(fmt::format("--slurm: the tasks' results hold {} games, not the {} scheduled", result.games.size(), scheduled));
+    write_outputs(s, result, o, /*pgn_written=*/false);
+    std::filesystem::remove_all(slurm.dir);  // complete: its result is in the outputs (as a local run's state)
     return 0;
 }
 
 int run_match_command(Options* o) {
     const MatchSettings s = build_settings(o);
-    return run_locally(s, o);
+    return o->slurm_tasks > 0 ? run_on_slurm(s, o) : run_locally(s, o);
 }
 
 }  // namespace
 
-Command add_match_command(CLI::App& app, const std::vector<std::string>& /*args*/) {
+Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     auto o = std::make_shared<Options>();
+    o->args = args;
     app.add_option("-e,--engine", o->engine_texts,
                    "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");
     app.add_option("--test", o->test_text, "Test-vs-base run: the engine under test (named 'test' unless name= is given)");
@@ -282,6 +382,12 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& /*args*
     app.add_flag("--fresh", o->fresh, "Ignore (and replace) an existing state file");
     app.add_flag("--gauntlet", o->gauntlet, "First engine against each other one (default: round robin)");
     app.add_flag("-q,--quiet", o->quiet, "Only the summary");
+    app.add_option("--slurm", o->slurm_tasks, "Play the match as a Slurm job array of N tasks (shards), follow and merge them")
+        ->check(CLI::Range(1, 100000));
+    app.add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments, e.g. \"--partition=short --time=2:00:00\"");
+    app.add_option("--slurm-dir", o->slurm_dir, "Directory of the tasks' files on the shared filesystem (default: <json>.slurm)");
+    app.add_option("--slurm-retries", o->slurm_retries, "Resubmissions of a failed task")->check(CLI::Range(0, 100))->capture_default_str();
+    app.add_option("--slurm-cpus", o->slurm_cpus, "Games at once in each task (its --cpus-per-task)")->check(CLI::Range(1, 1024))->capture_default_str();
     return {nullptr, [o] { return run_match_command(o.get()); }};
 }
 

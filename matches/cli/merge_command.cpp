@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/merge.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
@@ -16,35 +17,11 @@ namespace {
 // loa-match merge: one result from the result files of shards or partial runs of one match.
 int merge_results(const std::vector<std::string>& files, const std::string& json_path, const std::string& pgn_path,
                   const std::string& plot_path) {
-    nlohmann::json first_settings;
-    MatchSettings s;
-    std::map<int, GameRecord> games;
-    for (const std::string& file : files) {
-        std::ifstream in(file);
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(in);
-        } catch (const nlohmann::json::exception& e) {
-            throw common::InputError(fmt::format("merge: '{}' is not JSON ({})", file, e.what()));
-        }
-        if (!j.contains("settings") || !j.contains("games"))
-            throw common::InputError(fmt::format("merge: '{}' is not a loa-match result file", file));
-        if (first_settings.is_null()) {
-            first_settings = j["settings"];
-            s = settings_from_json(first_settings);
-            s.event = j.value("event", "loa-match");
-        } else if (!same_match(first_settings, j["settings"])) {
-            throw common::InputError(fmt::format("merge: '{}' is from another match than '{}'", file, files.front()));
-        }
-        for (const auto& g : j["games"]) {
-            GameRecord record = game_from_json(g);
-            const auto [it, inserted] = games.emplace(record.index, record);
-            if (!inserted && it->second.moves != record.moves)
-                throw common::InputError(fmt::format("merge: game {} differs between files", record.index + 1));
-        }
-    }
+    MergedGames merged = merge_result_files(files);
+    MatchSettings s = settings_from_json(merged.settings);
+    s.event = merged.event;
     MatchResult result;
-    for (auto& [index, g] : games) result.games.push_back(std::move(g));
+    result.games = std::move(merged.games);
     result.scheduled_games = static_cast<int>(result.games.size());
     tally(s, result);
     fmt::print("Merged {} files: {} games\n{}", files.size(), result.games.size(), summary(s, result));

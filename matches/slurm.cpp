@@ -1,0 +1,207 @@
+#include "matches/slurm.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+#include "matches/process.hpp"
+
+namespace matches {
+namespace fs = std::filesystem;
+
+namespace {
+
+// Standard output of a short command (sbatch, squeue); its standard error goes to ours.
+std::vector<std::string> output_of(const std::string& program, const std::vector<std::string>& args) {
+    ChildProcess p;
+    p.start(program, args);
+    std::vector<std::string> lines;
+    while (auto line = p.read_line(60'000)) lines.push_back(*line);
+    p.stop();
+    return lines;
+}
+
+// Single quotes for bash: the batch script runs the command exactly as given.
+std::string quoted(const std::string& word) {
+    std::string out = "'";
+    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+}  // namespace
+
+std::vector<std::string> task_arguments(const std::vector<std::string>& args, const std::map<std::string, int>& drop) {
+    std::vector<std::string> out;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const auto eq = a.find('=');
+        const std::string name = a.rfind("--", 0) == 0 && eq != std::string::npos ? a.substr(0, eq) : a;
+        const auto it = drop.find(name);
+        if (it == drop.end()) {
+            out.push_back(a);
+            continue;
+        }
+        if (name == a) i += static_cast<std::size_t>(it->second);  // "--opt value": skip the value too
+    }
+    return out;
+}
+
+SlurmRun::SlurmRun(SlurmSettings settings, std::vector<std::string> command,
+                   std::function<std::vector<std::string>(int)> per_task)
+    : settings_(std::move(settings)), command_(std::move(command)), per_task_(std::move(per_task)) {
+    if (settings_.tasks < 1) throw common::InputError("--slurm: give at least one task");
+    fs::create_directories(settings_.dir);
+    settings_.dir = fs::canonical(settings_.dir).string();  // tasks run elsewhere: an absolute path
+    load_jobs();
+}
+
+std::string SlurmRun::result_file(int task) const { return fmt::format("{}/task-{}.json", settings_.dir, task); }
+std::string SlurmRun::state_file(int task) const { return result_file(task) + ".state"; }
+
+std::string SlurmRun::write_batch_script() const {
+    const std::string path = settings_.dir + "/task.sbatch";
+    std::ofstream out(path, std::ios::trunc);
+    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", path));
+    out << "#!/bin/bash\n"
+        << "# Written by loa-match --slurm: one task of the job array plays one shard.\n"
+        << fmt::format("#SBATCH --job-name={}\n", settings_.job_name)
+        << fmt::format("#SBATCH --output={}/task-%a.out\n", settings_.dir)
+        << fmt::format("#SBATCH --cpus-per-task={}\n", settings_.cpus_per_task)
+        << fmt::format("#SBATCH --chdir={}\n", fs::current_path().string()) << "set -e\n"
+        << "case \"$SLURM_ARRAY_TASK_ID\" in\n";
+    for (int task = 1; task <= settings_.tasks; ++task) {
+        out << fmt::format("  {}) exec", task);
+        for (const std::string& word : command_) out << ' ' << quoted(word);
+        for (const std::string& word : per_task_(task)) out << ' ' << quoted(word);
+        out << " ;;\n";
+    }
+    out << "  *) echo \"no task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";
+    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", path));
+    return path;
+}
+
+void SlurmRun::submit(const std::vector<int>& tasks) {
+    if (tasks.empty()) return;
+    std::string array;
+    for (const int t : tasks) {
+        if (!array.empty()) array += ',';
+        array += std::to_string(t);
+    }
+    std::vector<std::string> args = {"--parsable", "--array=" + array};
+    for (const std::string_view word : common::split(settings_.sbatch_args, ' '))
+        if (!word.empty()) args.emplace_back(word);
+    args.push_back(write_batch_script());
+    const std::vector<std::string> out = output_of("sbatch", args);
+    // --parsable prints "jobid" or "jobid;cluster".
+    const std::string id = out.empty() ? std::string() : out.back().substr(0, out.back().find(';'));
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+        throw common::InputError(fmt::format("--slurm: sbatch did not submit the job (it printed '{}')", out.empty() ? "" : out.back()));
+    jobs_.push_back(id);
+    for (const int t : tasks) ++submissions_[t];
+    save_jobs();
+}
+
+std::set<int> SlurmRun::active_tasks() const {
+    std::set<int> active;
+    if (jobs_.empty()) return active;
+    std::string list;
+    for (const std::string& j : jobs_) {
+        if (!list.empty()) list += ',';
+        list += j;
+    }
+    // One line a task ("123_4 RUNNING"); a job that has left the queue is not listed (and an
+    // id slurmctld has forgotten makes squeue complain on standard error: none active).
+    for (const std::string& line : output_of("squeue", {"-h", "-r", "-j", list, "-o", "%i %T"})) {
+        const auto underscore = line.find('_');
+        const auto space = line.find(' ');
+        if (underscore == std::string::npos || space == std::string::npos || space < underscore) continue;
+        if (const auto task = common::parse_int(line.substr(underscore + 1, space - underscore - 1))) active.insert(*task);
+    }
+    return active;
+}
+
+void SlurmRun::read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line) {
+    std::ifstream in(state_file(task), std::ios::binary);
+    if (!in) return;
+    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    std::size_t& done = read_up_to_[task];
+    // A resumed task rewrites its state file (shorter, or the same length): read it again from
+    // the start; the caller keeps each game once.
+    if (text.size() < done) done = 0;
+    const std::size_t end = text.rfind('\n');
+    if (end == std::string::npos || end + 1 <= done) return;
+    std::size_t at = done;
+    for (std::size_t nl; at <= end && (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+        on_line(task, text.substr(at, nl - at));
+    done = end + 1;
+}
+
+void SlurmRun::save_jobs() const {
+    std::ofstream out(settings_.dir + "/jobs", std::ios::trunc);
+    for (const std::string& j : jobs_) out << j << '\n';
+    for (const auto& [task, n] : submissions_) out << "task " << task << ' ' << n << '\n';
+}
+
+void SlurmRun::load_jobs() {
+    std::ifstream in(settings_.dir + "/jobs");
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("task ", 0) == 0) {
+            const auto parts = common::split(line, ' ');
+            if (parts.size() == 3)
+                if (const auto t = common::parse_int(parts[1]), n = common::parse_int(parts[2]); t && n) submissions_[*t] = *n;
+        } else if (!line.empty()) {
+            jobs_.push_back(line);
+        }
+    }
+}
+
+bool SlurmRun::run(const std::function<void(int, const std::string&)>& on_line, const std::function<void(int)>& on_done,
+                   const std::atomic<bool>* interrupt) {
+    auto done = [&](int task) { return fs::exists(result_file(task)); };
+    {  // submit every task that has no result and is not already queued from an earlier driver
+        const std::set<int> active = active_tasks();
+        std::vector<int> missing;
+        for (int t = 1; t <= settings_.tasks; ++t)
+            if (!done(t) && !active.contains(t)) missing.push_back(t);
+        submit(missing);
+    }
+    for (;;) {
+        const std::set<int> active = active_tasks();
+        for (int t = 1; t <= settings_.tasks; ++t) read_new_lines(t, on_line);
+        std::vector<int> failed;
+        int finished = 0;
+        for (int t = 1; t <= settings_.tasks; ++t) {
+            if (active.contains(t)) continue;
+            if (done(t)) {
+                ++finished;
+                if (reported_done_.insert(t).second) on_done(t);
+                continue;
+            }
+            failed.push_back(t);
+        }
+        if (finished == settings_.tasks) return true;
+        for (const int t : failed)
+            if (submissions_[t] > settings_.retries)
+                throw common::InputError(fmt::format("--slurm: task {} failed {} times (its log: {}/task-{}.out)", t,
+                                                     submissions_[t], settings_.dir, t));
+        if (!failed.empty()) {
+            std::string list;
+            for (const int t : failed) list += fmt::format(" {}", t);
+            fmt::print("Slurm: task(s){} ended without a result: submitted again for their missing games\n", list);
+            std::fflush(stdout);
+            submit(failed);
+        }
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(settings_.poll_seconds);
+        while (std::chrono::steady_clock::now() < until) {
+            if (interrupt && interrupt->load()) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+}
+
+}  // namespace matches

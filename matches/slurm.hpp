@@ -1,0 +1,71 @@
+// Slurm back end: a run split into the tasks of a job array. Each task runs the same loa-match
+// command on one shard (`--shard i/N`), with its own state and result file in a directory on
+// the shared filesystem. The driver writes the batch script, submits it with sbatch, follows
+// the tasks (their state files as they grow, squeue for whether they still run), resubmits a
+// task that ended without its result file (failed, cancelled, node lost: its state file makes
+// it play only its missing games), and returns when every shard has its result. Started again
+// after an interruption of the driver, it picks up the tasks that still run.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace matches {
+
+struct SlurmSettings {
+    int tasks = 1;
+    std::string sbatch_args;  // given to sbatch as they are (split on spaces)
+    std::string dir;          // the run's directory on the shared filesystem
+    int retries = 2;          // resubmissions of one task
+    int cpus_per_task = 1;
+    double poll_seconds = 2;
+    std::string job_name = "loa-match";
+};
+
+// The task's command line: `args` (as loa-match was started) without the options that only
+// the driver uses or that each task sets for itself. `drop` lists them with their arity.
+std::vector<std::string> task_arguments(const std::vector<std::string>& args, const std::map<std::string, int>& drop);
+
+class SlurmRun {
+public:
+    // `command`: the program and arguments every task runs; each task appends `per_task(i)`
+    // (1-based i), e.g. its shard and result file.
+    SlurmRun(SlurmSettings settings, std::vector<std::string> command,
+             std::function<std::vector<std::string>(int)> per_task);
+
+    // Where task i (1-based) writes its result and keeps its state.
+    std::string result_file(int task) const;
+    std::string state_file(int task) const;
+
+    // Submits the tasks that have no result yet (or follows those still queued from an
+    // earlier driver) and waits until every task has its result. `on_line` gets each new
+    // line of every task's state file (a finished game) as it appears. Returns false when
+    // `interrupt` was raised (the tasks go on). Throws InputError when sbatch fails or a task
+    // fails more than `retries` times.
+    // `on_done` is called once for each task whose result has appeared (the state file of a
+    // finished task is gone: what it held and was not seen is in the result).
+    bool run(const std::function<void(int task, const std::string& line)>& on_line, const std::function<void(int task)>& on_done,
+             const std::atomic<bool>* interrupt);
+
+private:
+    std::string write_batch_script() const;
+    void submit(const std::vector<int>& tasks);
+    std::set<int> active_tasks() const;  // 1-based tasks queued or running in our jobs
+    void read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line);
+    void save_jobs() const;
+    void load_jobs();
+
+    SlurmSettings settings_;
+    std::vector<std::string> command_;
+    std::function<std::vector<std::string>(int)> per_task_;
+    std::vector<std::string> jobs_;       // job ids submitted for this run
+    std::map<int, int> submissions_;      // by task
+    std::map<int, std::size_t> read_up_to_;  // bytes of each state file already passed on
+    std::set<int> reported_done_;
+};
+
+}  // namespace matches

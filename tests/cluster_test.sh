@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The Slurm back end on a real single-node cluster (scripts/slurm-local.sh): a match through
+# --slurm 4 equals the same local run game for game (fixed depth), with one task cancelled on
+# purpose and resubmitted, and with the driver itself interrupted and started again.
+# usage: cluster_test.sh LOA_MATCH SOURCE_DIR
+set -euo pipefail
+loa_match="$1"; root="$2"
+python=/usr/bin/python3
+was_up=0
+sinfo > /dev/null 2>&1 && was_up=1
+bash "$root/scripts/slurm-local.sh" up > /dev/null
+work="$(mktemp -d)"
+cleanup() {
+  scancel --name=loa-match-test > /dev/null 2>&1 || true
+  [ "$was_up" -eq 1 ] || bash "$root/scripts/slurm-local.sh" down > /dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work"
+match=(--engine name=a,depth=4 --engine name=b,depth=4,history=absolute --games 24 --event cluster-test)
+same_games() {  # same_games A.json B.json: every game, its moves, result and node counts equal
+  "$python" - "$1" "$2" << 'PY'
+import json, sys
+keys = ["game", "pair", "white", "black", "result", "termination", "moves", "black_nodes", "white_nodes", "opening", "start"]
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+ga, gb = ([{k: g[k] for k in keys} for g in r["games"]] for r in (a, b))
+if ga != gb or a["pairings"][0]["pentanomial"] != b["pairings"][0]["pentanomial"] or a["settings"] != b["settings"]:
+    sys.exit(f"FAIL: {sys.argv[2]} differs from {sys.argv[1]} ({len(ga)} vs {len(gb)} games)")
+print(f"{len(gb)} games equal, pentanomial {b['pairings'][0]['pentanomial']}")
+PY
+}
+
+start=$(date +%s.%N)
+"$loa_match" "${match[@]}" -j 1 -q --json local.json --pgn local.pgn > /dev/null
+local_s=$(echo "$(date +%s.%N) - $start" | bc)
+
+# 1. Four tasks, one cancelled while it plays: resubmitted for its missing games.
+start=$(date +%s.%N)
+"$loa_match" "${match[@]}" --slurm 4 --slurm-args "--job-name=loa-match-test" --json slurm.json --pgn slurm.pgn > run1.log 2>&1 &
+driver=$!
+for _ in $(seq 600); do
+  [ -f slurm.json.slurm/task-2.json.state ] && [ "$(wc -l < slurm.json.slurm/task-2.json.state)" -ge 2 ] && break
+  sleep 0.05
+done
+job=$(head -n 1 slurm.json.slurm/jobs)
+scancel "${job}_2"
+wait "$driver" || { cat run1.log; echo "FAIL: the driver failed"; exit 1; }
+slurm_s=$(echo "$(date +%s.%N) - $start" | bc)
+grep -q "task(s) 2 ended without a result: submitted again" run1.log || { cat run1.log; echo "FAIL: task 2 was not resubmitted"; exit 1; }
+[ "$(grep -c '^Finished game' run1.log)" -eq 24 ] || { cat run1.log; echo "FAIL: not 24 progress lines"; exit 1; }
+same_games local.json slurm.json
+cmp -s local.pgn slurm.pgn || { echo "FAIL: the PGN differs from the local run's"; exit 1; }
+[ ! -e slurm.json.slurm ] || { echo "FAIL: the run directory was left behind"; exit 1; }
+
+# 2. The driver interrupted: the tasks go on; the same command follows them and merges.
+"$loa_match" "${match[@]}" --slurm 4 --slurm-args "--job-name=loa-match-test" --json again.json -q > run2.log 2>&1 &
+driver=$!
+sleep 1
+kill -INT "$driver"
+status=0; wait "$driver" || status=$?
+[ "$status" -eq 130 ] || { cat run2.log; echo "FAIL: the interrupted driver exited $status, not 130"; exit 1; }
+grep -q "the Slurm tasks go on" run2.log || { cat run2.log; echo "FAIL: no word of the running tasks"; exit 1; }
+"$loa_match" "${match[@]}" --slurm 4 --slurm-args "--job-name=loa-match-test" --json again.json -q > run3.log 2>&1 \
+  || { cat run3.log; echo "FAIL: the resumed driver failed"; exit 1; }
+same_games local.json again.json
+
+printf 'cluster test passed: local run %.1f s, 4 Slurm tasks (one cancelled and resubmitted) %.1f s\n' "$local_s" "$slurm_s"
