@@ -82,6 +82,7 @@ int scheduled_games(const MatchSettings& s) {
     const int pairs = (s.games + 1) / 2 * static_cast<int>(pairings_of(s).size());
     int in_shard = 0;
     for (int global = 0; global < pairs; ++global) in_shard += global % s.shard_count == s.shard_index;
+    if (s.max_pairs > 0) in_shard = std::min(in_shard, s.max_pairs);
     return 2 * in_shard;
 }
 
@@ -109,10 +110,11 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     const int pairs_per_pairing = (s.games + 1) / 2;
     // Interleave pairings so that every pairing advances at the same pace.
     std::vector<Job> jobs;
-    int global = 0;
+    int global = 0, in_shard = 0;
     for (int pair = 0; pair < pairs_per_pairing; ++pair)
         for (int p = 0; p < static_cast<int>(result.pairings.size()); ++p, ++global)
             if (global % s.shard_count == s.shard_index) {
+                if (s.max_pairs > 0 && ++in_shard > s.max_pairs) continue;
                 if (done_in_pair[global] != 2) jobs.push_back({p, pair, global});
                 result.scheduled_games += 2;
             }

@@ -30,6 +30,10 @@ struct MatchSettings {
     std::optional<SprtSettings> sprt;
     Adjudication adjudication;
     int shard_index = 0, shard_count = 1;
+    // > 0: this run plays only the shard's first max_pairs game pairs (a round of a Slurm run
+    // with an SPRT); not part of the match's identity, so a later run with a larger limit
+    // resumes from the same state file.
+    int max_pairs = 0;
     std::string event = "loa-match";
     std::string openings_source;  // how the openings were made, for resume and merge checks
     std::string sprt_text;        // as given
@@ -87,7 +91,7 @@ struct MatchCallbacks {
 // The pairings of a match (one for two engines), in schedule order, with empty counts.
 std::vector<PairingStats> pairings_of(const MatchSettings& settings);
 
-// Games this shard of the match plays in all (resumed ones included).
+// Games this shard of the match plays in all (resumed ones included), within max_pairs.
 int scheduled_games(const MatchSettings& settings);
 
 // Plays the schedule; game pairs whose two games are in `already_played` (a resumed run) are

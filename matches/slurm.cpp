@@ -60,6 +60,14 @@ SlurmRun::SlurmRun(SlurmSettings settings, std::vector<std::string> command,
     load_jobs();
 }
 
+void SlurmRun::start_round() {
+    for (int t = 1; t <= settings_.tasks; ++t) fs::remove(result_file(t));
+    submissions_.clear();
+    reported_done_.clear();
+    read_up_to_.clear();
+    save_jobs();
+}
+
 std::string SlurmRun::result_file(int task) const { return fmt::format("{}/task-{}.json", settings_.dir, task); }
 std::string SlurmRun::state_file(int task) const { return result_file(task) + ".state"; }
 

@@ -37,6 +37,10 @@ public:
     SlurmRun(SlurmSettings settings, std::vector<std::string> command,
              std::function<std::vector<std::string>(int)> per_task);
 
+    // A new round of the same tasks (a run with an SPRT goes in rounds): every task is
+    // submitted again, with its retries counted afresh.
+    void start_round();
+
     // Where task i (1-based) writes its result and keeps its state.
     std::string result_file(int task) const;
     std::string state_file(int task) const;

@@ -64,4 +64,26 @@ grep -q "the Slurm tasks go on" run2.log || { cat run2.log; echo "FAIL: no word 
   || { cat run3.log; echo "FAIL: the resumed driver failed"; exit 1; }
 same_games local.json again.json
 
+# 3. An SPRT in rounds: each task plays 4 more pairs a round until the merged LLR decides; the
+#    games played are the local run's games of the same numbers.
+sprt=(--engine name=a,depth=3 --engine name=b,depth=1 --games 160 --event cluster-sprt)
+"$loa_match" "${sprt[@]}" -j 1 -q --json sprt-local.json > /dev/null
+"$loa_match" "${sprt[@]}" --sprt elo0=0,elo1=40 --slurm 2 --slurm-round 4 --slurm-args "--job-name=loa-match-test" \
+  --json sprt-slurm.json > sprt.log 2>&1 || { cat sprt.log; echo "FAIL: the SPRT run failed"; exit 1; }
+grep -q "Slurm: round 2, each task up to 8 game pairs" sprt.log || { cat sprt.log; echo "FAIL: no second round"; exit 1; }
+grep -q "H1 accepted" sprt.log || { cat sprt.log; echo "FAIL: the SPRT did not accept H1"; exit 1; }
+"$python" - sprt-local.json sprt-slurm.json << 'PY'
+import json, sys
+whole, part = (json.load(open(f)) for f in sys.argv[1:3])
+by_index = {g["game"]: g for g in whole["games"]}
+games = part["games"]
+if not part["stopped_by_sprt"] or not 0 < len(games) < len(whole["games"]) or len(games) % 16:
+    sys.exit(f"FAIL: {len(games)} games, stopped_by_sprt {part['stopped_by_sprt']}: not whole rounds of a decided SPRT")
+for g in games:
+    w = by_index[g["game"]]
+    if (g["moves"], g["result"]) != (w["moves"], w["result"]):
+        sys.exit(f"FAIL: game {g['game']} differs from the local run's")
+print(f"SPRT decided after {len(games)} games ({len(games) // 16} rounds), LLR {part['pairings'][0]['sprt']['llr']:.2f}")
+PY
+
 printf 'cluster test passed: local run %.1f s, 4 Slurm tasks (one cancelled and resubmitted) %.1f s\n' "$local_s" "$slurm_s"

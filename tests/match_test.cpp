@@ -787,6 +787,33 @@ TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     state.remove();
 }
 
+TEST(MatchState, RoundsOfMaxPairsAddUpToTheWholeRunAndShareItsStateFile) {
+    const MatchResult whole = run_match(small_match(1), {});  // 3 pairs
+    MatchSettings first = small_match(1);
+    first.max_pairs = 1;
+    EXPECT_EQ(scheduled_games(first), 2);
+    const MatchResult one = run_match(first, {});
+    ASSERT_EQ(one.games.size(), 2u);
+    // max_pairs is not part of the match's identity: the next round resumes from its games.
+    const auto path = (std::filesystem::temp_directory_path() / "loa_match_rounds.state").string();
+    StateFile state(path, first);
+    state.remove();
+    for (const GameRecord& g : one.games) state.append(g);
+    MatchSettings second = small_match(1);
+    second.max_pairs = 5;  // beyond the shard's 3 pairs: the rest
+    const std::vector<GameRecord> loaded = StateFile(path, second).load();
+    ASSERT_EQ(loaded.size(), 2u);
+    int played = 0;
+    MatchCallbacks count;
+    count.on_game = [&](const GameRecord&, const PairingStats&) { ++played; };
+    const MatchResult rest = run_match(second, count, loaded);
+    EXPECT_EQ(played, 4);
+    ASSERT_EQ(rest.games.size(), whole.games.size());
+    for (std::size_t i = 0; i < whole.games.size(); ++i) EXPECT_EQ(rest.games[i].moves, whole.games[i].moves);
+    EXPECT_EQ(rest.pairings[0].pairs.count, whole.pairings[0].pairs.count);
+    state.remove();
+}
+
 TEST(MatchState, ASecondRunOnTheSameStateFileIsRefusedUntilTheFirstEnds) {
     const std::string path = testing::TempDir() + "claimed.state";
     {

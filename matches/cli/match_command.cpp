@@ -88,7 +88,8 @@ struct Options {
     // Slurm back end
     int slurm_tasks = 0;
     std::string slurm_args, slurm_dir;
-    int slurm_retries = 2, slurm_cpus = 1;
+    int slurm_retries = 2, slurm_cpus = 1, slurm_round = 0;
+    int max_pairs = 0;
     std::vector<std::string> args;  // the command line as given
 };
 
@@ -125,6 +126,7 @@ MatchSettings build_settings(Options* o) {
     s.rules = loa::parse_rules(o->rules_text);
     s.event = o->event;
     std::tie(s.shard_index, s.shard_count) = parse_shard(o->shard_text);
+    s.max_pairs = o->max_pairs;
     s.adjudication = parse_resign(o->resign_text, o->time_margin);
     if (!o->sprt_text.empty()) s.sprt = parse_sprt(o->sprt_text);
     s.sprt_text = o->sprt_text;
@@ -257,7 +259,11 @@ int run_locally(const MatchSettings& s, Options* o) {
         return 130;
     }
     write_outputs(s, result, o, /*pgn_written=*/true);
-    state.remove();  // the run is complete: its result is in the outputs
+    // The run is complete: its result is in the outputs. A run cut short by --max-pairs keeps
+    // its state, for the next round to resume from.
+    MatchSettings whole = s;
+    whole.max_pairs = 0;
+    if (s.max_pairs == 0 || scheduled_games(whole) <= static_cast<int>(result.games.size())) state.remove();
     return 0;
 }
 
@@ -267,14 +273,13 @@ const std::map<std::string, int> DriverOnlyOptions = {
     {"--slurm", 1},  {"--slurm-args", 1}, {"--slurm-dir", 1}, {"--slurm-retries", 1}, {"--slurm-cpus", 1},
     {"--json", 1},   {"--pgn", 1},        {"--plot", 1},      {"--state", 1},         {"--resume", 1},
     {"--fresh", 0},  {"--report-every", 1}, {"--shard", 1},   {"-q", 0},              {"--quiet", 0},
-    {"-j", 1},       {"--concurrency", 1}};
+    {"-j", 1},       {"--concurrency", 1}, {"--sprt", 1},     {"--max-pairs", 1}, {"--slurm-round", 1}};
 
 // The match as a Slurm job array of shards (matches/slurm.hpp), followed here with the same
 // progress lines, and merged into the same outputs as a local run.
 int run_on_slurm(const MatchSettings& s, Options* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
-    if (s.sprt) throw common::InputError("--slurm with --sprt is not supported yet: run a fixed number of games");
     SlurmSettings slurm;
     slurm.tasks = o->slurm_tasks;
     slurm.sbatch_args = o->slurm_args;
@@ -286,10 +291,18 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     const FileLock claim(slurm.dir);  // one driver per run directory
     std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
     for (std::string& a : task_arguments(o->args, DriverOnlyOptions)) command.push_back(std::move(a));
+    // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
+    // pairs (--max-pairs), the merged LLR is checked, and no round starts once it is decided.
+    const int scheduled = scheduled_games(s);
+    const int most_pairs = (scheduled / 2 + slurm.tasks - 1) / slurm.tasks;  // of one task
+    const int round_pairs = !s.sprt ? most_pairs : o->slurm_round > 0 ? o->slurm_round : std::max(1, (most_pairs + 9) / 10);
+    int limit = 0;  // pairs a task plays by the end of this round (0: all)
     SlurmRun run(slurm, command, [&](int task) {
-        return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--json",
-                                        fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
-                                        "-j", std::to_string(slurm.cpus_per_task), "-q"};
+        std::vector<std::string> extra = {"--shard", fmt::format("{}/{}", task, slurm.tasks), "--json",
+                                          fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
+                                          "-j", std::to_string(slurm.cpus_per_task), "-q"};
+        if (limit > 0) extra.insert(extra.end(), {"--max-pairs", std::to_string(limit)});
+        return extra;
     });
     if (!o->quiet) fmt::print("Slurm: {} tasks, their files in {}\n", slurm.tasks, slurm.dir);
     std::fflush(stdout);
@@ -300,7 +313,6 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     std::map<int, std::vector<GameRecord>> pending;
     const int per_round = static_cast<int>(pairings.size());
     const int total_per_pairing = 2 * ((s.games + 1) / 2);
-    const int scheduled = scheduled_games(s);
     const auto run_start = std::chrono::steady_clock::now();
     int finished = 0;
     auto report = [&](const GameRecord& g) {
@@ -323,20 +335,47 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         for (const GameRecord& g : merge_result_files({run.result_file(task)}).games) report(g);
     };
     install_interrupt_handlers();
-    if (!run.run(on_line, on_done, &interrupt_requested)) {
-        fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\n"
-                   "Run the same command again to follow them and merge their results.\n",
-                   finished, scheduled);
-        return 130;
-    }
+    const std::string round_file = slurm.dir + "/round";
+    int round = 0;
+    if (std::ifstream in(round_file); in) in >> round;  // a restarted driver goes on with its round
+    MatchResult result;
     std::vector<std::string> files;
     for (int t = 1; t <= slurm.tasks; ++t) files.push_back(run.result_file(t));
-    MatchResult result;
-    result.games = merge_result_files(files).games;
-    result.scheduled_games = scheduled;
-    result.finished_games = static_cast<int>(result.games.size());
-    tally(s, result);
-    if (static_cast<int>(result.games.size()) != scheduled)
+    for (bool resumed_round = round > 0;; resumed_round = false) {
+        if (!resumed_round) {
+            ++round;
+            if (s.sprt) run.start_round();  // the tasks' results of the last round go
+            std::ofstream(round_file) << round << '\n';
+        }
+        limit = s.sprt ? std::min(round * round_pairs, most_pairs) : 0;
+        if (s.sprt && !o->quiet) fmt::print("Slurm: round {}, each task up to {} game pairs\n", round, limit);
+        if (!run.run(on_line, on_done, &interrupt_requested)) {
+            fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\n"
+                       "Run the same command again to follow them and merge their results.\n",
+                       finished, scheduled);
+            return 130;
+        }
+        result = MatchResult{};
+        result.games = merge_result_files(files).games;
+        result.scheduled_games = scheduled;
+        result.finished_games = static_cast<int>(result.games.size());
+        tally(s, result);
+        if (!s.sprt || limit >= most_pairs) break;
+        // The decision on the merged games, at the end of a round.
+        PairingStats& p = result.pairings[0];
+        if (result.pairings.size() == 1 && sprt_decision(p.llr, *s.sprt) != SprtDecision::Continue) {
+            p.decision = sprt_decision(p.llr, *s.sprt);
+            p.decision_llr = p.llr;
+            p.decision_games = p.games.games();
+            result.stopped_by_sprt = true;
+            break;
+        }
+        if (o->report_every <= 0 && !o->quiet)
+            fmt::print("{}", interim_report(s, result.pairings, result.finished_games, scheduled,
+                                            std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count(),
+                                            result.finished_games));
+    }
+    if (static_cast<int>(result.games.size()) != scheduled && !result.stopped_by_sprt)
         throw common::InputError(fmt::format("--slurm: the tasks' results hold {} games, not the {} scheduled", result.games.size(), scheduled));
     write_outputs(s, result, o, /*pgn_written=*/false);
     std::filesystem::remove_all(slurm.dir);  // complete: its result is in the outputs (as a local run's state)
@@ -387,6 +426,10 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments, e.g. \"--partition=short --time=2:00:00\"");
     app.add_option("--slurm-dir", o->slurm_dir, "Directory of the tasks' files on the shared filesystem (default: <json>.slurm)");
     app.add_option("--slurm-retries", o->slurm_retries, "Resubmissions of a failed task")->check(CLI::Range(0, 100))->capture_default_str();
+    app.add_option("--slurm-round", o->slurm_round, "With --sprt: game pairs each task plays per round (default: a tenth of its share)")
+        ->check(CLI::Range(1, 10000000));
+    app.add_option("--max-pairs", o->max_pairs, "Play only the first N game pairs of this shard; the same command with a larger N goes on (Slurm rounds)")
+        ->check(CLI::Range(1, 100000000));
     app.add_option("--slurm-cpus", o->slurm_cpus, "Games at once in each task (its --cpus-per-task)")->check(CLI::Range(1, 1024))->capture_default_str();
     return {nullptr, [o] { return run_match_command(o.get()); }};
 }
