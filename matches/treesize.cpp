@@ -193,6 +193,72 @@ DepthSummary summarise(const TreeSizeSettings& s, const TreeSizeResult& r, std::
 
 }  // namespace
 
+namespace {
+
+nlohmann::ordered_json experiment_identity(const TreeSizeSettings& s) {
+    nlohmann::ordered_json j;
+    for (const TreeVariant& v : s.variants) j["variants"].push_back(v.spec);
+    j["depths"] = {s.min_depth, s.max_depth};
+    j["eval"] = s.eval;
+    j["positions"] = s.positions.size();
+    return j;
+}
+
+}  // namespace
+
+std::string treesize_runs_json(const TreeSizeSettings& s, const TreeSizeResult& r, const std::vector<std::size_t>& indices) {
+    // s: the whole experiment; r: the runs of positions `indices` only, in that order.
+    nlohmann::ordered_json j;
+    j["experiment"] = experiment_identity(s);
+    j["runs"] = nlohmann::json::array();
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        for (std::size_t v = 0; v < s.variants.size(); ++v) {
+            const TreeRun& run = r.runs[v][k];
+            j["runs"].push_back({{"position", indices[k]},
+                                 {"variant", v},
+                                 {"position_text", s.positions[indices[k]].to_text()},
+                                 {"nodes", run.nodes},
+                                 {"qnodes", run.qnodes},
+                                 {"scores", run.scores},
+                                 {"best_moves", run.best_moves},
+                                 {"time_ms", run.time_ms},
+                                 {"tt_hits", run.tt_hits},
+                                 {"first_move_cutoff_rate", run.first_move_cutoff_rate}});
+        }
+    return j.dump() + "\n";
+}
+
+void merge_treesize_runs(const TreeSizeSettings& s, const std::string& path, TreeSizeResult& into, std::vector<bool>& filled) {
+    std::ifstream in(path);
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (!in || j.is_discarded() || !j.is_object() || !j.contains("runs"))
+        throw common::InputError(fmt::format("treesize: '{}' is not a file of tree-size runs", path));
+    if (j.value("experiment", nlohmann::json()) != nlohmann::json(experiment_identity(s)))
+        throw common::InputError(fmt::format("treesize: '{}' holds runs of another experiment", path));
+    into.runs.resize(s.variants.size(), std::vector<TreeRun>(s.positions.size()));
+    filled.resize(s.variants.size() * s.positions.size(), false);
+    try {
+        for (const auto& x : j.at("runs")) {
+            const std::size_t p = x.at("position").get<std::size_t>(), v = x.at("variant").get<std::size_t>();
+            if (p >= s.positions.size() || v >= s.variants.size() || x.at("position_text").get<std::string>() != s.positions[p].to_text())
+                throw common::InputError(fmt::format("treesize: '{}': run of position {} does not match the positions file", path, p + 1));
+            TreeRun& run = into.runs[v][p];
+            x.at("nodes").get_to(run.nodes);
+            x.at("qnodes").get_to(run.qnodes);
+            x.at("scores").get_to(run.scores);
+            x.at("best_moves").get_to(run.best_moves);
+            x.at("time_ms").get_to(run.time_ms);
+            x.at("tt_hits").get_to(run.tt_hits);
+            x.at("first_move_cutoff_rate").get_to(run.first_move_cutoff_rate);
+            if (run.nodes.size() != static_cast<std::size_t>(s.max_depth))
+                throw common::InputError(fmt::format("treesize: '{}': a run without its {} depths", path, s.max_depth));
+            filled[v * s.positions.size() + p] = true;
+        }
+    } catch (const nlohmann::json::exception& e) {
+        throw common::InputError(fmt::format("treesize: '{}': {}", path, e.what()));
+    }
+}
+
 std::string treesize_table(const TreeSizeSettings& s, const TreeSizeResult& r) {
     std::string out;
     const TreeVariant& baseline = s.variants[static_cast<std::size_t>(s.baseline)];

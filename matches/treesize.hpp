@@ -61,6 +61,13 @@ TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress);
 std::pair<double, double> bootstrap_ratio(const std::vector<double>& a, const std::vector<double>& b, int samples,
                                           std::uint64_t seed);
 
+// The raw runs of the positions `indices` (a shard of a run split over Slurm tasks; `r` holds
+// their runs in that order, `s` is the whole experiment) with what identifies the experiment,
+// and their merge into the whole result. merge_treesize_runs
+// throws InputError when the file is of another experiment or is not such a file.
+std::string treesize_runs_json(const TreeSizeSettings& s, const TreeSizeResult& r, const std::vector<std::size_t>& indices);
+void merge_treesize_runs(const TreeSizeSettings& s, const std::string& path, TreeSizeResult& into, std::vector<bool>& filled);
+
 std::string treesize_table(const TreeSizeSettings& s, const TreeSizeResult& r);
 std::string treesize_csv(const TreeSizeSettings& s, const TreeSizeResult& r);
 std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r);

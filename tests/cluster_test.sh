@@ -86,4 +86,31 @@ for g in games:
 print(f"SPRT decided after {len(games)} games ({len(games) // 16} rounds), LLR {part['pairings'][0]['sprt']['llr']:.2f}")
 PY
 
+# 4. A tree-size run split over 3 tasks: the merged table, JSON and CSV equal the local run's
+#    (times aside).
+tree=(treesize --variant name=hh,preset=pvs+tt+hh --variant name=rhh,preset=pvs+tt+rhh
+      --positions "$root/data/treesize-positions.txt" --limit 12 --depth 1..4)
+"$loa_match" "${tree[@]}" --json tree-local.json --csv tree-local.csv > tree-local.txt 2>&1
+"$loa_match" "${tree[@]}" --slurm 3 --slurm-args "--job-name=loa-match-test" --json tree-slurm.json --csv tree-slurm.csv \
+  > tree-slurm.txt 2>&1 || { cat tree-slurm.txt; echo "FAIL: the tree-size run failed"; exit 1; }
+"$python" - << 'PY'
+import csv, json, sys
+def runs(path):  # every column but the time
+    return [row[:5] + row[6:] for row in csv.reader(open(path))]
+def summary(path):
+    j = json.load(open(path))
+    for row in j["depths"]:
+        for v in row["variants"]:
+            v.pop("time_ms")
+    return j
+if runs("tree-local.csv") != runs("tree-slurm.csv") or summary("tree-local.json") != summary("tree-slurm.json"):
+    sys.exit("FAIL: the tree-size run over Slurm differs from the local one")
+print(f"tree sizes equal: {len(runs('tree-slurm.csv')) - 1} runs")
+PY
+# the tables' rows, without their time column
+for f in tree-local tree-slurm; do
+  grep -E '^(Depth|  [a-z])' "$f.txt" | grep -v time_s | sed -E 's/ +[0-9.]+ +(identical|differ)/ \1/' > "$f.table"
+done
+[ -s tree-slurm.table ] && cmp -s tree-local.table tree-slurm.table || { diff tree-local.table tree-slurm.table; echo "FAIL: the tree-size tables differ"; exit 1; }
+
 printf 'cluster test passed: local run %.1f s, 4 Slurm tasks (one cancelled and resubmitted) %.1f s\n' "$local_s" "$slurm_s"

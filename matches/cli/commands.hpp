@@ -18,10 +18,13 @@ struct Command {
 // The root command: a match or tournament. `args` is the command line as given (a run on
 // Slurm passes it on to its tasks).
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args);
-Command add_treesize_command(CLI::App& app);
+Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args);
 Command add_positions_command(CLI::App& app);
 Command add_openings_command(CLI::App& app);
 Command add_tune_command(CLI::App& app);
 Command add_merge_command(CLI::App& app);
+
+// "i/N" (1 <= i <= N) as a 0-based index and the count; throws InputError.
+std::pair<int, int> parse_shard(const std::string& text);
 
 }  // namespace matches::cli

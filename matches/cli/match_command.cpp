@@ -50,13 +50,6 @@ Adjudication parse_resign(const std::string& spec, double margin_ms) {
     return a;
 }
 
-std::pair<int, int> parse_shard(const std::string& text) {
-    const auto slash = text.find('/');
-    const int i = common::parse_int(text.substr(0, slash)).value_or(0);
-    const int n = slash == std::string::npos ? 0 : common::parse_int(text.substr(slash + 1)).value_or(0);
-    if (n < 1 || i < 1 || i > n) throw common::InputError(fmt::format("shard: expected i/N with 1 <= i <= N, not '{}'", text));
-    return {i - 1, n};
-}
 
 // Raised by SIGINT/SIGTERM (the only state a signal handler may touch): the run stops, its
 // engines with it, and the state file stays for a resume.
@@ -388,6 +381,14 @@ int run_match_command(Options* o) {
 }
 
 }  // namespace
+
+std::pair<int, int> parse_shard(const std::string& text) {
+    const auto slash = text.find('/');
+    const int i = common::parse_int(text.substr(0, slash)).value_or(0);
+    const int n = slash == std::string::npos ? 0 : common::parse_int(text.substr(slash + 1)).value_or(0);
+    if (n < 1 || i < 1 || i > n) throw common::InputError(fmt::format("shard: expected i/N with 1 <= i <= N, not '{}'", text));
+    return {i - 1, n};
+}
 
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     auto o = std::make_shared<Options>();
