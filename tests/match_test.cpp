@@ -980,3 +980,58 @@ TEST(TreeSize, PlotDrawsNodesAndRatiosEvenWithQuotesInNames) {
 }  // namespace
 }  // namespace matches
 
+#include "matches/slurm.hpp"
+
+namespace matches {
+namespace {
+
+TEST(Slurm, ATaskGetsTheCommandLineWithoutTheDriversOptions) {
+    const std::map<std::string, int> drop = {{"--slurm", 1}, {"--json", 1}, {"-q", 0}, {"-j", 1}, {"--fresh", 0}};
+    const std::vector<std::string> args = {"loa-match", "--engine", "name=a,depth=2", "--slurm", "4",   "--json=x.json",
+                                           "-q",        "--games",  "8",              "-j",      "2",   "--fresh",
+                                           "--engine",  "name=b",   "--json",         "y.json"};
+    EXPECT_EQ(task_arguments(args, drop),
+              (std::vector<std::string>{"--engine", "name=a,depth=2", "--games", "8", "--engine", "name=b"}));
+    // A subcommand stays; a value that looks like an option is a value.
+    EXPECT_EQ(task_arguments({"loa-match", "treesize", "--slurm", "--json", "--variant", "pvs"}, drop),
+              (std::vector<std::string>{"treesize", "--variant", "pvs"}));
+}
+
+TEST(TreeSize, RawRunsOfShardsMergeIntoTheWholeRunAndOtherExperimentsAreRefused) {
+    TreeSizeSettings s;
+    s.variants = {parse_tree_variant("name=a,preset=pvs+tt"), parse_tree_variant("name=b,preset=pvs+tt+rhh")};
+    s.positions = load_positions(std::string(LOA_DATA_DIR) + "/treesize-positions.txt");
+    s.positions.resize(5);
+    s.max_depth = 3;
+    const TreeSizeResult whole = run_treesize(s, false);
+    TreeSizeResult merged;
+    std::vector<bool> filled;
+    for (int shard = 0; shard < 2; ++shard) {
+        TreeSizeSettings part = s;
+        part.positions.clear();
+        std::vector<std::size_t> indices;
+        for (std::size_t p = static_cast<std::size_t>(shard); p < s.positions.size(); p += 2) {
+            indices.push_back(p);
+            part.positions.push_back(s.positions[p]);
+        }
+        const std::string path = testing::TempDir() + fmt::format("runs-{}.json", shard);
+        std::ofstream(path) << treesize_runs_json(s, run_treesize(part, false), indices);
+        merge_treesize_runs(s, path, merged, filled);
+    }
+    EXPECT_EQ(std::count(filled.begin(), filled.end(), true), 10);
+    for (std::size_t v = 0; v < 2; ++v)
+        for (std::size_t p = 0; p < 5; ++p) {
+            EXPECT_EQ(merged.runs[v][p].nodes, whole.runs[v][p].nodes) << v << ' ' << p;
+            EXPECT_EQ(merged.runs[v][p].scores, whole.runs[v][p].scores) << v << ' ' << p;
+        }
+    EXPECT_EQ(treesize_csv(s, merged).size(), treesize_csv(s, whole).size());
+    TreeSizeSettings other = s;
+    other.max_depth = 4;
+    TreeSizeResult ignored;
+    EXPECT_THROW(merge_treesize_runs(other, testing::TempDir() + "runs-0.json", ignored, filled), common::InputError);
+    std::ofstream(testing::TempDir() + "runs-bad.json") << "{\"runs\": 3}";
+    EXPECT_THROW(merge_treesize_runs(s, testing::TempDir() + "runs-bad.json", ignored, filled), common::InputError);
+}
+
+}  // namespace
+}  // namespace matches
