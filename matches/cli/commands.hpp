@@ -26,5 +26,7 @@ Command add_merge_command(CLI::App& app);
 
 // "i/N" (1 <= i <= N) as a 0-based index and the count; throws InputError.
 std::pair<int, int> parse_shard(const std::string& text);
+// "N" or "N1..N2" within [low, high]; throws InputError naming `what` (e.g. "treesize: --depth").
+std::pair<int, int> parse_range(const std::string& text, int low, int high, const std::string& what);
 
 }  // namespace matches::cli

@@ -390,6 +390,15 @@ std::pair<int, int> parse_shard(const std::string& text) {
     return {i - 1, n};
 }
 
+std::pair<int, int> parse_range(const std::string& text, int low, int high, const std::string& what) {
+    const auto dots = text.find("..");
+    const auto lo = common::parse_int(text.substr(0, dots));
+    const auto hi = dots == std::string::npos ? lo : common::parse_int(text.substr(dots + 2));
+    if (!lo || !hi || *lo < low || *hi < *lo || *hi > high)
+        throw common::InputError(fmt::format("{}: bad '{}' (N or N1..N2, from {} to {})", what, text, low, high));
+    return {*lo, *hi};
+}
+
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     auto o = std::make_shared<Options>();
     o->args = args;

@@ -31,13 +31,7 @@ Command add_openings_command(CLI::App& app) {
     openings->add_option("--rules", o->rules, "Rules (as for a match)")->capture_default_str();
     openings->add_option("--out", o->out, "Output file (default: standard output)");
     return {openings, [o] {
-                const auto dots = o->plies.find("..");
-                const auto lo = common::parse_int(o->plies.substr(0, dots));
-                const auto hi = dots == std::string::npos ? lo : common::parse_int(o->plies.substr(dots + 2));
-                if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 40)
-                    throw common::InputError(fmt::format("openings: bad --plies '{}' (N or N1..N2, at most 40)", o->plies));
-                o->g.plies = *lo;
-                o->g.max_plies = *hi;
+                std::tie(o->g.plies, o->g.max_plies) = parse_range(o->plies, 0, 40, "openings: --plies");
                 const loa::RuleSet rules = loa::parse_rules(o->rules);
                 std::ofstream file;
                 if (!o->out.empty()) {

@@ -112,13 +112,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
             if (!o->study.empty())
                 for (TreeVariant& v : study_variants(o->study)) o->ts.variants.push_back(std::move(v));
             if (o->ts.variants.empty()) throw common::InputError("treesize: give --variant or --study");
-            const auto dots = o->depths.find("..");
-            const auto lo = common::parse_int(o->depths.substr(0, dots));
-            const auto hi = dots == std::string::npos ? lo : common::parse_int(o->depths.substr(dots + 2));
-            if (!lo || !hi || *lo < 1 || *hi < *lo || *hi > 30)
-                throw common::InputError(fmt::format("treesize: bad depth '{}' (D or D1..D2, at most 30)", o->depths));
-            o->ts.min_depth = *lo;
-            o->ts.max_depth = *hi;
+            std::tie(o->ts.min_depth, o->ts.max_depth) = parse_range(o->depths, 1, 30, "treesize: --depth");
             o->ts.positions = load_positions(o->positions);
             if (o->limit > 0 && static_cast<std::size_t>(o->limit) < o->ts.positions.size()) o->ts.positions.resize(static_cast<std::size_t>(o->limit));
             if (!o->baseline.empty()) {
