@@ -280,8 +280,8 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     slurm.cpus_per_task = o->slurm_cpus;
     slurm.poll_seconds = 1;
     slurm.dir = !o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm";
+    const FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
     if (o->fresh) std::filesystem::remove_all(slurm.dir);
-    const FileLock claim(slurm.dir);  // one driver per run directory
     std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
     for (std::string& a : task_arguments(o->args, DriverOnlyOptions)) command.push_back(std::move(a));
     // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
