@@ -3,7 +3,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
+
+#include <sys/stat.h>
 
 #include <fmt/format.h>
 
@@ -16,13 +19,32 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Standard output of a short command (sbatch, squeue); its standard error goes to ours.
-std::vector<std::string> output_of(const std::string& program, const std::vector<std::string>& args) {
+ino_t inode_of(const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+// Slurm's filename patterns take '%' as a placeholder: a '%' in a path must be doubled.
+std::string percent_escaped(const std::string& path) {
+    std::string out;
+    for (const char c : path) out += c == '%' ? std::string("%%") : std::string(1, c);
+    return out;
+}
+
+// Standard output of a command (sbatch, squeue), and whether it ended by itself: a command
+// still printing after `timeout_ms` was cut short and its output is not to be trusted. Its
+// standard error goes to ours. A sentinel line after the command carries its exit status.
+std::optional<std::vector<std::string>> output_of(const std::string& program, const std::vector<std::string>& args,
+                                                  double timeout_ms) {
+    std::vector<std::string> argv = {"-c", "\"$0\" \"$@\"; echo \"loa-exit $?\"", program};
+    argv.insert(argv.end(), args.begin(), args.end());
     ChildProcess p;
-    p.start(program, args);
+    p.start("sh", argv);
     std::vector<std::string> lines;
-    while (auto line = p.read_line(60'000)) lines.push_back(*line);
+    while (auto line = p.read_line(timeout_ms)) lines.push_back(*line);
     p.stop();
+    if (lines.empty() || lines.back() != "loa-exit 0") return std::nullopt;
+    lines.pop_back();
     return lines;
 }
 
@@ -40,7 +62,10 @@ std::vector<std::string> task_arguments(const std::vector<std::string>& args, co
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& a = args[i];
         const auto eq = a.find('=');
-        const std::string name = a.rfind("--", 0) == 0 && eq != std::string::npos ? a.substr(0, eq) : a;
+        std::string name = a.rfind("--", 0) == 0 && eq != std::string::npos ? a.substr(0, eq) : a;
+        // A short option with its value attached ("-j4") is dropped whole.
+        const bool short_attached = a.size() > 2 && a[0] == '-' && a[1] != '-';
+        if (short_attached) name = a.substr(0, 2);
         const auto it = drop.find(name);
         if (it == drop.end()) {
             out.push_back(a);
@@ -77,10 +102,8 @@ std::string SlurmRun::write_batch_script() const {
     if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", path));
     out << "#!/bin/bash\n"
         << "# Written by loa-match --slurm: one task of the job array plays one shard.\n"
-        << fmt::format("#SBATCH --job-name={}\n", settings_.job_name)
-        << fmt::format("#SBATCH --output={}/task-%a.out\n", settings_.dir)
-        << fmt::format("#SBATCH --cpus-per-task={}\n", settings_.cpus_per_task)
-        << fmt::format("#SBATCH --chdir={}\n", fs::current_path().string()) << "set -e\n"
+        << "# (job name, log, CPUs and working directory: sbatch's arguments)\n"
+        << "set -e\n"
         << "case \"$SLURM_ARRAY_TASK_ID\" in\n";
     for (int task = 1; task <= settings_.tasks; ++task) {
         out << fmt::format("  {}) exec", task);
@@ -100,21 +123,31 @@ void SlurmRun::submit(const std::vector<int>& tasks) {
         if (!array.empty()) array += ',';
         array += std::to_string(t);
     }
-    std::vector<std::string> args = {"--parsable", "--array=" + array};
+    // Passed as arguments, not #SBATCH lines: paths with spaces need no quoting there. Logs
+    // are appended to, so that a failure's log survives its resubmission.
+    std::vector<std::string> args = {"--parsable",
+                                     "--array=" + array,
+                                     "--job-name=" + settings_.job_name,
+                                     "--output=" + percent_escaped(settings_.dir) + "/task-%a.out",
+                                     "--open-mode=append",
+                                     "--cpus-per-task=" + std::to_string(settings_.cpus_per_task),
+                                     "--chdir=" + fs::current_path().string()};
     for (const std::string_view word : common::split(settings_.sbatch_args, ' '))
         if (!word.empty()) args.emplace_back(word);
     args.push_back(write_batch_script());
-    const std::vector<std::string> out = output_of("sbatch", args);
+    // No short timeout: a busy controller may take minutes to accept a job.
+    const auto out = output_of("sbatch", args, 30 * 60'000);
     // --parsable prints "jobid" or "jobid;cluster".
-    const std::string id = out.empty() ? std::string() : out.back().substr(0, out.back().find(';'));
+    const std::string id = !out || out->empty() ? std::string() : out->back().substr(0, out->back().find(';'));
     if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-        throw common::InputError(fmt::format("--slurm: sbatch did not submit the job (it printed '{}')", out.empty() ? "" : out.back()));
+        throw common::InputError(fmt::format("--slurm: sbatch did not submit the job (it printed '{}')",
+                                             !out || out->empty() ? "" : out->back()));
     jobs_.push_back(id);
     for (const int t : tasks) ++submissions_[t];
     save_jobs();
 }
 
-std::set<int> SlurmRun::active_tasks() const {
+std::optional<std::set<int>> SlurmRun::active_tasks() const {
     std::set<int> active;
     if (jobs_.empty()) return active;
     std::string list;
@@ -122,9 +155,30 @@ std::set<int> SlurmRun::active_tasks() const {
         if (!list.empty()) list += ',';
         list += j;
     }
-    // One line a task ("123_4 RUNNING"); a job that has left the queue is not listed (and an
-    // id slurmctld has forgotten makes squeue complain on standard error: none active).
-    for (const std::string& line : output_of("squeue", {"-h", "-r", "-j", list, "-o", "%i %T"})) {
+    // One line a task ("123_4 RUNNING"); a job that has left the queue is not listed. The
+    // states are named, so that a user's SQUEUE_STATES cannot hide pending tasks.
+    const auto out = output_of("squeue", {"-h", "-r", "-j", list, "-o", "%i %T", "-t",
+                                          "PENDING,RUNNING,SUSPENDED,COMPLETING,CONFIGURING,REQUEUED,RESIZING,SIGNALING,STAGE_OUT"},
+                               120'000);
+    // squeue fails for a job id slurmctld has forgotten (MinJobAge after the end): ask for
+    // the ids one at a time then, and count only the answers.
+    if (!out) {
+        if (jobs_.size() == 1) {
+            // One forgotten job: nothing of it runs; any other failure: unknown.
+            const auto ping = output_of("scontrol", {"ping"}, 60'000);
+            if (ping) return active;
+            return std::nullopt;
+        }
+        for (const std::string& j : jobs_) {
+            SlurmRun one = *this;
+            one.jobs_ = {j};
+            const auto part = one.active_tasks();
+            if (!part) return std::nullopt;
+            active.insert(part->begin(), part->end());
+        }
+        return active;
+    }
+    for (const std::string& line : *out) {
         const auto underscore = line.find('_');
         const auto space = line.find(' ');
         if (underscore == std::string::npos || space == std::string::npos || space < underscore) continue;
@@ -138,9 +192,13 @@ void SlurmRun::read_new_lines(int task, const std::function<void(int, const std:
     if (!in) return;
     std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     std::size_t& done = read_up_to_[task];
-    // A resumed task rewrites its state file (shorter, or the same length): read it again from
-    // the start; the caller keeps each game once.
-    if (text.size() < done) done = 0;
+    // A resumed task rewrites its state file (a new file renamed over the old one): read it
+    // again from the start; the caller keeps each game once.
+    const ino_t inode = inode_of(state_file(task));
+    if (text.size() < done || inode != inode_[task]) {
+        done = 0;
+        inode_[task] = inode;
+    }
     const std::size_t end = text.rfind('\n');
     if (end == std::string::npos || end + 1 <= done) return;
     std::size_t at = done;
@@ -172,25 +230,39 @@ bool SlurmRun::run(const std::function<void(int, const std::string&)>& on_line, 
                    const std::atomic<bool>* interrupt) {
     auto done = [&](int task) { return fs::exists(result_file(task)); };
     {  // submit every task that has no result and is not already queued from an earlier driver
-        const std::set<int> active = active_tasks();
+        std::optional<std::set<int>> active = active_tasks();
+        for (int attempt = 0; !active && attempt < 10; ++attempt) {
+            std::this_thread::sleep_for(std::chrono::seconds(3));
+            active = active_tasks();
+        }
+        if (!active) throw common::InputError("--slurm: squeue does not answer");
         std::vector<int> missing;
         for (int t = 1; t <= settings_.tasks; ++t)
-            if (!done(t) && !active.contains(t)) missing.push_back(t);
+            if (!done(t) && !active->contains(t)) missing.push_back(t);
         submit(missing);
     }
+    std::map<int, int> absent;  // consecutive polls in which a task without result was not queued
     for (;;) {
-        const std::set<int> active = active_tasks();
+        const std::optional<std::set<int>> queued = active_tasks();
         for (int t = 1; t <= settings_.tasks; ++t) read_new_lines(t, on_line);
         std::vector<int> failed;
         int finished = 0;
         for (int t = 1; t <= settings_.tasks; ++t) {
-            if (active.contains(t)) continue;
-            if (done(t)) {
+            if (queued && queued->contains(t)) {
+                absent[t] = 0;
+                continue;
+            }
+            if (done(t) && queued) {
                 ++finished;
                 if (reported_done_.insert(t).second) on_done(t);
                 continue;
             }
-            failed.push_back(t);
+            // Failed only when squeue answered twice in a row without it (a result written
+            // on a shared filesystem may show up late, and squeue may have failed).
+            if (queued && ++absent[t] >= 2) {
+                failed.push_back(t);
+                absent[t] = 0;
+            }
         }
         if (finished == settings_.tasks) return true;
         for (const int t : failed)

@@ -10,6 +10,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -55,10 +56,12 @@ public:
     bool run(const std::function<void(int task, const std::string& line)>& on_line, const std::function<void(int task)>& on_done,
              const std::atomic<bool>* interrupt);
 
+    // 1-based tasks queued or running in this run's jobs; nullopt when squeue did not answer.
+    std::optional<std::set<int>> active_tasks() const;
+
 private:
     std::string write_batch_script() const;
     void submit(const std::vector<int>& tasks);
-    std::set<int> active_tasks() const;  // 1-based tasks queued or running in our jobs
     void read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line);
     void save_jobs() const;
     void load_jobs();
@@ -70,6 +73,7 @@ private:
     std::map<int, int> submissions_;      // by task
     std::map<int, std::size_t> read_up_to_;  // bytes of each state file already passed on
     std::set<int> reported_done_;
+    std::map<int, unsigned long> inode_;  // of each state file when last read
 };
 
 }  // namespace matches

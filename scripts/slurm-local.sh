@@ -24,7 +24,8 @@ wait_for() {  # wait_for SECONDS DESCRIPTION COMMAND...
   return 1
 }
 
-node_idle() { [ "$(sinfo -h -n "$node" -o %T 2> /dev/null | tr -d '*~#')" = idle ]; }
+# Up: taking jobs (idle, or busy with jobs left from before), not down or drained.
+node_up() { sinfo -h -n "$node" -o %T 2> /dev/null | tr -d '*~#' | grep -Eq '^(idle|mixed|allocated|completing)$'; }
 
 up() {
   bash "$root/scripts/setup.sh" cluster
@@ -79,7 +80,7 @@ EOF
   if ! pgrep -x slurmd > /dev/null; then /usr/sbin/slurmd; fi
   # A node that was down (a kill, a reboot) returns by itself (ReturnToService=2); make sure.
   scontrol update nodename="$node" state=resume > /dev/null 2>&1 || true
-  wait_for 30 "node $node to be idle" node_idle
+  wait_for 30 "node $node to take jobs" node_up
   echo "slurm-local: up (node $node, $(nproc) CPUs, partition local; logs in $dir/log)"
 }
 

@@ -43,10 +43,20 @@ for _ in $(seq 600); do
   sleep 0.05
 done
 job=$(head -n 1 slurm.json.slurm/jobs)
-scancel "${job}_2"
+# On a loaded machine task 2 may finish before the cancel lands: then there is nothing to
+# resubmit, and the check below is skipped (the rest still holds).
+finished_first=0
+[ -f slurm.json.slurm/task-2.json ] && finished_first=1
+scancel "${job}_2" || finished_first=1
 wait "$driver" || { cat run1.log; echo "FAIL: the driver failed"; exit 1; }
 slurm_s=$(echo "$(date +%s.%N) - $start" | bc)
-grep -q "task(s) 2 ended without a result: submitted again" run1.log || { cat run1.log; echo "FAIL: task 2 was not resubmitted"; exit 1; }
+if grep -q "task(s) 2 ended without a result: submitted again" run1.log; then
+  echo "task 2 cancelled while it played, and submitted again"
+elif [ "$finished_first" -eq 1 ]; then
+  echo "warning: task 2 finished before it could be cancelled: resubmission not checked this time"
+else
+  cat run1.log; echo "FAIL: task 2 was not resubmitted"; exit 1
+fi
 [ "$(grep -c '^Finished game' run1.log)" -eq 24 ] || { cat run1.log; echo "FAIL: not 24 progress lines"; exit 1; }
 same_games local.json slurm.json
 cmp -s local.pgn slurm.pgn || { echo "FAIL: the PGN differs from the local run's"; exit 1; }
@@ -55,7 +65,7 @@ cmp -s local.pgn slurm.pgn || { echo "FAIL: the PGN differs from the local run's
 # 2. The driver interrupted: the tasks go on; the same command follows them and merges.
 "$loa_match" "${match[@]}" --slurm 4 --slurm-args "--job-name=loa-match-test" --json again.json -q > run2.log 2>&1 &
 driver=$!
-sleep 1
+for _ in $(seq 600); do [ -s again.json.slurm/jobs ] && break; sleep 0.05; done  # submitted: the handler is in place
 kill -INT "$driver"
 status=0; wait "$driver" || status=$?
 [ "$status" -eq 130 ] || { cat run2.log; echo "FAIL: the interrupted driver exited $status, not 130"; exit 1; }

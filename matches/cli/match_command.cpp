@@ -164,9 +164,14 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
     }
     if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
     if (!o->json_path.empty()) {
-        std::ofstream json(o->json_path);
-        if (!json) throw common::InputError(fmt::format("cannot write '{}'", o->json_path));
-        json << result_json(s, result) << '\n';
+        // A new file renamed over the path: a reader (a Slurm driver) never sees half of it.
+        const std::string fresh = o->json_path + ".tmp";
+        {
+            std::ofstream json(fresh);
+            json << result_json(s, result) << '\n';
+            if (!json) throw common::InputError(fmt::format("cannot write '{}'", fresh));
+        }
+        std::filesystem::rename(fresh, o->json_path);
         fmt::print("Result written to {}\n", o->json_path);
     }
     if (!o->pgn_path.empty() && !pgn_written) {
@@ -179,6 +184,17 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
 
 // Plays the match here, with resume, records, reports and the result files.
 int run_locally(const MatchSettings& s, Options* o) {
+    // A shard whose result file already holds its games (a Slurm task submitted again after
+    // it had finished) has nothing to do.
+    if (s.shard_count > 1 && !o->json_path.empty() && std::filesystem::exists(o->json_path)) {
+        std::ifstream in(o->json_path);
+        const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
+        if (!done.is_discarded() && done.contains("settings") && same_match(done["settings"], settings_json(s)) &&
+            done.value("played_games", 0) >= scheduled_games(s)) {
+            if (!o->quiet) fmt::print("{} already holds this shard's {} games\n", o->json_path, scheduled_games(s));
+            return 0;
+        }
+    }
     // Finished games go to the state file as they come, so that an interrupted run
     // restarted with the same command continues where it stopped.
     if (!o->resume_path.empty()) {
@@ -252,11 +268,9 @@ int run_locally(const MatchSettings& s, Options* o) {
         return 130;
     }
     write_outputs(s, result, o, /*pgn_written=*/true);
-    // The run is complete: its result is in the outputs. A run cut short by --max-pairs keeps
-    // its state, for the next round to resume from.
-    MatchSettings whole = s;
-    whole.max_pairs = 0;
-    if (s.max_pairs == 0 || scheduled_games(whole) <= static_cast<int>(result.games.size())) state.remove();
+    // The run is complete: its result is in the outputs. A run limited by --max-pairs keeps
+    // its state, for the next round to resume from (even when it played its whole shard).
+    if (s.max_pairs == 0) state.remove();
     return 0;
 }
 
@@ -273,6 +287,8 @@ const std::map<std::string, int> DriverOnlyOptions = {
 int run_on_slurm(const MatchSettings& s, Options* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
+    if (s.max_pairs > 0) throw common::InputError("--slurm sets each task's --max-pairs itself: leave it out");
+    install_interrupt_handlers();
     SlurmSettings slurm;
     slurm.tasks = o->slurm_tasks;
     slurm.sbatch_args = o->slurm_args;
@@ -281,7 +297,15 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     slurm.poll_seconds = 1;
     slurm.dir = !o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm";
     const FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
-    if (o->fresh) std::filesystem::remove_all(slurm.dir);
+    if (o->fresh && std::filesystem::exists(slurm.dir)) {
+        // Tasks of the earlier run still queued would go on writing into the new run's files.
+        const auto earlier = SlurmRun(slurm, {}, [](int) { return std::vector<std::string>{}; }).active_tasks();
+        if (!earlier || !earlier->empty())
+            throw common::InputError(fmt::format("--fresh: tasks of the earlier run in {} are still queued or running "
+                                                 "(or squeue does not answer): scancel them first",
+                                                 slurm.dir));
+        std::filesystem::remove_all(slurm.dir);
+    }
     std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
     for (std::string& a : task_arguments(o->args, DriverOnlyOptions)) command.push_back(std::move(a));
     // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
@@ -327,7 +351,6 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     auto on_done = [&](int task) {
         for (const GameRecord& g : merge_result_files({run.result_file(task)}).games) report(g);
     };
-    install_interrupt_handlers();
     const std::string round_file = slurm.dir + "/round";
     int round = 0;
     if (std::ifstream in(round_file); in) in >> round;  // a restarted driver goes on with its round
@@ -353,16 +376,22 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         result.scheduled_games = scheduled;
         result.finished_games = static_cast<int>(result.games.size());
         tally(s, result);
-        if (!s.sprt || limit >= most_pairs) break;
-        // The decision on the merged games, at the end of a round.
-        PairingStats& p = result.pairings[0];
-        if (result.pairings.size() == 1 && sprt_decision(p.llr, *s.sprt) != SprtDecision::Continue) {
-            p.decision = sprt_decision(p.llr, *s.sprt);
-            p.decision_llr = p.llr;
-            p.decision_games = p.games.games();
-            result.stopped_by_sprt = true;
+        if (!s.sprt) break;
+        // The decision is taken on the merged games at the end of a round, and only there (a
+        // replay in schedule order may cross a bound inside a round that the run never saw).
+        for (PairingStats& p : result.pairings) {
+            p.decision = SprtDecision::Continue;
+            if (result.pairings.size() == 1 && sprt_decision(p.llr, *s.sprt) != SprtDecision::Continue) {
+                p.decision = sprt_decision(p.llr, *s.sprt);
+                p.decision_llr = p.llr;
+                p.decision_games = p.games.games();
+            }
+        }
+        if (result.pairings[0].decision != SprtDecision::Continue && result.pairings.size() == 1) {
+            result.stopped_by_sprt = limit < most_pairs;
             break;
         }
+        if (limit >= most_pairs) break;
         if (o->report_every <= 0 && !o->quiet)
             fmt::print("{}", interim_report(s, result.pairings, result.finished_games, scheduled,
                                             std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count(),
@@ -409,7 +438,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--tc", o->tc_text, "Time control of every engine without a limit of its own: stc (5+0.05), ltc (20+0.2) or BASE+INC seconds");
     app.add_option("--report-every", o->report_every, "Print the summary so far every N finished games (also with -q)")->check(CLI::Range(1, 100000000));
     app.add_option("-g,--games", o->games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str();
+    app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str()->take_last();
     app.add_option("--openings", o->openings_file, "Openings file: a position string or a move list a line");
     app.add_option("--opening-plies", o->opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
     app.add_option("--opening-count", o->opening_count, "Generated openings (default: one per pair)")->check(CLI::Range(1, 1000000));
