@@ -76,6 +76,12 @@ std::vector<std::string> task_arguments(const std::vector<std::string>& args, co
     return out;
 }
 
+std::vector<std::string> task_command(const std::vector<std::string>& args, const std::map<std::string, int>& drop) {
+    std::vector<std::string> command = {fs::read_symlink("/proc/self/exe").string()};
+    for (std::string& a : task_arguments(args, drop)) command.push_back(std::move(a));
+    return command;
+}
+
 SlurmRun::SlurmRun(SlurmSettings settings, std::vector<std::string> command,
                    std::function<std::vector<std::string>(int)> per_task)
     : settings_(std::move(settings)), command_(std::move(command)), per_task_(std::move(per_task)) {

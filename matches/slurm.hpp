@@ -31,6 +31,10 @@ struct SlurmSettings {
 // the driver uses or that each task sets for itself. `drop` lists them with their arity.
 std::vector<std::string> task_arguments(const std::vector<std::string>& args, const std::map<std::string, int>& drop);
 
+// The command every task runs: this program (by its path: it must be on the shared
+// filesystem) with task_arguments(args, drop).
+std::vector<std::string> task_command(const std::vector<std::string>& args, const std::map<std::string, int>& drop);
+
 class SlurmRun {
 public:
     // `command`: the program and arguments every task runs; each task appends `per_task(i)`

@@ -193,6 +193,9 @@ DepthSummary summarise(const TreeSizeSettings& s, const TreeSizeResult& r, std::
 
 }  // namespace
 
+// What a run's raw data is in JSON: the same field names both ways.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TreeRun, nodes, qnodes, scores, best_moves, time_ms, tt_hits, first_move_cutoff_rate)
+
 namespace {
 
 nlohmann::ordered_json experiment_identity(const TreeSizeSettings& s) {
@@ -208,22 +211,16 @@ nlohmann::ordered_json experiment_identity(const TreeSizeSettings& s) {
 
 std::string treesize_runs_json(const TreeSizeSettings& s, const TreeSizeResult& r, const std::vector<std::size_t>& indices) {
     // s: the whole experiment; r: the runs of positions `indices` only, in that order.
-    nlohmann::ordered_json j;
-    j["experiment"] = experiment_identity(s);
+    nlohmann::json j;
+    j["experiment"] = nlohmann::json(experiment_identity(s));
     j["runs"] = nlohmann::json::array();
     for (std::size_t k = 0; k < indices.size(); ++k)
         for (std::size_t v = 0; v < s.variants.size(); ++v) {
-            const TreeRun& run = r.runs[v][k];
-            j["runs"].push_back({{"position", indices[k]},
-                                 {"variant", v},
-                                 {"position_text", s.positions[indices[k]].to_text()},
-                                 {"nodes", run.nodes},
-                                 {"qnodes", run.qnodes},
-                                 {"scores", run.scores},
-                                 {"best_moves", run.best_moves},
-                                 {"time_ms", run.time_ms},
-                                 {"tt_hits", run.tt_hits},
-                                 {"first_move_cutoff_rate", run.first_move_cutoff_rate}});
+            nlohmann::json x = r.runs[v][k];
+            x["position"] = indices[k];
+            x["variant"] = v;
+            x["position_text"] = s.positions[indices[k]].to_text();
+            j["runs"].push_back(std::move(x));
         }
     return j.dump() + "\n";
 }
@@ -243,13 +240,7 @@ void merge_treesize_runs(const TreeSizeSettings& s, const std::string& path, Tre
             if (p >= s.positions.size() || v >= s.variants.size() || x.at("position_text").get<std::string>() != s.positions[p].to_text())
                 throw common::InputError(fmt::format("treesize: '{}': run of position {} does not match the positions file", path, p + 1));
             TreeRun& run = into.runs[v][p];
-            x.at("nodes").get_to(run.nodes);
-            x.at("qnodes").get_to(run.qnodes);
-            x.at("scores").get_to(run.scores);
-            x.at("best_moves").get_to(run.best_moves);
-            x.at("time_ms").get_to(run.time_ms);
-            x.at("tt_hits").get_to(run.tt_hits);
-            x.at("first_move_cutoff_rate").get_to(run.first_move_cutoff_rate);
+            x.get_to(run);
             if (run.nodes.size() != static_cast<std::size_t>(s.max_depth))
                 throw common::InputError(fmt::format("treesize: '{}': a run without its {} depths", path, s.max_depth));
             filled[v * s.positions.size() + p] = true;

@@ -97,4 +97,6 @@ nlohmann::json game_json(const Game& game) {
     return j;
 }
 
+std::string json_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 }  // namespace loa::web

@@ -19,4 +19,8 @@ Game game_from_request(const nlohmann::json& request, const RuleSet& rules);
 //  "over", "result": "1-0"|"0-1"|"1/2-1/2"|"*", "winner", "termination", "description"}
 nlohmann::json game_json(const Game& game);
 
+// JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid
+// UTF-8 is replaced, never thrown on (a throw while answering an error would end the server).
+std::string json_text(const nlohmann::json& j);
+
 }  // namespace loa::web

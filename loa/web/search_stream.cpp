@@ -80,7 +80,7 @@ nlohmann::json pv_json(const std::vector<Move>& pv) {
 }
 
 std::string event(std::string_view name, const nlohmann::json& data) {
-    return fmt::format("event: {}\ndata: {}\n\n", name, data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    return fmt::format("event: {}\ndata: {}\n\n", name, json_text(data));
 }
 
 }  // namespace

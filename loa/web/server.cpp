@@ -20,13 +20,9 @@
 namespace loa::web {
 namespace {
 
-// Text from a request (a move, a name) may be any bytes: invalid UTF-8 is replaced, never
-// thrown on (a throw from the error handler would end the server).
-std::string to_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
-
 void send_json(httplib::Response& res, const nlohmann::json& body, int status = 200) {
     res.status = status;
-    res.set_content(to_text(body), "application/json");
+    res.set_content(json_text(body), "application/json");
 }
 
 void send_error(httplib::Response& res, int status, const std::string& message) {
@@ -179,7 +175,7 @@ struct Server::Impl {
                 } catch (const std::exception& e) {
                     // The answer has begun: the failure goes down the stream (an exception
                     // leaving this provider would end the server).
-                    (void)write(fmt::format("event: error\ndata: {}\n\n", to_text({{"error", e.what()}})));
+                    (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
                 }
                 sink.done();
                 return true;

@@ -306,15 +306,13 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
                                                  slurm.dir));
         std::filesystem::remove_all(slurm.dir);
     }
-    std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
-    for (std::string& a : task_arguments(o->args, DriverOnlyOptions)) command.push_back(std::move(a));
     // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
     // pairs (--max-pairs), the merged LLR is checked, and no round starts once it is decided.
     const int scheduled = scheduled_games(s);
     const int most_pairs = (scheduled / 2 + slurm.tasks - 1) / slurm.tasks;  // of one task
     const int round_pairs = !s.sprt ? most_pairs : o->slurm_round > 0 ? o->slurm_round : std::max(1, (most_pairs + 9) / 10);
     int limit = 0;  // pairs a task plays by the end of this round (0: all)
-    SlurmRun run(slurm, command, [&](int task) {
+    SlurmRun run(slurm, task_command(o->args, DriverOnlyOptions), [&](int task) {
         std::vector<std::string> extra = {"--shard", fmt::format("{}/{}", task, slurm.tasks), "--json",
                                           fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
                                           "-j", std::to_string(slurm.cpus_per_task), "-q"};

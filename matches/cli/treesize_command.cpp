@@ -47,9 +47,7 @@ TreeSizeResult run_on_slurm(const Options& o) {
     slurm.job_name = "loa-treesize";
     slurm.dir = !o.slurm_dir.empty() ? o.slurm_dir : (o.json.empty() ? "treesize" : o.json) + ".slurm";
     const FileLock claim(slurm.dir);
-    std::vector<std::string> command = {std::filesystem::read_symlink("/proc/self/exe").string()};
-    for (std::string& a : task_arguments(o.args, DriverOnlyOptions)) command.push_back(std::move(a));
-    SlurmRun run(slurm, command, [&](int task) {
+    SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int task) {
         return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--runs",
                                         fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
                                         "-j", std::to_string(slurm.cpus_per_task)};
