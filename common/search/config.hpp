@@ -65,6 +65,10 @@ struct SearchConfig {
     int qsearch_plies = 4;  // longest quiescence line
     bool extensions = false;
 
+    // Lazy SMP: threads searching the same root through one shared transposition table.
+    // 1 is the deterministic single-threaded search.
+    int threads = 1;
+
     Increment hh_increment() const;
     Increment bf_increment() const;
     friend bool operator==(const SearchConfig&, const SearchConfig&) = default;

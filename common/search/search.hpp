@@ -60,14 +60,19 @@ public:
     using Result = SearchResult<Move>;
     using IterationCallback = std::function<void(const Iteration<Move>&)>;
 
-    Searcher(G game, SearchConfig config)
+    // `shared_tt`: a table owned with other searchers (lazy SMP); whoever runs them starts
+    // each search on it (new_search) and clears it. Without one, the searcher owns its table.
+    Searcher(G game, SearchConfig config, std::shared_ptr<TranspositionTable> shared_tt = nullptr)
         : game_(std::move(game)),
           config_(std::move(config)),
+          tt_shared_(shared_tt != nullptr),
           history_(G::MoveIndexCount),
           killers_(MaxPly + 1) {
         // Every table starts empty (a new TT is cleared as it is allocated): clearing it again
         // here would touch every page twice.
-        if (config_.tt) tt_ = std::make_unique<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
+        if (config_.tt)
+            tt_ = tt_shared_ ? std::move(shared_tt)
+                             : std::make_shared<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
         if (config_.eval_cache) eval_cache_ = std::make_unique<EvalCache>(static_cast<std::size_t>(config_.eval_cache_mb));
     }
 
@@ -76,10 +81,15 @@ public:
     const TranspositionTable* tt() const { return tt_.get(); }
     const HistoryTables& history() const { return history_; }
 
+    // A lazy SMP helper: helper h leaves out every other iteration (odd h the odd depths,
+    // even h the even ones, depth 1 always searched), so that helpers run ahead of the main
+    // thread at different depths and fill the shared table with deeper results.
+    void set_helper(int index) { helper_ = index; }
+
     // Forget everything learnt: TT, history, killers, refutations. After this, a search gives
     // exactly the result (and node count) of a fresh Searcher.
     void new_game() {
-        if (tt_) tt_->clear();
+        if (tt_ && !tt_shared_) tt_->clear();
         if (eval_cache_) eval_cache_->clear();
         history_.clear();
         killers_.clear();
@@ -101,7 +111,7 @@ public:
     Result search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
         start_at(root, limits, history);
-        if (tt_) tt_->new_search();
+        if (tt_ && !tt_shared_) tt_->new_search();
         if (config_.history_aging) history_.age();
         killers_.clear();
 
@@ -110,6 +120,7 @@ public:
         std::uint64_t nodes_before_last = 0, nodes_last = 0;
         root_best_ = Move::none();
         for (int depth = 1; depth <= max_depth; ++depth) {
+            if (helper_ > 0 && depth > 1 && depth < max_depth && (depth + helper_) % 2 == 0) continue;
             iteration_depth_ = depth;
             const std::uint64_t start_nodes = stats_.nodes;
             const Score score = search_root(depth, result);
@@ -478,7 +489,9 @@ private:
 
     G game_;
     SearchConfig config_;
-    std::unique_ptr<TranspositionTable> tt_;
+    std::shared_ptr<TranspositionTable> tt_;
+    bool tt_shared_ = false;
+    int helper_ = 0;  // 0: a searcher of its own or a lazy SMP main thread
     std::unique_ptr<EvalCache> eval_cache_;
     HistoryTables history_;
     KillerTable<Move> killers_;

@@ -12,6 +12,8 @@
 //            everything else ("TwoDeep"); a deeper result pushes the first down.
 #pragma once
 
+#include <atomic>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -57,17 +59,19 @@ public:
     void resize(std::size_t megabytes) {
         std::size_t entries = EntriesPerLine;
         while (entries * 2 * sizeof(TTEntry) <= megabytes * 1024 * 1024) entries *= 2;
-        entries_.reset(static_cast<TTEntry*>(::operator new[](entries * sizeof(TTEntry), std::align_val_t{CacheLine})));
+        entries_.reset(static_cast<Slot*>(::operator new[](entries * sizeof(Slot), std::align_val_t{CacheLine})));
+        for (std::size_t i = 0; i < entries; ++i) new (&entries_[i]) Slot(0);
         size_ = entries;
-        clear();
-    }
-
-    void clear() {
-        for (std::size_t i = 0; i < size_; ++i) entries_[i] = TTEntry{};
         generation_ = 0;
     }
 
-    // Called once per search: entries of earlier searches become replaceable.
+    void clear() {
+        for (std::size_t i = 0; i < size_; ++i) write(i, TTEntry{});
+        generation_ = 0;
+    }
+
+    // Called once per search, before any thread searches: entries of earlier searches
+    // become replaceable.
     void new_search() { generation_ = static_cast<std::uint8_t>((generation_ + 1) % GenerationCycle); }
 
     std::size_t size() const { return size_; }
@@ -79,7 +83,7 @@ public:
         const std::size_t slot = slot_of(key);
         const std::size_t ways = scheme_ == TTReplace::TwoDeep ? 2 : 1;
         for (std::size_t w = 0; w < ways; ++w) {
-            const TTEntry& e = entries_[slot + w];
+            const TTEntry e = read(slot + w);
             if (!e.empty() && e.key16 == k16)
                 return {true, e.move, score_from_tt(e.score, ply), e.depth, e.bound()};
         }
@@ -93,38 +97,40 @@ public:
         fresh.score = static_cast<std::int16_t>(score_to_tt(score, ply));
         fresh.depth = static_cast<std::int8_t>(depth < 0 ? 0 : depth > 127 ? 127 : depth);
         fresh.generation_bound = static_cast<std::uint8_t>(generation_ << 2 | static_cast<std::uint8_t>(bound));
-        TTEntry* slot = &entries_[slot_of(key)];
+        const std::size_t at = slot_of(key);
         switch (scheme_) {
-            case TTReplace::Always:
-                keep_move(*slot, fresh);
-                *slot = fresh;
+            case TTReplace::Always: {
+                keep_move(read(at), fresh);
+                write(at, fresh);
                 break;
-            case TTReplace::Depth:
-                if (slot->empty() || slot->key16 == fresh.key16 || slot->generation() != generation_ ||
-                    fresh.depth >= slot->depth) {
-                    keep_move(*slot, fresh);
-                    *slot = fresh;
+            }
+            case TTReplace::Depth: {
+                const TTEntry old = read(at);
+                if (old.empty() || old.key16 == fresh.key16 || old.generation() != generation_ || fresh.depth >= old.depth) {
+                    keep_move(old, fresh);
+                    write(at, fresh);
                 }
                 break;
+            }
             case TTReplace::TwoDeep: {
-                TTEntry& deep = slot[0];
-                TTEntry& recent = slot[1];
+                const TTEntry deep = read(at);
+                const TTEntry recent = read(at + 1);
                 const bool deep_stale = deep.empty() || deep.generation() != generation_;
                 if (deep.key16 == fresh.key16 && !deep.empty()) {
                     // Same position as the deep entry: keep the deeper of the two results there.
                     if (fresh.depth >= deep.depth || deep_stale) {
                         keep_move(deep, fresh);
-                        deep = fresh;
+                        write(at, fresh);
                     } else {
-                        recent = fresh;
+                        write(at + 1, fresh);
                     }
                 } else if (deep_stale || fresh.depth >= deep.depth) {
                     if (recent.key16 == fresh.key16) keep_move(recent, fresh);
-                    if (!deep.empty()) recent = deep;  // the old deep result moves down a level
-                    deep = fresh;
+                    if (!deep.empty()) write(at + 1, deep);  // the old deep result moves down a level
+                    write(at, fresh);
                 } else {
                     if (recent.key16 == fresh.key16) keep_move(recent, fresh);
-                    recent = fresh;
+                    write(at + 1, fresh);
                 }
                 break;
             }
@@ -135,14 +141,26 @@ public:
     int hashfull() const {
         const std::size_t sample = size_ < 1000 ? size_ : 1000;
         std::size_t used = 0;
-        for (std::size_t i = 0; i < sample; ++i)
-            used += !entries_[i].empty() && entries_[i].generation() == generation_;
+        for (std::size_t i = 0; i < sample; ++i) {
+            const TTEntry e = read(i);
+            used += !e.empty() && e.generation() == generation_;
+        }
         return static_cast<int>(used * 1000 / sample);
     }
 
 private:
+    // Each entry is one 64-bit atomic word, so that threads sharing the table (lazy SMP) never
+    // see half of one entry and half of another. Relaxed order: an entry is a self-contained
+    // hint checked by its key bits, and a lost update between threads only costs a re-search.
+    // On x86-64 these loads and stores are plain moves, so one thread pays nothing for it.
+    using Slot = std::atomic<std::uint64_t>;
+    static_assert(sizeof(Slot) == sizeof(TTEntry) && Slot::is_always_lock_free);
+
+    TTEntry read(std::size_t i) const { return std::bit_cast<TTEntry>(entries_[i].load(std::memory_order_relaxed)); }
+    void write(std::size_t i, const TTEntry& e) { entries_[i].store(std::bit_cast<std::uint64_t>(e), std::memory_order_relaxed); }
+
     struct AlignedDelete {
-        void operator()(TTEntry* p) const { ::operator delete[](p, std::align_val_t{CacheLine}); }
+        void operator()(Slot* p) const { ::operator delete[](p, std::align_val_t{CacheLine}); }
     };
 
     static std::uint16_t key16(std::uint64_t key) { return static_cast<std::uint16_t>(key >> 48); }
@@ -156,7 +174,7 @@ private:
         if (fresh.move == 0 && !old.empty() && old.key16 == fresh.key16) fresh.move = old.move;
     }
 
-    std::unique_ptr<TTEntry[], AlignedDelete> entries_;
+    std::unique_ptr<Slot[], AlignedDelete> entries_;
     std::size_t size_ = 0;
     TTReplace scheme_;
     std::uint8_t generation_ = 0;

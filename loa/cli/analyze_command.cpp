@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/search/config.hpp"
+#include "common/search/lazy_smp.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/error.hpp"
 #include "loa/game.hpp"
@@ -42,7 +43,7 @@ void add_analyze_command(CLI::App& app) {
         limits.nodes = o->nodes;
         limits.hard_time_ms = o->movetime;
         if (!o->depth && !o->nodes && o->movetime <= 0) limits.depth = 6;
-        search::Searcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
+        search::ParallelSearcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

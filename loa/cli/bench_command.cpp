@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/search/config.hpp"
+#include "common/search/lazy_smp.hpp"
 #include "loa/bench_positions.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/search_game.hpp"
@@ -31,7 +32,7 @@ void add_bench_command(CLI::App& app) {
         double time_ms = 0;
         for (const NamedPosition& named : BenchPositions) {
             // A fresh searcher per position: the signature must not depend on the order.
-            search::Searcher<SearchGame> searcher(SearchGame(RuleSet{}, evaluator), config);
+            search::ParallelSearcher<SearchGame> searcher(SearchGame(RuleSet{}, evaluator), config);
             search::SearchLimits limits;
             limits.depth = o->depth;
             const auto r = searcher.search(Position::from_text(named.text), limits);

@@ -15,5 +15,6 @@ void add_eval_command(CLI::App& app);
 void add_protocol_commands(CLI::App& app);
 void add_play_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
+void add_solve_command(CLI::App& app);
 
 }  // namespace loa::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
     loa::cli::add_protocol_commands(app);
     loa::cli::add_play_command(app);
     loa::cli::add_serve_command(app);
+    loa::cli::add_solve_command(app);
     return common::run_cli("loa", app, [&] {
         app.parse(argc, argv);
         return 0;

@@ -35,8 +35,8 @@ Session::~Session() {
     wait();
 }
 
-search::Searcher<SearchGame>& Session::searcher() {
-    if (!searcher_) searcher_ = std::make_unique<search::Searcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
+search::ParallelSearcher<SearchGame>& Session::searcher() {
+    if (!searcher_) searcher_ = std::make_unique<search::ParallelSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
     return *searcher_;
 }
 
@@ -74,6 +74,7 @@ std::vector<OptionInfo> Session::options() const {
         {"Eval", eval_, "evaluation: full, concentration, simple or a JSON weights file"},
         {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
         {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
+        {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)"},
     };
     // Current values come from the canonical text of the config, read once.
     const std::string text = search::to_string(config_);
@@ -83,7 +84,7 @@ std::vector<OptionInfo> Session::options() const {
         current.emplace_back(item.substr(0, eq), item.substr(eq + 1));
     }
     for (const auto& [key, help] : search::config_keys()) {
-        if (key == "preset") continue;
+        if (key == "preset" || key == "threads") continue;
         std::string value;
         for (const auto& [k, v] : current)
             if (k == key) value = std::string(v);

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "common/search/search.hpp"
+#include "common/search/lazy_smp.hpp"
 #include "common/search/time_manager.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
@@ -68,7 +68,7 @@ public:
     void prepare();
 
 private:
-    search::Searcher<SearchGame>& searcher();
+    search::ParallelSearcher<SearchGame>& searcher();
     Result run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration);
 
     search::SearchConfig config_;
@@ -76,7 +76,7 @@ private:
     RuleSet rules_;
     double overhead_ms_ = 30;
     std::uint64_t node_cap_ = 0;
-    std::unique_ptr<search::Searcher<SearchGame>> searcher_;
+    std::unique_ptr<search::ParallelSearcher<SearchGame>> searcher_;
     Game game_;
     std::thread thread_;
     std::atomic<bool> stop_{false};

@@ -105,6 +105,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 out.line("id author the LOA engine authors");
                 for (const OptionInfo& o : session.options()) {
                     if (o.name == "Hash") out.line(fmt::format("option name Hash type spin default {} min 1 max 65536", o.value));
+                    else if (o.name == "Threads") out.line(fmt::format("option name Threads type spin default {} min 1 max 64", o.value));
                     else out.line(fmt::format("option name {} type string default {}", o.name, o.value));
                 }
                 out.line("uciok");

@@ -1,0 +1,51 @@
+// Positions a proof-number search has solved, by key: the transposition table of the solver.
+//
+// Only results that hold wherever the position is reached are stored: a subtree whose
+// (dis)proof rests on a repetition draw or on the game-length rule depends on the path to it
+// (the graph-history interaction problem) and is never stored. The goal (which side is trying
+// to win) is folded into the key by the caller. One entry per slot, always replaced, the full
+// key verified: a hit is never a wrong answer short of a 64-bit key collision.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace solver {
+
+enum class Verdict : std::uint8_t { Unknown, Proven, Disproven };
+
+class SolvedTable {
+public:
+    explicit SolvedTable(std::size_t megabytes) {
+        std::size_t slots = 1024;
+        while (slots * 2 * sizeof(Entry) <= megabytes * 1024 * 1024) slots *= 2;
+        entries_.assign(slots, Entry{});
+        mask_ = slots - 1;
+    }
+
+    Verdict probe(std::uint64_t key) const {
+        const Entry& e = entries_[key & mask_];
+        return e.key == key ? e.verdict : Verdict::Unknown;
+    }
+    void store(std::uint64_t key, bool proven) {
+        entries_[key & mask_] = {key, proven ? Verdict::Proven : Verdict::Disproven};
+        ++stores_;
+    }
+    void clear() {
+        entries_.assign(entries_.size(), Entry{});
+        stores_ = 0;
+    }
+    std::uint64_t stores() const { return stores_; }
+
+private:
+    struct Entry {
+        std::uint64_t key = 0;
+        Verdict verdict = Verdict::Unknown;
+    };
+    std::vector<Entry> entries_;
+    std::size_t mask_ = 0;
+    std::uint64_t stores_ = 0;
+};
+
+}  // namespace solver

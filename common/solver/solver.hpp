@@ -1,0 +1,186 @@
+// Proves a position won, lost or drawn with proof-number search: PN (one tree) or PN²
+// (Breuker; Winands used it for LOA endgames), over any search::Game, with a table of
+// solved positions.
+//
+// Two goals are searched in turn: "the side to move wins" and, once that is disproven, "the
+// side to move loses". Proven first: a win; proven second: a loss; both disproven: a draw.
+//
+// PN²: the first-level tree selects its most-proving leaf as usual, but instead of giving the
+// leaf's children starting numbers it runs a second-level PN search below the leaf, keeps that
+// tree's root children with their numbers, and throws the rest away. The second-level tree may
+// grow to `pn2_fraction` times the first-level tree (at least `pn2_min_nodes`): Allis' choice of
+// a second-level bound that grows with the first-level tree. Memory holds the first-level tree
+// and one second-level tree; the node budget counts every node created at either level.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "common/error.hpp"
+#include "common/search/game.hpp"
+#include "common/search/limits.hpp"
+#include "common/solver/proof_numbers.hpp"
+#include "common/solver/proof_tree.hpp"
+#include "common/solver/solved_table.hpp"
+
+namespace solver {
+
+enum class Algorithm { PN, PN2 };
+enum class Value { Unknown, Win, Loss, Draw };
+
+inline std::string_view to_string(Value v) {
+    switch (v) {
+        case Value::Win: return "win";
+        case Value::Loss: return "loss";
+        case Value::Draw: return "draw";
+        case Value::Unknown: break;
+    }
+    return "unknown";
+}
+inline std::string_view to_string(Algorithm a) { return a == Algorithm::PN ? "pn" : "pn2"; }
+
+inline Algorithm parse_algorithm(std::string_view text) {
+    if (text == "pn") return Algorithm::PN;
+    if (text == "pn2") return Algorithm::PN2;
+    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn or pn2)");
+}
+inline LeafInit parse_leaf_init(std::string_view text) {
+    if (text == "uniform") return LeafInit::Uniform;
+    if (text == "mobility") return LeafInit::Mobility;
+    throw common::InputError("unknown leaf initialisation '" + std::string(text) + "' (uniform or mobility)");
+}
+
+struct SolverOptions {
+    Algorithm algorithm = Algorithm::PN2;
+    LeafInit init = LeafInit::Mobility;
+    std::size_t table_mb = 16;  // 0: no table of solved positions
+    double pn2_fraction = 1.0;
+    std::uint64_t pn2_min_nodes = 100;
+};
+
+struct SolveLimits {
+    std::uint64_t nodes = 1'000'000;  // every node created, both goals and both levels
+    double time_ms = 0;               // 0: none
+    const std::atomic<bool>* stop = nullptr;
+    int game_plies_left = 0;          // > 0: the game-length rule draws the game that many plies below the root
+};
+
+// One goal's search: the root's numbers when it ended.
+struct GoalSearch {
+    bool run = false;
+    ProofNumber pn = 1, dn = 1;
+    std::uint64_t nodes = 0;
+    double time_ms = 0;
+    bool proven() const { return run && pn == 0; }
+    bool disproven() const { return run && dn == 0; }
+};
+
+template <class Move>
+struct SolveResult {
+    Value value = Value::Unknown;
+    Move move = Move::none();  // a winning move, when the value is a win
+    GoalSearch win;            // "the side to move wins"
+    GoalSearch loss;           // "the side to move loses"
+    std::uint64_t nodes = 0;
+    double time_ms = 0;
+};
+
+template <search::Game G>
+class ProofNumberSolver {
+public:
+    using Position = typename G::Position;
+    using Move = typename G::Move;
+    using Result = SolveResult<Move>;
+
+    ProofNumberSolver(G game, SolverOptions options)
+        : game_(std::move(game)),
+          options_(options),
+          table_(options.table_mb ? std::make_unique<SolvedTable>(options.table_mb) : nullptr),
+          first_(game_, table_.get(), options.init),
+          second_(game_, table_.get(), options.init) {}
+
+    // The trees refer to the game member: a solver stays where it was made.
+    ProofNumberSolver(const ProofNumberSolver&) = delete;
+    ProofNumberSolver& operator=(const ProofNumberSolver&) = delete;
+
+    const SolverOptions& options() const { return options_; }
+    const SolvedTable* table() const { return table_.get(); }
+    // Forget the solved positions: the next solve gives what a fresh solver gives.
+    void clear() {
+        if (table_) table_->clear();
+    }
+
+    // `history`: keys of the game's positions before `root` that it may still repeat, oldest
+    // first (as for the αβ search). The root's own game status is not checked.
+    Result solve(const Position& root, const SolveLimits& limits, std::span<const std::uint64_t> history = {}) {
+        Result result;
+        const search::Stopwatch clock;
+        search::SearchLimits stop;
+        stop.hard_time_ms = limits.time_ms;
+        stop.stop = limits.stop;
+        const TreeContext context{history, {}, 0, limits.game_plies_left};
+
+        result.win = prove(root, true, context, limits.nodes, result.nodes, clock, stop);
+        if (result.win.proven()) {
+            result.value = Value::Win;
+            for (const TreeNode& child : first_.children(0))
+                if (child.pn == 0) {
+                    result.move = Move::from_raw(child.move);
+                    break;
+                }
+        } else if (result.win.disproven()) {
+            result.loss = prove(root, false, context, limits.nodes, result.nodes, clock, stop);
+            if (result.loss.proven()) result.value = Value::Loss;
+            else if (result.loss.disproven()) result.value = Value::Draw;
+        }
+        result.time_ms = clock.elapsed_ms();
+        return result;
+    }
+
+private:
+    GoalSearch prove(const Position& root, bool attacker_to_move, const TreeContext& context, std::uint64_t budget,
+                     std::uint64_t& total, const search::Stopwatch& clock, const search::SearchLimits& stop) {
+        GoalSearch goal;
+        goal.run = true;
+        const std::uint64_t nodes_before = total;
+        const double time_before = clock.elapsed_ms();
+        first_.reset(root, attacker_to_move, context);
+        if (options_.algorithm == Algorithm::PN) {
+            first_.run(budget, total, budget, clock, stop,
+                       [&](std::uint32_t index, Position& pos, int ply) { return first_.expand_plain(index, pos, ply); });
+        } else {
+            first_.run(budget, total, budget, clock, stop,
+                       [&](std::uint32_t index, Position& pos, int ply) { return expand_second_level(index, pos, ply, budget, total, clock, stop); });
+        }
+        goal.pn = first_.root().pn;
+        goal.dn = first_.root().dn;
+        goal.nodes = total - nodes_before;
+        goal.time_ms = clock.elapsed_ms() - time_before;
+        return goal;
+    }
+
+    std::uint64_t expand_second_level(std::uint32_t index, Position& pos, int ply, std::uint64_t budget,
+                                      std::uint64_t& total, const search::Stopwatch& clock,
+                                      const search::SearchLimits& stop) {
+        second_.reset(pos, first_.is_or(ply), first_.context_below(ply));
+        const auto bound = std::max<std::uint64_t>(
+            options_.pn2_min_nodes, static_cast<std::uint64_t>(options_.pn2_fraction * static_cast<double>(first_.size())));
+        second_.run(bound, total, budget, clock, stop,
+                    [&](std::uint32_t i, Position& p, int pl) { return second_.expand_plain(i, p, pl); });
+        if (second_.root().expanded()) first_.adopt_children(index, second_.children(0));
+        else if (second_.root().solved()) first_.set_leaf(index, second_.root());
+        return 0;  // the second-level run has counted its nodes already
+    }
+
+    G game_;
+    SolverOptions options_;
+    std::unique_ptr<SolvedTable> table_;
+    ProofTree<G> first_;
+    ProofTree<G> second_;
+};
+
+}  // namespace solver

@@ -1,0 +1,273 @@
+// The proof-number solver against a brute-force AND/OR search written from the rules alone
+// (tests/and_or_oracle.hpp): exact values under a ply limit, where the brute force is exact;
+// without one, every forced win or loss the brute force finds within a few plies must be
+// proven, and nothing it refutes may be; proving moves that the rules confirm; agreement with
+// the αβ search's decided scores; and the endgame-set text format.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "and_or_oracle.hpp"
+#include "common/search/search.hpp"
+#include "common/solver/solver.hpp"
+#include "loa/endgame_set.hpp"
+#include "loa/error.hpp"
+#include "loa/position_text.hpp"
+#include "loa/search_game.hpp"
+#include "test_positions.hpp"
+
+namespace loa {
+namespace {
+
+using Solver = solver::ProofNumberSolver<SearchGame>;
+using solver::Value;
+
+// Positions 1 to 6 plies before the end of seeded random games, not yet decided: the kind of
+// position the solver is for.
+std::vector<Position> late_positions(std::uint64_t seed, std::size_t count) {
+    const SearchGame game;
+    std::vector<Position> out;
+    for (std::uint64_t g = 0; out.size() < count; ++g) {
+        const Game played = testing::random_game(seed + g, 300);
+        if (!played.over()) continue;
+        const int back = 1 + static_cast<int>(g % 6);
+        const int at = static_cast<int>(played.moves().size()) - back;
+        if (at < 0) continue;
+        Position pos = played.start_position();
+        for (int i = 0; i < at; ++i) pos.make(played.moves()[static_cast<std::size_t>(i)]);
+        if (game.status(pos) == search::Status::Ongoing) out.push_back(pos);
+    }
+    return out;
+}
+
+std::vector<Position> test_positions() {
+    std::vector<Position> out = late_positions(7, 40);
+    for (const Position& p : testing::sparse_positions(11, 40, 2, 5)) out.push_back(p);
+    return out;
+}
+
+Value from_oracle(and_or::Value v) {
+    return v == and_or::Value::Win ? Value::Win : v == and_or::Value::Loss ? Value::Loss : Value::Draw;
+}
+
+struct Variant {
+    const char* name;
+    solver::SolverOptions options;
+};
+
+std::vector<Variant> variants() {
+    std::vector<Variant> out;
+    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::PN2})
+        for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility})
+            for (const std::size_t table_mb : {std::size_t{0}, std::size_t{1}}) {
+                solver::SolverOptions o;
+                o.algorithm = algorithm;
+                o.init = init;
+                o.table_mb = table_mb;
+                o.pn2_min_nodes = 20;  // small second-level trees: PN² really has two levels here
+                out.push_back({"variant", o});
+            }
+    return out;
+}
+
+std::string describe(const solver::SolverOptions& o) {
+    return std::string(solver::to_string(o.algorithm)) + (o.init == solver::LeafInit::Mobility ? " mobility" : " uniform") +
+           (o.table_mb ? " table" : " no table");
+}
+
+solver::SolveResult<Move> solve(const solver::SolverOptions& options, const Position& pos, std::uint64_t nodes,
+                                int plies_left = 0) {
+    Solver s(SearchGame{}, options);
+    solver::SolveLimits limits;
+    limits.nodes = nodes;
+    limits.game_plies_left = plies_left;
+    return s.solve(pos, limits);
+}
+
+TEST(Solver, ExactUnderAPlyLimit) {
+    const auto positions = test_positions();
+    int counts[3] = {0, 0, 0};
+    for (int limit = 1; limit <= 3; ++limit) {
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+            const Position& pos = positions[i];
+            if (limit == 3 && i % 3 != 0) continue;  // the brute force grows fast
+            const Value expected = from_oracle(and_or::solve_with_ply_limit(pos, limit));
+            ++counts[static_cast<int>(expected) - 1];
+            for (const Variant& v : variants()) {
+                const auto r = solve(v.options, pos, 5'000'000, limit);
+                EXPECT_EQ(r.value, expected) << describe(v.options) << " limit " << limit << " " << pos.to_text();
+            }
+        }
+    }
+    // Every kind of value occurs, so that the comparison means something.
+    EXPECT_GT(counts[0], 5);  // wins
+    EXPECT_GT(counts[1], 5);  // losses
+    EXPECT_GT(counts[2], 5);  // draws
+}
+
+TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
+    int wins = 0, losses = 0;
+    for (const Position& pos : test_positions()) {
+        const bool forced_win = and_or::forced_win_within(pos, true, 3);
+        const bool forced_loss = and_or::forced_win_within(pos, false, 2);
+        wins += forced_win;
+        losses += forced_loss;
+        for (const Variant& v : variants()) {
+            const auto r = solve(v.options, pos, 200'000);
+            const std::string where = describe(v.options) + " " + pos.to_text();
+            if (forced_win) {
+                EXPECT_EQ(r.value, Value::Win) << where;
+            }
+            if (forced_loss) {
+                EXPECT_EQ(r.value, Value::Loss) << where;
+            }
+            // What the brute force forces, the solver may not refute.
+            if (r.value == Value::Loss || r.value == Value::Draw) {
+                EXPECT_FALSE(forced_win) << where;
+            }
+            if (r.value == Value::Win || r.value == Value::Draw) {
+                EXPECT_FALSE(forced_loss) << where;
+            }
+        }
+    }
+    EXPECT_GT(wins, 10);
+    EXPECT_GT(losses, 3);
+}
+
+TEST(Solver, TheProvingMoveWins) {
+    const SearchGame game;
+    int checked = 0;
+    for (const Position& pos : test_positions()) {
+        solver::SolverOptions options;
+        const auto r = solve(options, pos, 200'000);
+        if (r.value != Value::Win) continue;
+        Position child = pos;
+        child.make(r.move);
+        const search::Status s = game.status(child);
+        if (s == search::Status::Ongoing) {
+            // The opponent, now to move, must be proven lost (no game history: the root is the start of the line).
+            EXPECT_EQ(solve(options, child, 400'000).value, Value::Loss) << pos.to_text();
+        } else {
+            EXPECT_EQ(s, search::Status::Loss) << pos.to_text();  // the mover won at once
+        }
+        ++checked;
+    }
+    EXPECT_GT(checked, 10);
+}
+
+TEST(Solver, AgreesWithTheDecidedScoresOfTheAlphaBetaSearch) {
+    int decided = 0;
+    for (const Position& pos : test_positions()) {
+        search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+        search::SearchLimits limits;
+        limits.depth = 4;
+        const auto ab = searcher.search(pos, limits);
+        if (!search::is_decisive(ab.score)) continue;
+        ++decided;
+        const auto r = solve({}, pos, 400'000);
+        EXPECT_EQ(r.value, ab.score > 0 ? Value::Win : Value::Loss) << pos.to_text();
+    }
+    EXPECT_GT(decided, 10);
+}
+
+TEST(Solver, DeterministicAndWithinItsBudget) {
+    const Position pos = late_positions(3, 6).back();
+    for (const Variant& v : variants()) {
+        const auto a = solve(v.options, pos, 3'000);
+        const auto b = solve(v.options, pos, 3'000);
+        EXPECT_EQ(a.value, b.value);
+        EXPECT_EQ(a.nodes, b.nodes);
+        EXPECT_EQ(a.win.pn, b.win.pn);
+        // The budget is checked before each expansion: one expansion (a few hundred nodes at
+        // most in LOA) may pass it.
+        EXPECT_LE(a.nodes, 3'000u + 400u) << describe(v.options);
+    }
+    // One node cannot prove a position that is not decided in one move.
+    const Position start = Position::start();
+    EXPECT_EQ(solve({}, start, 1).value, Value::Unknown);
+}
+
+TEST(Solver, GameHistoryRepetitionsAreDraws) {
+    // Every child of the root occurred twice earlier in the game: every move draws (third
+    // occurrence), and so does the position. The history alternates sides as a game does.
+    const SearchGame game;
+    const Position pos = testing::random_game(5, 12).position();  // a middle game: no move ends it
+    MoveList moves;
+    game.generate(pos, moves);
+    std::vector<std::uint64_t> history;
+    for (const Move m : moves) {
+        Position child = pos;
+        child.make(m);
+        ASSERT_EQ(game.status(child), search::Status::Ongoing);
+        for (int occurrence = 0; occurrence < 2; ++occurrence) {
+            history.push_back(0);  // a position of the root's side to move
+            history.push_back(child.key());
+        }
+    }
+    Solver s(SearchGame{}, {});
+    solver::SolveLimits limits;
+    limits.nodes = 100'000;
+    EXPECT_EQ(s.solve(pos, limits, history).value, Value::Draw);
+}
+
+TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
+    // A win that takes more than one move, every child of the root put once in the game
+    // history: a second occurrence is no draw yet, so the win stands.
+    const SearchGame game;
+    int checked = 0;
+    for (const Position& pos : test_positions()) {
+        MoveList moves;
+        game.generate(pos, moves);
+        std::vector<std::uint64_t> history;
+        bool wins_at_once = false;
+        for (const Move m : moves) {
+            Position child = pos;
+            child.make(m);
+            wins_at_once = wins_at_once || game.status(child) == search::Status::Loss;
+            history.push_back(0);
+            history.push_back(child.key());
+        }
+        if (wins_at_once || solve({}, pos, 100'000).value != Value::Win) continue;
+        Solver s(SearchGame{}, {});
+        solver::SolveLimits limits;
+        limits.nodes = 100'000;
+        EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << pos.to_text();
+        ++checked;
+    }
+    EXPECT_GE(checked, 3);
+}
+
+TEST(EndgameSet, RoundTripAndBadInput) {
+    const EndgamePosition entry = parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b win");
+    ASSERT_TRUE(entry.value);
+    EXPECT_EQ(*entry.value, Value::Win);
+    EXPECT_EQ(format_endgame_line(entry), "3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b win");
+    EXPECT_FALSE(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 w").value);
+    EXPECT_THROW(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b maybe"), InputError);
+    EXPECT_THROW(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3 b win"), InputError);
+    EXPECT_THROW(parse_proven_value("unknown"), InputError);
+
+    const std::string path = ::testing::TempDir() + "endgames.txt";
+    {
+        std::ofstream out(path);
+        out << "# a comment\n\n" << format_endgame_line(entry) << "\nnot a position\n";
+    }
+    try {
+        load_endgame_set(path);
+        FAIL() << "a bad line was accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("line 4"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(load_endgame_set(path + ".missing"), InputError);
+    std::remove(path.c_str());
+}
+
+TEST(Solver, RejectsUnknownNames) {
+    EXPECT_THROW(solver::parse_algorithm("pds"), common::InputError);
+    EXPECT_THROW(solver::parse_leaf_init("random"), common::InputError);
+    EXPECT_EQ(solver::parse_algorithm("pn2"), solver::Algorithm::PN2);
+}
+
+}  // namespace
+}  // namespace loa
