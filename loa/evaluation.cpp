@@ -87,7 +87,19 @@ std::optional<Feature> feature_from_name(std::string_view name) {
 // alone was added to concentration, and the helpful ones tuned. Centre of mass, quads,
 // groups, uniformity and the side-to-move bonus lost Elo at every weight tried, so their
 // weight is 0 -- they stay computed in the breakdown and can be weighted from a file.
+// data/weights/texel-1.json: Texel's method on 4,000 self-play games (data/weights/make-texel-1.sh),
+// adopted by SPRT at stc and ltc (docs/strength.md). Groups stays at 0: no flood fill per evaluation.
 EvalWeights EvalWeights::full() {
+    EvalWeights w;
+    //           conc cent com quads mob walls conn groups unif mat blocked
+    w.weight = {70, 76, -22, -7, 82, 16, 4, 0, -4, 14, -4};
+    w.endgame = {78, 53, -16, 57, 91, 4, 1, 0, 52, 45, 45};
+    w.tapered = true;
+    w.side_to_move = 11;
+    return w;
+}
+
+EvalWeights EvalWeights::hand() {
     EvalWeights w;
     w[Feature::Concentration] = 100;
     w[Feature::Mobility] = 100;

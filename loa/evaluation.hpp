@@ -63,7 +63,8 @@ struct EvalWeights {
     int& operator[](Feature f) { return weight[static_cast<std::size_t>(f)]; }
     int operator[](Feature f) const { return weight[static_cast<std::size_t>(f)]; }
 
-    static EvalWeights full();                // the default evaluation
+    static EvalWeights full();                // the default evaluation (the tuned texel-1 weights)
+    static EvalWeights hand();                // the hand-picked weights before tuning (experiments)
     static EvalWeights concentration_only();  // the dominant term alone (experiments)
     friend bool operator==(const EvalWeights&, const EvalWeights&) = default;
 };

@@ -32,9 +32,11 @@ public:
     static int material_evaluate(const Position& pos) {
         return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
     }
-    // eval spec: "full", "concentration", "simple", "material", or a JSON weights file (over "full").
+    // eval spec: "full" (the default, tuned), "hand" (the hand-picked weights before tuning),
+    // "concentration", "simple", "material", or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
         if (eval_spec.empty() || eval_spec == "full") return SearchGame(rules);
+        if (eval_spec == "hand") return SearchGame(rules, Evaluator(EvalWeights::hand()));
         if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
         if (eval_spec == "simple") return with_simple_evaluation(rules);
         if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));

@@ -120,9 +120,9 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         throw InputError(fmt::format("engine '{}': GTP engines play with a clock: give tc=", spec.name));
     if (!spec.depth && !spec.nodes && spec.move_time_ms <= 0 && !spec.time_control)
         throw InputError(fmt::format("engine '{}' has no limit: give depth=, nodes=, st= or tc=", spec.name));
-    if (spec.eval != "full" && spec.eval != "concentration" && spec.eval != "simple" && spec.eval != "material" &&
+    if (spec.eval != "full" && spec.eval != "hand" && spec.eval != "concentration" && spec.eval != "simple" && spec.eval != "material" &&
         !spec.eval.ends_with(".json"))
-        throw InputError(fmt::format("engine '{}': eval must be full, concentration, simple, material or a .json weights file, not '{}'",
+        throw InputError(fmt::format("engine '{}': eval must be full, hand, concentration, simple, material or a .json weights file, not '{}'",
                                      spec.name, spec.eval));
     return spec;
 }

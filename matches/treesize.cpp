@@ -446,7 +446,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
 }
 
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
-                                            std::uint64_t seed) {
+                                            std::uint64_t seed, std::optional<std::pair<int, int>> before_end) {
     std::ifstream in(records_path);
     if (!in) throw InputError(fmt::format("cannot read '{}'", records_path));
     std::mt19937_64 rng(seed);
@@ -457,9 +457,17 @@ std::vector<loa::Position> sample_positions(const std::string& records_path, int
             rec.tags.contains("Position") ? rec.tags.at("Position") : std::string(loa::StartPositionText);
         loa::Game game(loa::Position::from_text(start));
         std::vector<loa::Position> candidates;
+        std::vector<loa::Position> before;  // every position before the last move, with before_end
         for (const std::string& m : rec.moves) {
+            if (before_end) before.push_back(game.position());
             game.play(m);
-            if (game.ply() >= min_ply && game.ply() <= max_ply && !game.over()) candidates.push_back(game.position());
+            if (!before_end && game.ply() >= min_ply && game.ply() <= max_ply && !game.over())
+                candidates.push_back(game.position());
+        }
+        if (before_end && game.over() && game.result().outcome != loa::Outcome::Draw) {
+            // before[size - k] is the position k plies before the end (k = 1: the deciding move's).
+            for (int k = before_end->first; k <= before_end->second && k <= static_cast<int>(before.size()); ++k)
+                candidates.push_back(before[before.size() - static_cast<std::size_t>(k)]);
         }
         std::shuffle(candidates.begin(), candidates.end(), rng);
         int taken = 0;

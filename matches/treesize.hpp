@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,8 +88,11 @@ void treesize_plot(const TreeSizeTotals& totals, const std::string& png_path);
 
 // Positions for the experiments, sampled from the games of a records file: `per_game` plies
 // between min_ply and max_ply of each game (seeded), distinct, not decided.
+// Up to `per_game` distinct positions of each game, drawn (seeded) from plies min_ply..max_ply,
+// or, when `before_end` is set, from the positions that many plies before the end of games
+// that a connection decided (endgame positions for the solver).
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
-                                            std::uint64_t seed);
+                                            std::uint64_t seed, std::optional<std::pair<int, int>> before_end = {});
 std::vector<loa::Position> load_positions(const std::string& path);
 
 }  // namespace matches

@@ -34,7 +34,7 @@ struct TuneSettings {
     bool tune_side_to_move = true;
     double l2 = 1e-5;  // pull towards the starting weights: l2/2 x (change / 10)^2 per weight
     int max_iterations = 30;
-    loa::EvalWeights start = loa::EvalWeights::full();
+    loa::EvalWeights start = loa::EvalWeights::hand();  // where texel-1 started (make-texel-1.sh)
     loa::RuleSet rules;  // the rules the games were played under (records do not say)
 };
 

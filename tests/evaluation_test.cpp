@@ -84,7 +84,7 @@ TEST(Evaluation, BlockedCountsPiecesWithoutALegalMove) {
     EXPECT_EQ(feature(pos, Colour::Black, Feature::Blocked), 0);
     // Without mobility or blocked weighted the search skips the loop (both read 0); a blocked
     // weight alone brings it back.
-    EvalWeights w = EvalWeights::full();
+    EvalWeights w = EvalWeights::hand();  // untapered: one mobility weight to zero
     w[Feature::Mobility] = 0;
     EXPECT_EQ(side_features(pos, Colour::White, w, false)[static_cast<std::size_t>(Feature::Blocked)], 0);
     w[Feature::Blocked] = 10;
@@ -200,7 +200,9 @@ std::vector<Position> evaluation_test_set() {
 }
 
 std::vector<EvalWeights> evaluation_test_weights() {
-    std::vector<EvalWeights> out = {EvalWeights::full(), EvalWeights::concentration_only()};
+    // Untapered weights: the reference combines features with one weight each (the tapered
+    // mix has its own test below).
+    std::vector<EvalWeights> out = {EvalWeights::hand(), EvalWeights::concentration_only()};
     EvalWeights all;
     all.weight.fill(100);
     all.side_to_move = 7;
@@ -244,18 +246,22 @@ TEST(EvalWeights, TaperedJsonRoundTripAndPartialEndgame) {
     w.side_to_move = 4;
     EXPECT_EQ(parse_weights_json(weights_to_json(w)), w);
     // An endgame object naming one feature: the others keep their opening weight.
-    const EvalWeights partial = parse_weights_json(R"({"mobility": 50, "endgame": {"quads": 30}})");
+    const EvalWeights partial = parse_weights_json(R"({"mobility": 50, "endgame": {"quads": 30}})", EvalWeights::hand());
     EXPECT_TRUE(partial.tapered);
     EXPECT_EQ(partial[Feature::Mobility], 50);
     EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Mobility)], 50);
     EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Quads)], 30);
-    EXPECT_EQ(partial[Feature::Quads], EvalWeights::full()[Feature::Quads]);
+    EXPECT_EQ(partial[Feature::Quads], EvalWeights::hand()[Feature::Quads]);
+    // Over the tapered default, an unnamed endgame weight keeps the default's endgame weight.
+    const EvalWeights over_default = parse_weights_json(R"({"mobility": 50})");
+    EXPECT_EQ(over_default[Feature::Mobility], 50);
+    EXPECT_EQ(over_default.endgame, EvalWeights::full().endgame);
     // Untapered weights write no endgame object.
-    EXPECT_EQ(weights_to_json(EvalWeights::full()).find("endgame"), std::string::npos);
+    EXPECT_EQ(weights_to_json(EvalWeights::hand()).find("endgame"), std::string::npos);
 }
 
 TEST(Evaluation, TaperedWeightsMoveFromOpeningToEndgameWithThePieceCount) {
-    EvalWeights opening = EvalWeights::full(), endgame;
+    EvalWeights opening = EvalWeights::hand(), endgame;
     endgame.weight = {60, 0, 10, 30, 140, 0, 20, 50, 5};
     EvalWeights tapered = opening;
     tapered.tapered = true;

@@ -34,8 +34,15 @@ std::string format_result(const solver::SolveResult<Move>& r) {
 // Every position of the set with a fresh solver (a shared table would make each result
 // depend on the ones before it). Returns the number of results contradicting the set.
 int solve_set(const std::string& path, const RuleSet& rules, const solver::SolverOptions& options,
-              const solver::SolveLimits& limits, const std::string& csv_path) {
+              const solver::SolveLimits& limits, const std::string& csv_path, const std::string& write_path) {
     const auto set = load_endgame_set(path);
+    std::unique_ptr<std::ofstream> solved_out;
+    if (!write_path.empty()) {
+        solved_out = std::make_unique<std::ofstream>(write_path);
+        if (!*solved_out) throw InputError(fmt::format("cannot write '{}'", write_path));
+        *solved_out << fmt::format("# positions of {} proven by loa solve --algo {} --nodes {}\n", path,
+                                   solver::to_string(options.algorithm), limits.nodes);
+    }
     std::unique_ptr<std::ofstream> csv;
     if (!csv_path.empty()) {
         csv = std::make_unique<std::ofstream>(csv_path);
@@ -61,6 +68,7 @@ int solve_set(const std::string& path, const RuleSet& rules, const solver::Solve
         time_ms += r.time_ms;
         fmt::print("position {} {} expected {}{}\n", i + 1, format_result(r), expected, contradicts ? " WRONG" : "");
         std::fflush(stdout);
+        if (solved_out && r.value != solver::Value::Unknown) *solved_out << format_endgame_line({entry.position, r.value}) << '\n';
         if (csv)
             *csv << fmt::format("{},{},{},{},{},{},{:.3f}\n", i + 1, position_to_text(entry.position), expected,
                                 solver::to_string(r.value), r.value == solver::Value::Win ? move_to_compact(r.move) : "",
@@ -85,6 +93,7 @@ void add_solve_command(CLI::App& app) {
         double pn2_fraction = 1.0;
         std::string set;
         std::string csv;
+        std::string write;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand(
@@ -108,6 +117,7 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("-r,--rules", o->rules, "Rules: a named set and/or key=value list")->capture_default_str();
     cmd->add_option("--set", o->set, "Solve every position of an endgame set file (a fresh solver each)");
     cmd->add_option("--csv", o->csv, "With --set: one CSV row per position");
+    cmd->add_option("--write", o->write, "With --set: write the solved positions with their values (an endgame set)");
     cmd->callback([o] {
         solver::SolverOptions options;
         options.algorithm = solver::parse_algorithm(o->algorithm);
@@ -119,7 +129,7 @@ void add_solve_command(CLI::App& app) {
         limits.time_ms = o->time_ms;
         const RuleSet rules = parse_rules(o->rules);
         if (!o->set.empty()) {
-            if (solve_set(o->set, rules, options, limits, o->csv) > 0)
+            if (solve_set(o->set, rules, options, limits, o->csv, o->write) > 0)
                 throw InputError("some proven values contradict the set");
             return;
         }

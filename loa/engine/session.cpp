@@ -71,7 +71,7 @@ std::vector<OptionInfo> Session::options() const {
     std::vector<OptionInfo> out = {
         {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB"},
         {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
-        {"Eval", eval_, "evaluation: full, concentration, simple or a JSON weights file"},
+        {"Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"},
         {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
         {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
         {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)"},

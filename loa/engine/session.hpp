@@ -35,7 +35,7 @@ public:
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
-    // Options: Hash (MB), Variant (a whole variant string), Eval (full|concentration|simple|
+    // Options: Hash (MB), Variant (a whole variant string), Eval (full|hand|concentration|simple|
     // FILE.json), Weights (= Eval FILE.json), Rules, MoveOverhead (ms), and every search key
     // (pvs, killers, history, ...) on its own. Names are case-insensitive. Throws InputError;
     // refuses while a search runs.

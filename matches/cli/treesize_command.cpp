@@ -82,7 +82,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
     treesize->add_option("--positions", o->positions, "Positions file (one position string a line)")->capture_default_str();
     treesize->add_option("--depth", o->depths, "Depth or range D1..D2")->capture_default_str();
     treesize->add_option("--baseline", o->baseline, "Variant the ratios refer to (default: the first)");
-    treesize->add_option("--eval", o->ts.eval, "Evaluation: full, concentration, simple, material or FILE.json")->capture_default_str();
+    treesize->add_option("--eval", o->ts.eval, "Evaluation: full, hand, concentration, simple, material or FILE.json")->capture_default_str();
     treesize->add_option("--limit", o->limit, "Use only the first N positions")->check(CLI::PositiveNumber);
     treesize->add_option("-j,--concurrency", o->ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024))->take_last();
     treesize->add_option("--seed", o->ts.seed, "Seed of the bootstrap")->capture_default_str();
