@@ -452,7 +452,19 @@ std::vector<loa::Position> sample_positions(const std::string& records_path, int
     std::mt19937_64 rng(seed);
     std::vector<loa::Position> out;
     std::set<loa::Key> seen;
-    for (const ParsedRecord& rec : read_records(in)) {
+    // Games in the order they were scheduled ("Round" pair.game), not the order they finished
+    // in: with -j 2 the file's order varies from run to run, the sample must not.
+    std::vector<ParsedRecord> records = read_records(in);
+    auto round_of = [](const ParsedRecord& r) {
+        const auto it = r.tags.find("Round");
+        if (it == r.tags.end()) return std::pair<long, long>{0, 0};
+        const std::size_t dot = it->second.find('.');
+        return std::pair<long, long>{std::atol(it->second.c_str()),
+                                     dot == std::string::npos ? 0 : std::atol(it->second.c_str() + dot + 1)};
+    };
+    std::stable_sort(records.begin(), records.end(),
+                     [&](const ParsedRecord& a, const ParsedRecord& b) { return round_of(a) < round_of(b); });
+    for (const ParsedRecord& rec : records) {
         const std::string start =
             rec.tags.contains("Position") ? rec.tags.at("Position") : std::string(loa::StartPositionText);
         loa::Game game(loa::Position::from_text(start));

@@ -238,6 +238,32 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
     EXPECT_GE(checked, 3);
 }
 
+TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
+    // data/endgames/endgames.txt: values proven by PN² with a large budget. Where the brute
+    // force reaches (a win within 3 plies, a loss within 2), it must agree; a smaller budget may
+    // leave a position unknown but never give another value.
+    const auto set = load_endgame_set(std::string(LOA_DATA_DIR) + "/endgames/endgames.txt");
+    ASSERT_GE(set.size(), 100u);
+    int checked_by_brute_force = 0;
+    for (std::size_t i = 0; i < set.size(); i += 3) {
+        const EndgamePosition& e = set[i];
+        ASSERT_TRUE(e.value) << "position " << i + 1;
+        const std::string where = "position " + std::to_string(i + 1) + ": " + e.position.to_text();
+        if (and_or::forced_win_within(e.position, true, 3)) {
+            EXPECT_EQ(*e.value, Value::Win) << where;
+            ++checked_by_brute_force;
+        } else if (and_or::forced_win_within(e.position, false, 2)) {
+            EXPECT_EQ(*e.value, Value::Loss) << where;
+            ++checked_by_brute_force;
+        }
+        const auto r = solve({}, e.position, 20'000);
+        if (r.value != Value::Unknown) {
+            EXPECT_EQ(r.value, *e.value) << where;
+        }
+    }
+    EXPECT_GE(checked_by_brute_force, 10);
+}
+
 TEST(EndgameSet, RoundTripAndBadInput) {
     const EndgamePosition entry = parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b win");
     ASSERT_TRUE(entry.value);

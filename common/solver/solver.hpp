@@ -55,7 +55,9 @@ inline LeafInit parse_leaf_init(std::string_view text) {
 }
 
 struct SolverOptions {
-    Algorithm algorithm = Algorithm::PN2;
+    // PN with mobility numbers solves the most positions of the endgame set at every budget up
+    // to a million nodes (docs/solver.md); PN² saves memory, not nodes.
+    Algorithm algorithm = Algorithm::PN;
     LeafInit init = LeafInit::Mobility;
     std::size_t table_mb = 16;  // 0: no table of solved positions
     double pn2_fraction = 1.0;

@@ -85,7 +85,7 @@ void add_solve_command(CLI::App& app) {
         std::string position = "startpos";
         std::string moves;
         std::string rules = "olympiad";
-        std::string algorithm = "pn2";
+        std::string algorithm = "pn";
         std::string init = "mobility";
         std::uint64_t nodes = 1'000'000;
         double time_ms = 0;
