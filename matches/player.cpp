@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/search/time_manager.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "matches/process.hpp"
@@ -25,12 +27,18 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         // Fixed time per move: stop a little early to absorb the runner's own overhead.
         limits.hard_time_ms = std::max(1.0, spec_.move_time_ms * 0.95 - 2);
         limits.soft_time_ms = limits.hard_time_ms * 0.6;
-    } else if (spec_.time_control) {
-        // Sudden death with increment: a slice of what is left plus most of the increment;
-        // never more than a third of the remaining time.
-        const double slice = clock.remaining_ms / 30 + clock.increment_ms * 0.8;
-        limits.soft_time_ms = std::max(1.0, slice * 0.6);
-        limits.hard_time_ms = std::max(1.0, std::min(slice * 2.5, clock.remaining_ms / 3 - 5));
+    }
+    std::optional<search::TimeManager> time;
+    if (spec_.move_time_ms <= 0 && spec_.time_control) {
+        // Sudden death with increment, the engine's own time manager (classic or tournament);
+        // no protocol overhead in process.
+        search::ClockLimits c;
+        c.time_left_ms = clock.remaining_ms;
+        c.increment_ms = clock.increment_ms;
+        c.game_ply = game.ply();
+        time.emplace(c, 0.0, spec_.config.timeman);
+        limits.timer = &*time;
+        limits.hard_time_ms = time->maximum_ms();  // also a plain limit: what the runner's report checks
     }
     limits.game_plies_left = loa::plies_until_limit(game);
     limits.stop = interrupt_;

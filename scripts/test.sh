@@ -18,4 +18,4 @@ echo "== tsan: build"
 bash "$root/scripts/build.sh" tsan
 echo "== tsan: test (sessions, protocols, matches)"
 (cd "$root/build/tsan" && TSAN_OPTIONS="halt_on_error=1" ctest --output-on-failure -j "$(nproc)" -LE slow \
-  -R 'LazySmp|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|cli\.match|cli\.play')
+  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|cli\.match|cli\.play')

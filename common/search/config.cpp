@@ -89,6 +89,10 @@ SearchConfig preset_config(std::string_view preset) {
 bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view value) {
     if (key == "preset") {
         c = preset_config(value);
+    } else if (key == "timeman") {
+        if (value == "classic") c.timeman = TimePolicy::Classic;
+        else if (value == "tournament") c.timeman = TimePolicy::Tournament;
+        else bad_value(key, value, "classic or tournament");
     } else if (key == "threads") {
         c.threads = parse_range(key, value, 1, 64);
     } else if (key == "pvs") {
@@ -207,7 +211,7 @@ std::string to_string(const SearchConfig& c) {
         "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},eval_cache={},"
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
-        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={},threads={}",
+        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={},threads={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -215,7 +219,7 @@ std::string to_string(const SearchConfig& c) {
         on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
-        c.qsearch_plies, on(c.extensions), c.threads);
+        c.qsearch_plies, on(c.extensions), c.threads, c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -246,6 +250,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"qsearch_plies", "1..64: longest quiescence line"},
         {"extensions", "on|off: the game's extension hook"},
         {"threads", "1..64: lazy SMP threads sharing the transposition table (1: deterministic)"},
+        {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };
     return keys;
 }

@@ -20,6 +20,7 @@ enum class TTReplace { Always, Depth, TwoDeep };
 enum class TTReuse { Deeper, Exact };
 enum class NullMove { Off, Fixed, Adaptive };
 enum class AspirationResearch { Full, Widen };
+enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
@@ -68,6 +69,10 @@ struct SearchConfig {
     // Lazy SMP: threads searching the same root through one shared transposition table.
     // 1 is the deterministic single-threaded search.
     int threads = 1;
+
+    // How a clock becomes a time per move (not a search feature: the engine and the match
+    // runner's in-process players read it).
+    TimePolicy timeman = TimePolicy::Classic;
 
     Increment hh_increment() const;
     Increment bf_increment() const;

@@ -57,6 +57,7 @@ public:
         helper_limits.nodes = 0;
         helper_limits.soft_time_ms = helper_limits.hard_time_ms = 0;
         helper_limits.stop = &stop_helpers;
+        helper_limits.timer = nullptr;  // the main thread's clock decides for everyone
         std::vector<std::uint64_t> helper_nodes(searchers_.size(), 0);
         Result result;
         {

@@ -8,12 +8,31 @@
 
 namespace search {
 
+// What the search tells its timer after each completed iteration.
+struct IterationReport {
+    int depth = 0;
+    int score = 0;
+    std::uint16_t best_move = 0;  // raw move
+    int root_moves = 0;           // legal moves at the root
+    double elapsed_ms = 0;
+};
+
+// A time manager the search consults (see time_manager.hpp): after every iteration whether to
+// start another, and every 256 nodes whether to stop at once.
+class SearchTimer {
+public:
+    virtual ~SearchTimer() = default;
+    virtual bool stop_after_iteration(const IterationReport& it) = 0;
+    virtual bool must_stop(double elapsed_ms) const = 0;
+};
+
 struct SearchLimits {
     int depth = 0;                // 0: no depth limit (MaxPly)
     std::uint64_t nodes = 0;      // 0: none; checked on every node, so fixed-node searches are deterministic
     double soft_time_ms = 0;      // 0: none; no new iteration starts after this
     double hard_time_ms = 0;      // 0: none; the search stops as soon as it sees this
     const std::atomic<bool>* stop = nullptr;  // external stop (protocol threads)
+    SearchTimer* timer = nullptr;              // a time manager, checked besides the times above
     // > 0: a game-length rule draws the game this many plies below the root, unless a move
     // decides it first (what the rules say at that ply). 0: no such rule.
     int game_plies_left = 0;

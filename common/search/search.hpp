@@ -147,6 +147,9 @@ public:
             result.iterations.push_back(info);
             if (on_iteration) on_iteration(info);
             if (limits.soft_time_ms > 0 && clock_.elapsed_ms() >= limits.soft_time_ms) break;
+            if (limits.timer &&
+                limits.timer->stop_after_iteration({depth, score, result.best_move.raw(), root_moves_, clock_.elapsed_ms()}))
+                break;
             // A decided game within the horizon cannot change with more depth.
             if (is_decisive(score) && plies_to_end(score) <= depth) break;
         }
@@ -249,6 +252,7 @@ private:
         if ((stats_.nodes & 255) == 0) {
             if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) aborted_ = true;
             if (limits_.hard_time_ms > 0 && clock_.elapsed_ms() >= limits_.hard_time_ms) aborted_ = true;
+            if (limits_.timer && limits_.timer->must_stop(clock_.elapsed_ms())) aborted_ = true;
         }
         return aborted_;
     }
@@ -308,6 +312,7 @@ private:
 
         MoveList moves;
         game_.generate(pos_, moves);
+        if (root) root_moves_ = static_cast<int>(moves.size());
         MoveOrder<G> order(game_, pos_, moves);
         order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
 
@@ -504,6 +509,7 @@ private:
     bool aborted_ = false;
     int iteration_depth_ = 0;
     Move root_best_ = Move::none();
+    int root_moves_ = 0;
 
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path
     std::size_t history_size_ = 0;

@@ -1,42 +1,142 @@
-// Turns a clock situation into search limits. The search stops at the hard limit (checked
-// every 256 nodes); it starts no new iteration after the soft limit, because the next one
-// would take several times as long as the last. A fixed overhead is kept back for the process
-// and the protocol round trip, so that the engine never loses on time.
+// Turns a clock situation into a time plan for one move, and watches the search while it runs.
+//
+// Two policies, a switch (search key timeman=classic|tournament) so that they can be compared:
+//  classic:    a fixed slice of what is left (1/30, or 1/moves-to-go) plus most of the
+//              increment; no new iteration after 0.6 of the slice, a hard stop at 2.5 slices
+//              (at most a third of what is left).
+//  tournament: for long sudden-death games (the Computer Olympiad's 30 minutes a side): the
+//              slice comes from the moves a game of this length still expects; after each
+//              iteration the target grows when the best move has just changed or the score has
+//              dropped, and shrinks when one move has stayed best for several iterations; a
+//              single legal move is played at once.
+// Both keep a fixed overhead back for the process and the protocol, and the hard limit is a
+// fraction of what is left, so that the engine never loses on time.
+//
+// Pondering: a search started with `ponder` set has no time limit until ponderhit(); from then
+// on the plan counts from the start of the search (time spent pondering is a head start), so an
+// engine that has already searched long enough answers at once.
 #pragma once
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 
+#include "common/search/config.hpp"
 #include "common/search/limits.hpp"
+#include "common/search/score.hpp"
 
 namespace search {
 
 struct ClockLimits {
     int depth = 0;
     std::uint64_t nodes = 0;
-    double move_time_ms = 0;  // fixed time per move
+    double move_time_ms = 0;   // fixed time per move
     double time_left_ms = -1;  // sudden death: < 0 when not given
     double increment_ms = 0;
-    int moves_to_go = 0;      // 0: unknown, assume a long game
+    int moves_to_go = 0;       // 0: unknown, sudden death
     bool infinite = false;
+    bool ponder = false;       // think on the opponent's time until ponderhit()
+    int game_ply = 0;          // plies played so far: how long the game may still last
 };
 
-inline SearchLimits plan_limits(const ClockLimits& c, double overhead_ms = 20) {
-    SearchLimits l;
-    l.depth = c.depth;
-    l.nodes = c.nodes;
-    if (c.infinite) return l;
-    if (c.move_time_ms > 0) {
-        l.hard_time_ms = std::max(1.0, c.move_time_ms - overhead_ms);
-        l.soft_time_ms = 0.45 * l.hard_time_ms;
-    } else if (c.time_left_ms >= 0) {
-        const double left = std::max(0.0, c.time_left_ms - overhead_ms);
-        const double moves = c.moves_to_go > 0 ? std::min(c.moves_to_go, 40) : 30;
-        const double budget = left / moves + 0.8 * c.increment_ms;
-        l.soft_time_ms = std::max(1.0, 0.6 * budget);
-        l.hard_time_ms = std::max(1.0, std::min(3.0 * budget, 0.4 * left));
-        l.soft_time_ms = std::min(l.soft_time_ms, l.hard_time_ms);
+class TimeManager final : public SearchTimer {
+public:
+    TimeManager(const ClockLimits& clock, double overhead_ms, TimePolicy policy)
+        : clock_(clock), policy_(policy), pondering_(clock.ponder) {
+        if (clock.move_time_ms > 0) {
+            maximum_ms_ = std::max(1.0, clock.move_time_ms - overhead_ms);
+            optimum_ms_ = 0.45 * maximum_ms_ / StartFraction;  // no new iteration after 0.45 of the time
+            timed_ = true;
+        } else if (clock.time_left_ms >= 0) {
+            plan_sudden_death(std::max(0.0, clock.time_left_ms - overhead_ms));
+            timed_ = true;
+        }
+        timed_ = timed_ && !clock.infinite;
     }
-    return l;
-}
+
+    // The limits for Searcher::search: depth and nodes from the clock, this object as the
+    // timer when time counts.
+    SearchLimits limits() {
+        SearchLimits l;
+        l.depth = clock_.depth;
+        l.nodes = clock_.nodes;
+        if (timed_) l.timer = this;
+        return l;
+    }
+
+    double optimum_ms() const { return optimum_ms_; }
+    double maximum_ms() const { return maximum_ms_; }
+    bool timed() const { return timed_; }
+    void ponderhit() { pondering_.store(false, std::memory_order_relaxed); }
+
+    bool must_stop(double elapsed_ms) const override {
+        return !pondering_.load(std::memory_order_relaxed) && elapsed_ms >= maximum_ms_;
+    }
+
+    bool stop_after_iteration(const IterationReport& it) override {
+        if (pondering_.load(std::memory_order_relaxed)) return false;
+        double target = optimum_ms_;
+        if (policy_ == TimePolicy::Tournament) {
+            if (it.root_moves == 1) return true;  // nothing to choose
+            target *= stability_factor(it);
+        }
+        // The next iteration takes about as long as everything so far, times the branching
+        // factor: starting it past StartFraction of the target would overshoot.
+        return it.elapsed_ms >= std::min(StartFraction * target, maximum_ms_);
+    }
+
+private:
+    static constexpr double StartFraction = 0.6;
+
+    void plan_sudden_death(double left) {
+        const double inc = clock_.increment_ms;
+        if (policy_ == TimePolicy::Classic) {
+            const double moves = clock_.moves_to_go > 0 ? std::min(clock_.moves_to_go, 30) : 30;
+            const double slice = left / moves + 0.8 * inc;
+            optimum_ms_ = std::max(1.0, slice);
+            maximum_ms_ = std::max(1.0, std::min(2.5 * slice, left / 3 - 5));
+        } else {
+            // LOA games last about 45 plies between engines of this strength, long ones twice
+            // that: expect at least 12 more moves of our own, more early in the game.
+            const double expected = std::clamp(32.0 - clock_.game_ply / 4.0, 12.0, 32.0);
+            const double moves = clock_.moves_to_go > 0 ? std::min<double>(clock_.moves_to_go, expected) : expected;
+            const double slice = left / moves + 0.8 * inc;
+            optimum_ms_ = std::max(1.0, slice);
+            maximum_ms_ = std::max(1.0, std::min(4.0 * slice, 0.3 * left));
+        }
+        optimum_ms_ = std::min(optimum_ms_, maximum_ms_);
+    }
+
+    // > 1 after a change of the best move (decaying over the next iterations) or a drop of the
+    // score; < 1 once the same move has been best for four iterations in a row.
+    double stability_factor(const IterationReport& it) {
+        const bool changed = iterations_ > 0 && it.best_move != last_best_;
+        instability_ = instability_ * 0.5 + (changed ? 1.0 : 0.0);
+        stable_iterations_ = changed || iterations_ == 0 ? 1 : stable_iterations_ + 1;
+        double drop_factor = 1.0;
+        if (iterations_ > 0 && !is_decisive(it.score) && !is_decisive(last_score_)) {
+            const Score drop = last_score_ - it.score;
+            drop_factor = drop >= 80 ? 1.6 : drop >= 30 ? 1.3 : 1.0;
+        }
+        last_best_ = it.best_move;
+        last_score_ = it.score;
+        ++iterations_;
+        const double stable_factor = stable_iterations_ >= 4 && it.depth >= 6 ? 0.6 : 1.0;
+        return std::clamp((1.0 + 0.8 * instability_) * drop_factor * stable_factor, 0.4, 3.0);
+    }
+
+    ClockLimits clock_;
+    TimePolicy policy_;
+    std::atomic<bool> pondering_;
+    bool timed_ = false;
+    double optimum_ms_ = 0;
+    double maximum_ms_ = 0;
+    // what the last iterations said (tournament policy)
+    int iterations_ = 0;
+    std::uint16_t last_best_ = 0;
+    Score last_score_ = 0;
+    double instability_ = 0;
+    int stable_iterations_ = 0;
+};
 
 }  // namespace search

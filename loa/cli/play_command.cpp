@@ -1,4 +1,6 @@
+#include <chrono>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -13,6 +15,24 @@
 #include "loa/search_output.hpp"
 
 namespace loa::cli {
+namespace {
+
+// "BASE+INC" in seconds, e.g. "1800+0" (30 minutes sudden death) or "300+2".
+std::pair<double, double> parse_clock(const std::string& text) {
+    const auto plus = text.find('+');
+    const auto base = common::parse_double(text.substr(0, plus));
+    const auto inc = plus == std::string::npos ? std::optional<double>(0.0) : common::parse_double(text.substr(plus + 1));
+    if (!base || !inc || *base <= 0 || *inc < 0)
+        throw InputError(fmt::format("--clock: expected BASE+INC in seconds (e.g. 1800+0), not '{}'", text));
+    return {*base * 1000.0, *inc * 1000.0};
+}
+
+std::string format_clock(double ms) {
+    const double s = std::max(0.0, ms) / 1000.0;
+    return fmt::format("{}:{:04.1f}", static_cast<int>(s) / 60, s - 60 * (static_cast<int>(s) / 60));
+}
+
+}  // namespace
 
 void add_play_command(CLI::App& app) {
     struct Options {
@@ -20,6 +40,7 @@ void add_play_command(CLI::App& app) {
         double movetime = 1000;
         std::string variant = "full";
         std::string position = "startpos";
+        std::string clock;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("play", "Play against the engine in the terminal");
@@ -28,24 +49,57 @@ void add_play_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("-t,--movetime", o->movetime, "Engine thinking time per move, ms")->capture_default_str();
     cmd->add_option("-v,--variant", o->variant, "Engine search variant")->capture_default_str();
+    cmd->add_option("-c,--clock", o->clock,
+                    "Play on a clock, BASE+INC seconds for each side (e.g. 1800+0): both clocks are shown, the "
+                    "engine manages its time (timeman=tournament in --variant for long games), a flag fall loses");
     cmd->add_option("-p,--position", o->position, "Start position")->capture_default_str();
     cmd->callback([o] {
         engine::Session session;
         session.set_option("Variant", o->variant);
         session.new_game(position_from_argument(o->position));
         const Colour engine_colour = o->engine_side == "b" ? Colour::Black : Colour::White;
+        std::optional<std::pair<double, double>> clock_setting;
+        if (!o->clock.empty()) clock_setting = parse_clock(o->clock);
+        double left[2] = {0, 0};  // by colour index
+        if (clock_setting) left[0] = left[1] = clock_setting->first;
+        auto elapsed_since = [](std::chrono::steady_clock::time_point t) {
+            return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+        };
+        // Charges the side that just moved, adds its increment; true when its flag fell.
+        auto charge = [&](Colour side, double used_ms) {
+            if (!clock_setting) return false;
+            left[index(side)] -= used_ms;
+            if (left[index(side)] < 0) return true;
+            left[index(side)] += clock_setting->second;
+            return false;
+        };
         fmt::print("Moves: b1-d3, c1xa3, b1d3 or pass; 'undo' takes back your last move, 'quit' ends.\n");
+        // A turn's clock runs from the end of the previous move, across refused input.
+        auto turn_start = std::chrono::steady_clock::now();
         for (;;) {
             const Game& game = session.game();
             fmt::print("\n{}", diagram(game.position()));
+            if (clock_setting)
+                fmt::print("Clocks: Black {}  White {}\n", format_clock(left[index(Colour::Black)]),
+                           format_clock(left[index(Colour::White)]));
             if (game.over()) {
                 fmt::print("Game over: {}\n", describe(game.result()));
                 return;
             }
             if (game.position().side_to_move() == engine_colour) {
                 search::ClockLimits clock;
-                clock.move_time_ms = o->movetime;
+                if (clock_setting) {
+                    clock.time_left_ms = left[index(engine_colour)];
+                    clock.increment_ms = clock_setting->second;
+                } else {
+                    clock.move_time_ms = o->movetime;
+                }
                 const auto r = session.think(clock);
+                if (charge(engine_colour, elapsed_since(turn_start))) {
+                    fmt::print("The engine's flag fell: {} wins on time\n", colour_name(~engine_colour));
+                    return;
+                }
+                turn_start = std::chrono::steady_clock::now();
                 Game next = game;
                 next.play(r.best_move);
                 session.set_game(std::move(next));
@@ -68,6 +122,11 @@ void add_play_command(CLI::App& app) {
                     while (next.ply() > 0 && next.position().side_to_move() == engine_colour) next.undo();
                 } else {
                     next.play(text);
+                    if (charge(game.position().side_to_move(), elapsed_since(turn_start))) {
+                        fmt::print("Your flag fell: {} wins on time\n", colour_name(engine_colour));
+                        return;
+                    }
+                    turn_start = std::chrono::steady_clock::now();
                 }
                 session.set_game(std::move(next));
             } catch (const InputError& e) {

@@ -107,11 +107,22 @@ void Session::set_game(Game game) {
 Result Session::think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration) {
     wait();
     stop_ = false;
-    return run(clock, on_iteration);
+    plan(clock);
+    return run(on_iteration);
 }
 
-Result Session::run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration) {
-    search::SearchLimits limits = search::plan_limits(clock, overhead_ms_);
+void Session::plan(const search::ClockLimits& clock) {
+    search::ClockLimits c = clock;
+    c.game_ply = game_.ply();
+    time_ = std::make_unique<search::TimeManager>(c, overhead_ms_, config_.timeman);
+}
+
+void Session::ponderhit() {
+    if (time_) time_->ponderhit();
+}
+
+Result Session::run(const std::function<void(const IterationInfo&)>& on_iteration) {
+    search::SearchLimits limits = time_->limits();
     limits.stop = &stop_;
     limits.game_plies_left = plies_until_limit(game_);
     if (node_cap_ > 0) limits.nodes = limits.nodes ? std::min(limits.nodes, node_cap_) : node_cap_;
@@ -122,11 +133,12 @@ void Session::start(const search::ClockLimits& clock, std::function<void(const I
                     std::function<void(const Result&)> on_done) {
     wait();
     searcher();  // built on this thread, before the search thread starts
+    plan(clock);
     stop_ = false;
     searching_ = true;
     try {
-        thread_ = std::thread([this, clock, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
-            const Result r = run(clock, on_iteration);
+        thread_ = std::thread([this, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
+            const Result r = run(on_iteration);
             searching_ = false;
             on_done(r);
         });

@@ -58,6 +58,9 @@ public:
     // Searches on the calling thread.
     Result think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration = {});
     void stop();  // asks a running search to end (its on_done still runs)
+    // A search started with clock.ponder becomes a timed one (UCI ponderhit); from the thread
+    // that started it.
+    void ponderhit();
     void wait();  // until the search thread is done
     bool searching() const { return searching_.load(); }
     // Every search stops after this many nodes at most (0: no cap): what fuzzers and tests
@@ -69,7 +72,9 @@ public:
 
 private:
     search::ParallelSearcher<SearchGame>& searcher();
-    Result run(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration);
+    // The time plan of the next search (kept for ponderhit), then the search itself.
+    void plan(const search::ClockLimits& clock);
+    Result run(const std::function<void(const IterationInfo&)>& on_iteration);
 
     search::SearchConfig config_;
     std::string eval_ = "full";
@@ -78,6 +83,7 @@ private:
     std::uint64_t node_cap_ = 0;
     std::unique_ptr<search::ParallelSearcher<SearchGame>> searcher_;
     Game game_;
+    std::unique_ptr<search::TimeManager> time_;  // the running (or last) search's plan
     std::thread thread_;
     std::atomic<bool> stop_{false};
     std::atomic<bool> searching_{false};

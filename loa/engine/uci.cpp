@@ -149,6 +149,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                         if ((k == "binc") == black) clock.increment_ms = v;
                     } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(number_after(t, i));
                     else if (k == "infinite") is_infinite = true;
+                    else if (k == "ponder") clock.ponder = true;
                     else throw InputError(fmt::format("go: unknown parameter '{}'", k));
                 }
                 clock.infinite = is_infinite;
@@ -158,8 +159,9 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     continue;
                 }
                 {
+                    // Pondering answers, like an infinite search, only after ponderhit or stop.
                     const std::lock_guard guard(lock);
-                    infinite = is_infinite;
+                    infinite = is_infinite || clock.ponder;
                     stop_requested = false;
                     busy = true;
                 }
@@ -169,9 +171,21 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                         // In infinite mode the answer waits for 'stop', as UCI requires.
                         std::unique_lock guard(lock);
                         stopped.wait(guard, [&] { return !infinite || stop_requested; });
-                        out.line(fmt::format("bestmove {}", move_to_compact(r.best_move)));
+                        std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
+                        if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
+                            line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));
+                        out.line(line);
                         busy = false;
                     });
+            } else if (cmd == "ponderhit") {
+                // The expected move was played: the search goes on as a timed one, its plan
+                // counted from its start (a search already long enough answers at once).
+                session.ponderhit();
+                {
+                    const std::lock_guard guard(lock);
+                    infinite = false;
+                }
+                stopped.notify_all();
             } else if (cmd == "stop") {
                 finish_search();
             } else if (cmd == "quit") {

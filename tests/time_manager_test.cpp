@@ -1,0 +1,149 @@
+// The time manager: the classic plan is the formula the in-process players always used; the
+// tournament plan follows the game length and the search's stability; pondering holds every
+// limit until ponderhit; and the UCI front end answers a pondering search only after
+// ponderhit or stop.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include "common/search/time_manager.hpp"
+#include "loa/engine/frontends.hpp"
+#include "loa/engine/session.hpp"
+
+namespace search {
+namespace {
+
+ClockLimits sudden_death(double left_ms, double inc_ms = 0, int ply = 0) {
+    ClockLimits c;
+    c.time_left_ms = left_ms;
+    c.increment_ms = inc_ms;
+    c.game_ply = ply;
+    return c;
+}
+
+IterationReport report(int depth, int score, std::uint16_t best, double elapsed, int root_moves = 30) {
+    return {depth, score, best, root_moves, elapsed};
+}
+
+TEST(TimeManager, ClassicIsTheOldSlice) {
+    // slice = left / 30 + 0.8 inc; no new iteration after 0.6 slice; hard min(2.5 slice, left/3 - 5).
+    TimeManager tm(sudden_death(30'000, 500), 0, TimePolicy::Classic);
+    const double slice = 30'000.0 / 30 + 400;
+    EXPECT_DOUBLE_EQ(tm.optimum_ms(), slice);
+    EXPECT_DOUBLE_EQ(tm.maximum_ms(), 2.5 * slice);
+    EXPECT_FALSE(tm.stop_after_iteration(report(5, 0, 1, 0.59 * slice)));
+    EXPECT_TRUE(tm.stop_after_iteration(report(6, 0, 1, 0.61 * slice)));
+    EXPECT_FALSE(tm.must_stop(2.49 * slice));
+    EXPECT_TRUE(tm.must_stop(2.5 * slice));
+    // Little time left and a large increment: the hard limit is a third of what is left.
+    TimeManager low(sudden_death(600, 1000), 0, TimePolicy::Classic);
+    EXPECT_DOUBLE_EQ(low.maximum_ms(), 600.0 / 3 - 5);
+    // The overhead is kept back.
+    TimeManager with_overhead(sudden_death(30'000), 30, TimePolicy::Classic);
+    EXPECT_DOUBLE_EQ(with_overhead.optimum_ms(), (30'000.0 - 30) / 30);
+}
+
+TEST(TimeManager, NoClockNoTimer) {
+    ClockLimits depth_only;
+    depth_only.depth = 7;
+    TimeManager tm(depth_only, 30, TimePolicy::Tournament);
+    EXPECT_FALSE(tm.timed());
+    EXPECT_EQ(tm.limits().timer, nullptr);
+    EXPECT_EQ(tm.limits().depth, 7);
+    ClockLimits infinite = sudden_death(1000);
+    infinite.infinite = true;
+    EXPECT_EQ(TimeManager(infinite, 30, TimePolicy::Classic).limits().timer, nullptr);
+}
+
+TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
+    const double half_hour = 30 * 60 * 1000.0;
+    TimeManager opening(sudden_death(half_hour, 0, 0), 50, TimePolicy::Tournament);
+    TimeManager late(sudden_death(half_hour, 0, 120), 50, TimePolicy::Tournament);
+    EXPECT_NEAR(opening.optimum_ms(), (half_hour - 50) / 32, 1e-6);
+    EXPECT_NEAR(late.optimum_ms(), (half_hour - 50) / 12, 1e-6);  // at least 12 moves expected
+    for (const TimeManager* tm : {&opening, &late}) {
+        EXPECT_LE(tm->maximum_ms(), 0.3 * (half_hour - 50) + 1e-9);
+        EXPECT_LE(tm->optimum_ms(), tm->maximum_ms());
+    }
+    // Whatever the ply, a move never gets more than 30% of what is left: sudden death is
+    // never lost on time by the plan (each move leaves at least 70%).
+    for (int ply = 0; ply < 400; ply += 7) {
+        TimeManager tm(sudden_death(1000, 0, ply), 0, TimePolicy::Tournament);
+        EXPECT_LE(tm.maximum_ms(), 300.0) << ply;
+    }
+}
+
+TEST(TimeManager, TournamentExtendsOnInstabilityAndCutsWhenOneMoveDominates) {
+    const double left = 60'000;
+    // Stable best move from depth 1 to 8: the target shrinks once it has held four iterations
+    // (from depth 6 on), so the search stops earlier than the plain slice would.
+    TimeManager stable(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    const double slice = stable.optimum_ms();
+    int stopped_at = 0;
+    for (int d = 1; d <= 12 && !stopped_at; ++d)
+        if (stable.stop_after_iteration(report(d, 20, 7, 0.4 * slice + d))) stopped_at = d;
+    EXPECT_EQ(stopped_at, 6);  // 0.4 slice >= 0.6 * 0.6 slice once the move has held from depth 3 to 6
+
+    // The best move changes every iteration: the same elapsed time is no reason to stop.
+    TimeManager unstable(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    EXPECT_FALSE(unstable.stop_after_iteration(report(1, 20, 1, 0)));
+    for (int d = 2; d <= 12; ++d)
+        EXPECT_FALSE(unstable.stop_after_iteration(report(d, 20, static_cast<std::uint16_t>(d), 0.7 * slice))) << d;
+    EXPECT_TRUE(unstable.stop_after_iteration(report(13, 20, 99, unstable.maximum_ms())));
+
+    // A score drop of 80 centi-units extends the target too.
+    TimeManager dropping(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    EXPECT_FALSE(dropping.stop_after_iteration(report(1, 100, 5, 0)));
+    EXPECT_FALSE(dropping.stop_after_iteration(report(2, 20, 5, 0.7 * slice)));
+
+    // One legal move: played at once.
+    TimeManager forced(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    EXPECT_TRUE(forced.stop_after_iteration(report(1, 0, 3, 0.1, 1)));
+}
+
+TEST(TimeManager, PonderingHoldsEveryLimitUntilPonderhit) {
+    ClockLimits c = sudden_death(3000);
+    c.ponder = true;
+    TimeManager tm(c, 0, TimePolicy::Classic);
+    EXPECT_FALSE(tm.must_stop(1e9));
+    EXPECT_FALSE(tm.stop_after_iteration(report(30, 0, 1, 1e9)));
+    tm.ponderhit();
+    EXPECT_TRUE(tm.must_stop(1e9));  // counted from the start of the search: answers at once
+    EXPECT_TRUE(tm.stop_after_iteration(report(31, 0, 1, 1e9)));
+}
+
+TEST(TimeManager, SessionPondersUntilPonderhit) {
+    loa::engine::Session session;
+    ClockLimits c = sudden_death(200);  // a 200 ms clock: a plain search would stop within 70 ms
+    c.ponder = true;
+    std::atomic<bool> done{false};
+    session.start(c, {}, [&](const loa::engine::Result&) { done = true; });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_FALSE(done.load());  // still pondering
+    session.ponderhit();
+    const auto before = std::chrono::steady_clock::now();
+    session.wait();
+    EXPECT_TRUE(done.load());
+    using Ms = std::chrono::duration<double, std::milli>;
+    EXPECT_LT(Ms(std::chrono::steady_clock::now() - before).count(), 2000.0);
+}
+
+TEST(TimeManager, UciPonderAnswersAfterPonderhitWithAPonderMove) {
+    std::istringstream in("position startpos\ngo ponder depth 4\nponderhit\n");
+    std::ostringstream out;
+    loa::engine::Output output(out);
+    EXPECT_EQ(loa::engine::run_uci(in, output), 0);
+    EXPECT_NE(out.str().find("bestmove "), std::string::npos) << out.str();
+    EXPECT_NE(out.str().find(" ponder "), std::string::npos) << out.str();
+
+    std::istringstream bad("setoption name timeman value sometimes\n");
+    std::ostringstream bad_out;
+    loa::engine::Output bad_output(bad_out);
+    loa::engine::run_uci(bad, bad_output);
+    EXPECT_NE(bad_out.str().find("timeman"), std::string::npos) << bad_out.str();
+}
+
+}  // namespace
+}  // namespace search
