@@ -238,8 +238,28 @@ const Puzzles& puzzles() {
 const char* const EveryPreset[] = {
     "ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full", "full,null=1", "full,null=3",
     "full,null_verify=on", "full,qsearch=off", "full,qsearch=quads", "full,extensions=on", "pvs+tt+lmr,lmr_min_moves=1",
-    "full,aspiration_research=full,tt_replace=always",
+    "full,aspiration_research=full,tt_replace=always", "full,futility=on,ext_futility=on,razoring=on",
+    "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
 };
+
+// The selective switches do act (on endgame-like positions, where evaluations spread), and a
+// switched-off search is the default one node for node.
+TEST(LoaSearch, SelectiveSearchPrunesAndOffIsTheDefault) {
+    search::SearchStats total;
+    std::uint64_t plain_nodes = 0, off_nodes = 0;
+    for (const Position& pos : testing::sparse_positions(21, 12, 5, 8)) {
+        const auto selective = run("full,futility=40,ext_futility=80,razoring=160,multicut=on", pos, 6);
+        total.futility_prunes += selective.stats.futility_prunes;
+        total.razorings += selective.stats.razorings;
+        total.multicut_tries += selective.stats.multicut_tries;
+        plain_nodes += run("full", pos, 6).stats.nodes;
+        off_nodes += run("full,futility=off,ext_futility=off,razoring=off,multicut=off", pos, 6).stats.nodes;
+    }
+    EXPECT_GT(total.futility_prunes, 0u);
+    EXPECT_GT(total.razorings, 0u);
+    EXPECT_GT(total.multicut_tries, 0u);
+    EXPECT_EQ(plain_nodes, off_nodes);
+}
 
 TEST(LoaSearch, EveryPresetFindsEveryWinInOne) {
     const SearchGame game;

@@ -68,12 +68,27 @@ TEST(SearchConfig, HistoryIncrementDefaultsFollowThePapers) {
 
 TEST(SearchConfig, CanonicalTextRoundTrips) {
     for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
-                             "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes"}) {
+                             "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
+                             "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament"}) {
         const SearchConfig c = parse_search_config(spec);
         const std::string text = to_string(c);
         EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
         EXPECT_EQ(parse_search_config(text).history, c.history);
     }
+    const SearchConfig s = parse_search_config("full,futility=on,ext_futility=250,multicut=on,mc_moves=6,threads=3,timeman=tournament");
+    EXPECT_EQ(s.futility_margin, 150);
+    EXPECT_EQ(s.ext_futility_margin, 250);
+    EXPECT_EQ(s.razor_margin, 0);
+    EXPECT_TRUE(s.multicut);
+    EXPECT_EQ(s.mc_moves, 6);
+    EXPECT_EQ(s.threads, 3);
+    EXPECT_EQ(s.timeman, TimePolicy::Tournament);
+}
+
+TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
+    for (const char* spec : {"full,futility=-5", "full,razoring=maybe", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
+                             "full,timeman=fast", "full,multicut=2"})
+        EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
 }
 
 void expect_error(const char* spec, const char* fragment) {

@@ -89,6 +89,20 @@ SearchConfig preset_config(std::string_view preset) {
 bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view value) {
     if (key == "preset") {
         c = preset_config(value);
+    } else if (key == "futility" || key == "ext_futility" || key == "razoring") {
+        int& margin = key == "futility" ? c.futility_margin : key == "ext_futility" ? c.ext_futility_margin : c.razor_margin;
+        const int standard = key == "futility" ? 150 : key == "ext_futility" ? 300 : 600;
+        if (value == "off") margin = 0;
+        else if (value == "on") margin = standard;
+        else margin = parse_range(key, value, 1, 10000);
+    } else if (key == "multicut") {
+        c.multicut = parse_on_off(key, value);
+    } else if (key == "mc_moves") {
+        c.mc_moves = parse_range(key, value, 1, 64);
+    } else if (key == "mc_cuts") {
+        c.mc_cuts = parse_range(key, value, 1, 64);
+    } else if (key == "mc_reduction") {
+        c.mc_reduction = parse_range(key, value, 1, 8);
     } else if (key == "timeman") {
         if (value == "classic") c.timeman = TimePolicy::Classic;
         else if (value == "tournament") c.timeman = TimePolicy::Tournament;
@@ -207,11 +221,13 @@ std::string to_string(const SearchConfig& c) {
                              : c.null_move == NullMove::Adaptive ? "adaptive"
                                                                  : std::to_string(c.null_r);
     const char* qsearch = c.qsearch == 0 ? "off" : c.qsearch == 1 ? "captures" : "quads";
+    auto margin = [](int m) { return m > 0 ? std::to_string(m) : std::string("off"); };
     return fmt::format(
         "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},eval_cache={},"
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
-        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={},threads={},timeman={}",
+        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
+        "mc_reduction={},threads={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -219,7 +235,8 @@ std::string to_string(const SearchConfig& c) {
         on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
-        c.qsearch_plies, on(c.extensions), c.threads, c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        c.qsearch_plies, on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
+        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.threads, c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -249,6 +266,13 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"qsearch", "off|captures|quads: horizon treatment"},
         {"qsearch_plies", "1..64: longest quiescence line"},
         {"extensions", "on|off: the game's extension hook"},
+        {"futility", "off|on|<margin>: skip quiet moves at depth 1 when the evaluation + margin <= alpha (on: 150)"},
+        {"ext_futility", "off|on|<margin>: the same at depth 2 (extended futility pruning; on: 300)"},
+        {"razoring", "off|on|<margin>: depth 3 nodes that far below alpha are searched a ply shallower (on: 600)"},
+        {"multicut", "on|off: multi-cut pruning at expected cut nodes"},
+        {"mc_moves", "1..64: multi-cut: moves tried"},
+        {"mc_cuts", "1..64: multi-cut: fail-highs needed"},
+        {"mc_reduction", "1..8: multi-cut: depth reduction of its searches"},
         {"threads", "1..64: lazy SMP threads sharing the transposition table (1: deterministic)"},
         {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };

@@ -62,6 +62,20 @@ struct SearchConfig {
     int lmr_min_depth = 3;
     int lmr_min_moves = 3;  // moves searched at full depth before reductions start
 
+    // Selective search at the frontier (Heinz; the seed on selective search), off by default:
+    // with the static evaluation `margin` below alpha, quiet moves that do not end the game
+    // are skipped at depth 1 (futility) and 2 (extended futility); at depth 3 the node is
+    // searched a ply shallower (razoring). 0: off.
+    int futility_margin = 0;
+    int ext_futility_margin = 0;
+    int razor_margin = 0;
+    // Multi-cut (Björnsson and Marsland) at expected cut nodes: when `mc_cuts` of the first
+    // `mc_moves` moves fail high on a search `mc_reduction` plies shallower, the node fails high.
+    bool multicut = false;
+    int mc_moves = 10;
+    int mc_cuts = 3;
+    int mc_reduction = 2;
+
     int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
     int qsearch_plies = 4;  // longest quiescence line
     bool extensions = false;

@@ -195,12 +195,12 @@ private:
     // One iteration at the root, with the aspiration window policy.
     Score search_root(int depth, const Result& previous) {
         if (!config_.aspiration || depth < 2 || previous.depth == 0 || is_decisive(previous.score))
-            return alpha_beta(-Infinity, Infinity, depth, 0, false);
+            return alpha_beta(-Infinity, Infinity, depth, 0, false, false);
         Score delta = config_.aspiration_window;
         Score alpha = std::max(previous.score - delta, -Infinity);
         Score beta = std::min(previous.score + delta, Infinity);
         for (;;) {
-            const Score score = alpha_beta(alpha, beta, depth, 0, false);
+            const Score score = alpha_beta(alpha, beta, depth, 0, false, false);
             if (aborted_) return score;
             if (score > alpha && score < beta) return score;
             ++stats_.aspiration_researches;
@@ -273,7 +273,9 @@ private:
 
     bool in_tables(Move m) const { return config_.history_captures || !game_.is_capture(m); }
 
-    Score alpha_beta(Score alpha, Score beta, int depth, int ply, bool after_null) {
+    // `cut_node`: a node expected to fail high (Knuth and Moore's type 2): a null-window child
+    // of a PV node, and every other generation below it. Only multi-cut uses it.
+    Score alpha_beta(Score alpha, Score beta, int depth, int ply, bool after_null, bool cut_node) {
         pv_length_[ply] = 0;
         const bool root = ply == 0;
         const bool pv_node = beta - alpha > 1;
@@ -306,7 +308,27 @@ private:
 
         if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
             !is_decisive(beta) && game_.null_move_allowed(pos_) && evaluate(ply) >= beta) {
-            if (const auto cut = try_null_move(beta, depth, ply)) return *cut;
+            if (const auto cut = try_null_move(beta, depth, ply, cut_node)) return *cut;
+            if (aborted_) return 0;
+        }
+
+        // Frontier selectivity: far below alpha, quiet moves that do not end the game are
+        // skipped at depth 1 and 2, and a depth-3 node loses a ply (razoring, then extended
+        // futility at the depth it now has).
+        bool prune_quiet = false;
+        if (!pv_node && !root && !is_decisive(alpha) && !is_decisive(beta) && depth <= 3 &&
+            (config_.futility_margin || config_.ext_futility_margin || config_.razor_margin)) {
+            const Score static_eval = evaluate(ply);
+            if (depth == 3 && config_.razor_margin && static_eval + config_.razor_margin <= alpha) {
+                ++stats_.razorings;
+                depth = 2;
+            }
+            const int margin = depth == 1 ? config_.futility_margin : depth == 2 ? config_.ext_futility_margin : 0;
+            prune_quiet = margin > 0 && static_eval + margin <= alpha;
+        }
+
+        if (config_.multicut && cut_node && !pv_node && !root && depth >= config_.mc_reduction + 2 && !is_decisive(beta)) {
+            if (const auto cut = try_multicut(beta, depth, ply, tt_move)) return *cut;
             if (aborted_) return 0;
         }
 
@@ -324,12 +346,20 @@ private:
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
             make(m, ply, game_.is_irreversible(m));
+            if (prune_quiet && searched > 0 && !capture && next->score < MoveOrder<G>::KillerBase - 64 &&
+                game_.status(pos_) == Status::Ongoing) {
+                game_.unmake(pos_, m);
+                ++stats_.futility_prunes;
+                continue;
+            }
             int new_depth = depth - 1;
             if (config_.extensions && ply < 2 * iteration_depth_) new_depth += game_.extension(pos_, m);
             Score score;
             if (searched == 0) {
-                score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, pv_node ? false : !cut_node);
             } else {
+                // Scout searches of a PV node's later moves expect a cut; below, types alternate.
+                const bool child_cut = pv_node || !cut_node;
                 int r = 0;
                 if (config_.lmr && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
                     new_depth == depth - 1 && !capture && next->score < MoveOrder<G>::KillerBase - 64) {
@@ -337,10 +367,10 @@ private:
                     r = std::min(r, new_depth - 1);
                 }
                 if (config_.pvs) {
-                    score = -alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                    score = -alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, false, child_cut);
                     if (r > 0 && score > alpha && !aborted_) {
                         ++stats_.lmr_researches;
-                        score = -alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                        score = -alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, false, child_cut);
                     }
                     if (score > alpha && score < beta && !aborted_) {
                         ++stats_.pvs_researches;
@@ -348,14 +378,14 @@ private:
                         // it is the one to play if time runs out during the re-search.
                         const Move confirmed_best = root_best_;
                         if (root) root_best_ = m;
-                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, false);
                         if (root && !aborted_ && score <= alpha) root_best_ = confirmed_best;
                     }
                 } else {
-                    score = -alpha_beta(-beta, -alpha, new_depth - r, ply + 1, false);
+                    score = -alpha_beta(-beta, -alpha, new_depth - r, ply + 1, false, child_cut);
                     if (r > 0 && score > alpha && !aborted_) {
                         ++stats_.lmr_researches;
-                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false);
+                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, child_cut);
                     }
                 }
             }
@@ -397,22 +427,47 @@ private:
     // The null move is tried only where its reduced search keeps at least one full-width ply
     // (depth >= R + 2): a game won by one move -- a connection in LOA -- is then always seen
     // as a threat, which a bare static evaluation at the horizon would miss.
-    std::optional<Score> try_null_move(Score beta, int depth, int ply) {
+    std::optional<Score> try_null_move(Score beta, int depth, int ply, bool cut_node) {
         const int r = null_reduction(depth);
         ++stats_.null_tries;
         const Move pass = game_.null_move();
         make(pass, ply, true);  // no repetition may be claimed across a null move
-        Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
+        Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - r, ply + 1, true, !cut_node);
         game_.unmake(pos_, pass);
         if (aborted_ || score < beta) return std::nullopt;
         if (score >= WinThreshold) score = beta;  // a win proven by passing is not a proof
         if (config_.null_verify) {
             // Verified null move (Tabibi and Netanyahu): confirm with a reduced normal search.
-            const Score verified = alpha_beta(beta - 1, beta, depth - r, ply, true);
+            const Score verified = alpha_beta(beta - 1, beta, depth - r, ply, true, cut_node);
             if (aborted_ || verified < beta) return std::nullopt;
         }
         ++stats_.null_cutoffs;
         return score;
+    }
+
+    // Multi-cut: the first mc_moves moves (in the usual order) searched mc_reduction plies
+    // shallower with the null window at beta; mc_cuts fail-highs among them and the node is
+    // taken to fail high. Its children are expected all-nodes.
+    std::optional<Score> try_multicut(Score beta, int depth, int ply, Move tt_move) {
+        ++stats_.multicut_tries;
+        MoveList moves;
+        game_.generate(pos_, moves);
+        MoveOrder<G> order(game_, pos_, moves);
+        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
+        int tried = 0, cuts = 0;
+        while (auto next = order.next()) {
+            const Move m = next->move;
+            make(m, ply, game_.is_irreversible(m));
+            const Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - config_.mc_reduction, ply + 1, false, false);
+            game_.unmake(pos_, m);
+            if (aborted_) return std::nullopt;
+            if (score >= beta && ++cuts >= config_.mc_cuts) {
+                ++stats_.multicut_prunes;
+                return beta;
+            }
+            if (++tried >= config_.mc_moves) break;
+        }
+        return std::nullopt;
     }
 
     // Stand pat on the static evaluation, or follow the game's quiescence moves (captures),

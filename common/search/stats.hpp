@@ -18,6 +18,10 @@ struct SearchStats {
     std::uint64_t lmr_researches = 0;
     std::uint64_t null_tries = 0;
     std::uint64_t null_cutoffs = 0;
+    std::uint64_t futility_prunes = 0;   // quiet moves skipped at frontier / pre-frontier nodes
+    std::uint64_t razorings = 0;         // pre-pre-frontier nodes searched a ply shallower
+    std::uint64_t multicut_tries = 0;
+    std::uint64_t multicut_prunes = 0;
     int depth = 0;     // last completed iteration
     int seldepth = 0;  // deepest ply reached
     double time_ms = 0;
