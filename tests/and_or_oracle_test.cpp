@@ -14,6 +14,7 @@
 #include "loa/move.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position.hpp"
+#include "tests/hand_positions.hpp"
 #include "tests/and_or_oracle.hpp"
 #include "tests/rules_minimax.hpp"
 
@@ -24,34 +25,12 @@ using loa::Colour;
 using loa::Move;
 using loa::Position;
 
-loa::Square square(std::string_view name) { return loa::make_square(name[0] - 'a', name[1] - '1'); }
-
-loa::Bitboard squares(std::initializer_list<std::string_view> names) {
-    loa::Bitboard b = 0;
-    for (const auto name : names) b |= loa::square_bb(square(name));
-    return b;
-}
-
-// The legal move from `from` to `to`; fails the test when there is none.
-Move legal_move(const Position& pos, std::string_view from, std::string_view to) {
-    for (const Move m : loa::legal_moves(pos))
-        if (!m.is_pass() && m.from() == square(from) && m.to() == square(to)) return m;
-    ADD_FAILURE() << "no legal move " << from << "-" << to << " in " << pos.to_text();
-    return Move::none();
-}
-
-Move only_move(const Position& pos) {
-    const auto moves = loa::legal_moves(pos);
-    EXPECT_EQ(moves.size(), 1u) << pos.to_text();
-    return moves.front();
-}
-
-Position after(Position pos, Move m) {
-    pos.make(m);
-    return pos;
-}
-
-bool is_connected(const Position& pos, Colour c) { return oracle::connected(pos.pieces(c)); }
+using loa::testing::after;
+using loa::testing::is_connected;
+using loa::testing::legal_move;
+using loa::testing::only_move;
+using loa::testing::square;
+using loa::testing::squares;
 
 // The connection rule for a position just reached by a move.
 oracle::Outcome outcome(const Position& pos) { return oracle::outcome_after_move(pos, oracle::Options{}); }

@@ -18,6 +18,7 @@
 #include "loa/move.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position.hpp"
+#include "tests/hand_positions.hpp"
 #include "tests/rules_minimax.hpp"
 
 namespace {
@@ -34,35 +35,12 @@ int material(const Position& pos) {
     return 10 * (pos.count(us) - pos.count(~us));
 }
 
-loa::Square square(std::string_view name) { return loa::make_square(name[0] - 'a', name[1] - '1'); }
-
-loa::Bitboard squares(std::initializer_list<std::string_view> names) {
-    loa::Bitboard b = 0;
-    for (const auto name : names) b |= loa::square_bb(square(name));
-    return b;
-}
-
-// The legal move from `from` to `to`; fails the test when there is none.
-Move legal_move(const Position& pos, std::string_view from, std::string_view to) {
-    for (const Move m : loa::legal_moves(pos))
-        if (!m.is_pass() && m.from() == square(from) && m.to() == square(to)) return m;
-    ADD_FAILURE() << "no legal move " << from << "-" << to << " in " << pos.to_text();
-    return Move::none();
-}
-
-// The one legal move of `pos`; fails the test when there are several.
-Move only_move(const Position& pos) {
-    const auto moves = loa::legal_moves(pos);
-    EXPECT_EQ(moves.size(), 1u) << pos.to_text();
-    return moves.front();
-}
-
-Position after(Position pos, Move m) {
-    pos.make(m);
-    return pos;
-}
-
-bool is_connected(const Position& pos, Colour c) { return oracle::connected(pos.pieces(c)); }
+using loa::testing::after;
+using loa::testing::is_connected;
+using loa::testing::legal_move;
+using loa::testing::only_move;
+using loa::testing::square;
+using loa::testing::squares;
 
 oracle::Options qsearch(int level, int plies = 4) {
     oracle::Options o;
