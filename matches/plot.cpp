@@ -11,8 +11,46 @@
 
 namespace matches {
 
+namespace {
+
+// Several pairings (a gauntlet, an ablation): one row per pairing, its Elo from the first
+// engine's view with the 95% interval, so that the pairings compare at a glance.
+void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path) {
+    const std::string data_path = png_path + ".dat";
+    {
+        std::ofstream data(data_path);
+        if (!data) throw common::InputError(fmt::format("plot: cannot write '{}'", data_path));
+        data << "# row elo elo_low elo_high games label\n";
+        int row = 0;
+        for (auto it = r.pairings.rbegin(); it != r.pairings.rend(); ++it) {  // the first pairing on top
+            const EloEstimate e = estimate(it->games);
+            const std::string label = s.engines[static_cast<std::size_t>(it->first)].name + " vs " +
+                                      s.engines[static_cast<std::size_t>(it->second)].name;
+            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {} \"{} ({} games)\"\n", row++, std::clamp(e.elo, -800.0, 800.0),
+                                std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0),
+                                it->games.games(), label, it->games.games());
+        }
+    }
+    const std::string script_path = png_path + ".gp";
+    {
+        std::ofstream gp(script_path);
+        const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
+        gp << "set terminal pngcairo size 900," << height << " font 'sans,10'\n";
+        gp << "set output " << gnuplot_string(png_path) << "\n";
+        gp << "set title 'Elo of the first engine of each pairing, with 95% interval'\nset xlabel 'Elo'\nset grid x\n";
+        gp << fmt::format("set yrange [-0.5:{}.5]\nset ytics scale 0\nset key off\n", r.pairings.size() - 1);
+        gp << "set arrow from 0, graph 0 to 0, graph 1 nohead linecolor rgb 'gray'\n";
+        gp << "plot " << gnuplot_string(data_path)
+           << " using 2:1:3:4:ytic(6) with xerrorbars pointtype 7 pointsize 1 linecolor rgb '#08519c'\n";
+    }
+    run_gnuplot(script_path);
+}
+
+}  // namespace
+
 void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path) {
     if (r.pairings.empty() || r.games.empty()) throw common::InputError("plot: no games to plot");
+    if (r.pairings.size() > 1) return write_pairings_plot(s, r, png_path);
     const PairingStats& first = r.pairings.front();
     const std::string first_name = s.engines[static_cast<std::size_t>(first.first)].name;
     const int per_round = static_cast<int>(r.pairings.size());
