@@ -106,6 +106,37 @@ TEST(Solver, ExactUnderAPlyLimit) {
     EXPECT_GT(counts[2], 5);  // draws
 }
 
+TEST(Solver, ExactUnderLongerPlyLimitsWithTheTable) {
+    // Few pieces, so that the brute force reaches 4 and 5 plies, and transpositions reach the
+    // same position at different plies: a proof stored with more plies left must not be
+    // reused where fewer are left.
+    int counts[3] = {0, 0, 0};
+    const auto positions = testing::sparse_positions(31, 16, 2, 3);
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        const Position& pos = positions[i];
+        for (int limit = 4; limit <= (i < 4 ? 5 : 4); ++limit) {
+            const Value expected = from_oracle(and_or::solve_with_ply_limit(pos, limit));
+            ++counts[static_cast<int>(expected) - 1];
+            for (const Variant& v : variants()) {
+                const auto r = solve(v.options, pos, 5'000'000, limit);
+                EXPECT_EQ(r.value, expected) << describe(v.options) << " limit " << limit << " " << pos.to_text();
+            }
+        }
+    }
+    EXPECT_GT(counts[0] + counts[1], 3);  // decided ones
+    EXPECT_GT(counts[2], 0);              // and draws
+}
+
+TEST(Solver, PnTwoEndsWithTheSmallestSecondLevelBound) {
+    solver::SolverOptions o;
+    o.algorithm = solver::Algorithm::PN2;
+    o.pn2_min_nodes = 0;
+    o.pn2_fraction = 1e-9;
+    const auto r = solve(o, late_positions(9, 3).back(), 20'000);
+    EXPECT_GT(r.nodes, 0u);
+    EXPECT_LE(r.nodes, 20'000u + 400u);
+}
+
 TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
     int wins = 0, losses = 0;
     for (const Position& pos : test_positions()) {

@@ -64,7 +64,12 @@ public:
             std::vector<std::jthread> helpers;
             for (std::size_t i = 1; i < searchers_.size(); ++i)
                 helpers.emplace_back([&, i] { helper_nodes[i] = searchers_[i]->search(root, helper_limits, history).stats.nodes; });
-            result = searchers_.front()->search(root, limits, history, on_iteration);
+            try {
+                result = searchers_.front()->search(root, limits, history, on_iteration);
+            } catch (...) {
+                stop_helpers.store(true, std::memory_order_relaxed);  // before the helpers are joined
+                throw;
+            }
             stop_helpers.store(true, std::memory_order_relaxed);
         }  // joins the helpers
         for (const std::uint64_t n : helper_nodes) result.stats.nodes += n;

@@ -316,6 +316,7 @@ private:
         // skipped at depth 1 and 2, and a depth-3 node loses a ply (razoring, then extended
         // futility at the depth it now has).
         bool prune_quiet = false;
+        Score futility_value = -Infinity;  // what a pruned move is taken to be worth at most
         if (!pv_node && !root && !is_decisive(alpha) && !is_decisive(beta) && depth <= 3 &&
             (config_.futility_margin || config_.ext_futility_margin || config_.razor_margin)) {
             const Score static_eval = evaluate(ply);
@@ -325,6 +326,7 @@ private:
             }
             const int margin = depth == 1 ? config_.futility_margin : depth == 2 ? config_.ext_futility_margin : 0;
             prune_quiet = margin > 0 && static_eval + margin <= alpha;
+            futility_value = static_eval + margin;
         }
 
         if (config_.multicut && cut_node && !pv_node && !root && depth >= config_.mc_reduction + 2 && !is_decisive(beta)) {
@@ -350,6 +352,8 @@ private:
                 game_.status(pos_) == Status::Ongoing) {
                 game_.unmake(pos_, m);
                 ++stats_.futility_prunes;
+                // Fail-soft: the node's upper bound may not drop below what pruning assumed.
+                best = std::max(best, futility_value);
                 continue;
             }
             int new_depth = depth - 1;

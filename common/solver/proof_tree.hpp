@@ -219,9 +219,11 @@ private:
             set_solved(node, false, true);
             return;
         }
-        if (table_) {
+        // Not at the root: its proving move must come from its children. Proofs only without a
+        // game-length rule: one found with more plies left need not hold with fewer.
+        if (table_ && !is_root) {
             const Verdict v = table_->probe(table_key(game_.key(pos), or_node));
-            if (v != Verdict::Unknown) {
+            if (v == Verdict::Disproven || (v == Verdict::Proven && context_.game_plies_left == 0)) {
                 set_solved(node, v == Verdict::Proven, false);
                 return;
             }
@@ -254,7 +256,9 @@ private:
         for (;;) {
             recompute(index, is_or(ply));
             const TreeNode& n = nodes_[index];
-            if (table_ && n.solved() && !n.path_dependent)
+            // A disproof that rests on no draw of the path holds anywhere; a proof only when
+            // no game-length rule can cut it short.
+            if (table_ && n.solved() && !n.path_dependent && (n.dn == 0 || context_.game_plies_left == 0))
                 table_->store(table_key(keys_[path_start_ + static_cast<std::size_t>(ply)], is_or(ply)), n.pn == 0);
             if (index == 0) break;
             index = n.parent;

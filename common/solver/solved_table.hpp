@@ -2,9 +2,10 @@
 //
 // Only results that hold wherever the position is reached are stored: a subtree whose
 // (dis)proof rests on a repetition draw or on the game-length rule depends on the path to it
-// (the graph-history interaction problem) and is never stored. The goal (which side is trying
-// to win) is folded into the key by the caller. One entry per slot, always replaced, the full
-// key verified: a hit is never a wrong answer short of a 64-bit key collision.
+// (the graph-history interaction problem) and is never stored, and under a game-length rule no
+// proof is stored or used (it may need more plies than another path leaves). The goal (which
+// side is trying to win) is folded into the key by the caller. One entry per slot, always
+// replaced, the full key verified.
 #pragma once
 
 #include <cstddef>

@@ -120,13 +120,15 @@ public:
     // first (as for the αβ search). The root's own game status is not checked.
     Result solve(const Position& root, const SolveLimits& limits, std::span<const std::uint64_t> history = {}) {
         Result result;
+        // Tree nodes are indexed by 32 bits.
+        const std::uint64_t budget = std::min<std::uint64_t>(limits.nodes, 0xFFFF0000ULL);
         const search::Stopwatch clock;
         search::SearchLimits stop;
         stop.hard_time_ms = limits.time_ms;
         stop.stop = limits.stop;
         const TreeContext context{history, {}, 0, limits.game_plies_left};
 
-        result.win = prove(root, true, context, limits.nodes, result.nodes, clock, stop);
+        result.win = prove(root, true, context, budget, result.nodes, clock, stop);
         if (result.win.proven()) {
             result.value = Value::Win;
             for (const TreeNode& child : first_.children(0))
@@ -135,7 +137,7 @@ public:
                     break;
                 }
         } else if (result.win.disproven()) {
-            result.loss = prove(root, false, context, limits.nodes, result.nodes, clock, stop);
+            result.loss = prove(root, false, context, budget, result.nodes, clock, stop);
             if (result.loss.proven()) result.value = Value::Loss;
             else if (result.loss.disproven()) result.value = Value::Draw;
         }
@@ -169,8 +171,9 @@ private:
                                       std::uint64_t& total, const search::Stopwatch& clock,
                                       const search::SearchLimits& stop) {
         second_.reset(pos, first_.is_or(ply), first_.context_below(ply));
+        // At least 2: a second-level tree must expand its root, or nothing would change.
         const auto bound = std::max<std::uint64_t>(
-            options_.pn2_min_nodes, static_cast<std::uint64_t>(options_.pn2_fraction * static_cast<double>(first_.size())));
+            {2, options_.pn2_min_nodes, static_cast<std::uint64_t>(options_.pn2_fraction * static_cast<double>(first_.size()))});
         second_.run(bound, total, budget, clock, stop,
                     [&](std::uint32_t i, Position& p, int pl) { return second_.expand_plain(i, p, pl); });
         if (second_.root().expanded()) first_.adopt_children(index, second_.children(0));

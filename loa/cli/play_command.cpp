@@ -1,4 +1,5 @@
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -28,8 +29,8 @@ std::pair<double, double> parse_clock(const std::string& text) {
 }
 
 std::string format_clock(double ms) {
-    const double s = std::max(0.0, ms) / 1000.0;
-    return fmt::format("{}:{:04.1f}", static_cast<int>(s) / 60, s - 60 * (static_cast<int>(s) / 60));
+    const long tenths = std::lround(std::max(0.0, ms) / 100.0);
+    return fmt::format("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10);
 }
 
 }  // namespace

@@ -74,7 +74,7 @@ int run_uci(std::istream& in, Output& out) {
 int run_uci(std::istream& in, Output& out, Session& session) {
     std::mutex lock;
     std::condition_variable stopped;
-    bool infinite = false, stop_requested = false;
+    bool infinite = false, pondering = false, stop_requested = false;
     bool busy = false;  // from go until its bestmove is written (guarded by lock)
 
     auto finish_search = [&] {
@@ -161,7 +161,8 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 {
                     // Pondering answers, like an infinite search, only after ponderhit or stop.
                     const std::lock_guard guard(lock);
-                    infinite = is_infinite || clock.ponder;
+                    infinite = is_infinite;
+                    pondering = clock.ponder;
                     stop_requested = false;
                     busy = true;
                 }
@@ -170,7 +171,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     [&](const Result& r) {
                         // In infinite mode the answer waits for 'stop', as UCI requires.
                         std::unique_lock guard(lock);
-                        stopped.wait(guard, [&] { return !infinite || stop_requested; });
+                        stopped.wait(guard, [&] { return (!infinite && !pondering) || stop_requested; });
                         std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
                         if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
                             line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));
@@ -183,7 +184,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 session.ponderhit();
                 {
                     const std::lock_guard guard(lock);
-                    infinite = false;
+                    pondering = false;
                 }
                 stopped.notify_all();
             } else if (cmd == "stop") {
@@ -206,7 +207,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
         bool unlimited;
         {
             const std::lock_guard guard(lock);
-            unlimited = infinite;
+            unlimited = infinite || pondering;
         }
         if (unlimited) finish_search();
         session.wait();
