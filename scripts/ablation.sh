@@ -3,7 +3,8 @@
 # enhancement switched off, as one gauntlet (each pairing with its own Elo interval, and its own
 # SPRT with --sprt), a combined table in the summary and JSON, and a plot of Elo per pairing.
 # Usage: bash scripts/ablation.sh [OUT_DIR] [extra loa-match arguments...]
-#   default OUT_DIR out/ablation; e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000
+#   default OUT_DIR out/ablation, 200 games a pairing, -j 2, seed 16 (give all three to change
+#   one), e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000 -j 2 --seed 16
 # Without --tc the engines play at 20,000 nodes a move (contention-free).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -11,7 +12,13 @@ out="${1:-$root/out/ablation}"; shift || true
 mkdir -p "$out"
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 limit=",nodes=20000"
-for a in "$@"; do [ "$a" = "--tc" ] && limit=""; done
+defaults=(--games 200 -j 2 --seed 16)
+for a in "$@"; do
+  case "$a" in
+    --tc) limit="" ;;
+    --games|-j|--seed) defaults=() ;;  # given: the caller sets all three
+  esac
+done
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"
@@ -20,5 +27,5 @@ variants=(
 engines=(--engine "name=full,preset=full$limit")
 for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},preset=full,${v#*:}$limit"); done
 exec "$match" --gauntlet "${engines[@]}" --openings "$root/data/openings/balanced-4-8.txt" \
-  --openings-order random --seed 16 --games 200 -j 2 --report-every 100 -q \
+  --openings-order random "${defaults[@]}" --report-every 100 -q \
   --json "$out/ablation.json" --pgn "$out/ablation.pgn" --plot "$out/ablation.png" "$@"
