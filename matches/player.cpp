@@ -38,7 +38,6 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         c.game_ply = game.ply();
         time.emplace(c, 0.0, spec_.config.timeman);
         limits.timer = &*time;
-        limits.hard_time_ms = time->maximum_ms();  // also a plain limit: what the runner's report checks
     }
     limits.game_plies_left = loa::plies_until_limit(game);
     limits.stop = interrupt_;
@@ -50,7 +49,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
     choice.depth = result.depth;
     choice.nodes = result.stats.nodes;
     choice.time_ms = result.stats.time_ms;
-    choice.hard_limit_ms = limits.hard_time_ms;
+    choice.hard_limit_ms = time ? time->maximum_ms() : limits.hard_time_ms;  // what the runner's report checks
     return choice;
 }
 
