@@ -66,4 +66,14 @@ int plies_until_limit(const Game& game) {
     return game.rules().ply_limit > 0 ? std::max(1, game.rules().ply_limit - game.ply()) : 0;
 }
 
+double expected_moves_left(const Game& game) {
+    // LOA games between engines of this strength last about 45 plies, long ones twice that:
+    // expect 32 more moves of our own at the start, fewer as the game goes on, never fewer
+    // than 12 (a game that has lasted long may last much longer); a ply limit caps it.
+    double expected = std::clamp(32.0 - game.ply() / 4.0, 12.0, 32.0);
+    if (const int plies_left = plies_until_limit(game); plies_left > 0)
+        expected = std::min(expected, static_cast<double>((plies_left + 1) / 2));  // ours of them, rounded up
+    return expected;
+}
+
 }  // namespace loa

@@ -55,4 +55,8 @@ std::vector<std::uint64_t> search_history(const Game& game);
 // Plies until the rules' ply limit draws the game (SearchLimits::game_plies_left); 0: no limit.
 int plies_until_limit(const Game& game);
 
+// How many more moves the side to move should expect to make in this game: what a tournament
+// time plan divides the clock by (search::ClockLimits::expected_moves_left).
+double expected_moves_left(const Game& game);
+
 }  // namespace loa

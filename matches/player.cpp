@@ -35,7 +35,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         search::ClockLimits c;
         c.time_left_ms = clock.remaining_ms;
         c.increment_ms = clock.increment_ms;
-        c.game_ply = game.ply();
+        c.expected_moves_left = loa::expected_moves_left(game);
         time.emplace(c, 0.0, spec_.config.timeman);
         limits.timer = &*time;
     }

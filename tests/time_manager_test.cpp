@@ -11,16 +11,23 @@
 #include "common/search/time_manager.hpp"
 #include "loa/engine/frontends.hpp"
 #include "loa/engine/session.hpp"
+#include "loa/game.hpp"
 
 namespace search {
 namespace {
 
-ClockLimits sudden_death(double left_ms, double inc_ms = 0, int ply = 0) {
+ClockLimits sudden_death(double left_ms, double inc_ms = 0, double expected_moves = 0) {
     ClockLimits c;
     c.time_left_ms = left_ms;
     c.increment_ms = inc_ms;
-    c.game_ply = ply;
+    c.expected_moves_left = expected_moves;
     return c;
+}
+
+// The expected moves of a LOA game that has lasted `plies` plies under the given rules (a game
+// picked up mid-way: only the ply count matters).
+double expected_moves_after(int plies, const loa::RuleSet& rules = {}) {
+    return loa::expected_moves_left(loa::Game(loa::Position::start(), rules, plies));
 }
 
 IterationReport report(int depth, int score, std::uint16_t best, double elapsed, int root_moves = 30) {
@@ -59,8 +66,8 @@ TEST(TimeManager, NoClockNoTimer) {
 
 TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
     const double half_hour = 30 * 60 * 1000.0;
-    TimeManager opening(sudden_death(half_hour, 0, 0), 50, TimePolicy::Tournament);
-    TimeManager late(sudden_death(half_hour, 0, 120), 50, TimePolicy::Tournament);
+    TimeManager opening(sudden_death(half_hour, 0, 32), 50, TimePolicy::Tournament);
+    TimeManager late(sudden_death(half_hour, 0, 12), 50, TimePolicy::Tournament);
     EXPECT_NEAR(opening.optimum_ms(), (half_hour - 50) / 32, 1e-6);
     EXPECT_NEAR(late.optimum_ms(), (half_hour - 50) / 12, 1e-6);  // at least 12 moves expected
     for (const TimeManager* tm : {&opening, &late}) {
@@ -69,17 +76,31 @@ TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
     }
     // Whatever the ply, a move never gets more than 30% of what is left: sudden death is
     // never lost on time by the plan (each move leaves at least 70%).
-    for (int ply = 0; ply < 400; ply += 7) {
-        TimeManager tm(sudden_death(1000, 0, ply), 0, TimePolicy::Tournament);
-        EXPECT_LE(tm.maximum_ms(), 300.0) << ply;
+    for (double moves : {0.0, 0.5, 1.0, 2.0, 12.0, 32.0, 100.0}) {
+        TimeManager tm(sudden_death(1000, 0, moves), 0, TimePolicy::Tournament);
+        EXPECT_LE(tm.maximum_ms(), 300.0) << moves;
     }
+    // Unknown game length: 30 moves.
+    EXPECT_NEAR(TimeManager(sudden_death(30'000), 0, TimePolicy::Tournament).optimum_ms(), 1000, 1e-9);
+}
+
+TEST(TimeManager, LoaExpectsFewerMovesAsTheGameGoesOn) {
+    // The game side's estimate: 32 moves at the start, a quarter move less per ply, at least
+    // 12; a ply limit caps it at the moves the side to move can still make.
+    EXPECT_DOUBLE_EQ(expected_moves_after(0), 32);
+    EXPECT_DOUBLE_EQ(expected_moves_after(40), 22);
+    EXPECT_DOUBLE_EQ(expected_moves_after(120), 12);
+    loa::RuleSet limited;
+    limited.ply_limit = 50;
+    EXPECT_DOUBLE_EQ(expected_moves_after(40, limited), 5);   // 10 plies left: 5 of ours
+    EXPECT_DOUBLE_EQ(expected_moves_after(49, limited), 1);   // the last ply is ours
 }
 
 TEST(TimeManager, TournamentExtendsOnInstabilityAndCutsWhenOneMoveDominates) {
     const double left = 60'000;
     // Stable best move from depth 1 to 8: the target shrinks once it has held four iterations
     // (from depth 6 on), so the search stops earlier than the plain slice would.
-    TimeManager stable(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    TimeManager stable(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     const double slice = stable.optimum_ms();
     int stopped_at = 0;
     for (int d = 1; d <= 12 && !stopped_at; ++d)
@@ -87,19 +108,19 @@ TEST(TimeManager, TournamentExtendsOnInstabilityAndCutsWhenOneMoveDominates) {
     EXPECT_EQ(stopped_at, 6);  // 0.4 slice >= 0.6 * 0.6 slice once the move has held from depth 3 to 6
 
     // The best move changes every iteration: the same elapsed time is no reason to stop.
-    TimeManager unstable(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    TimeManager unstable(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     EXPECT_FALSE(unstable.stop_after_iteration(report(1, 20, 1, 0)));
     for (int d = 2; d <= 12; ++d)
         EXPECT_FALSE(unstable.stop_after_iteration(report(d, 20, static_cast<std::uint16_t>(d), 0.7 * slice))) << d;
     EXPECT_TRUE(unstable.stop_after_iteration(report(13, 20, 99, unstable.maximum_ms())));
 
     // A score drop of 80 centi-units extends the target too.
-    TimeManager dropping(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    TimeManager dropping(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     EXPECT_FALSE(dropping.stop_after_iteration(report(1, 100, 5, 0)));
     EXPECT_FALSE(dropping.stop_after_iteration(report(2, 20, 5, 0.7 * slice)));
 
     // One legal move: played at once.
-    TimeManager forced(sudden_death(left, 0, 40), 0, TimePolicy::Tournament);
+    TimeManager forced(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     EXPECT_TRUE(forced.stop_after_iteration(report(1, 0, 3, 0.1, 1)));
 }
 

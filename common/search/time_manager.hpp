@@ -36,7 +36,10 @@ struct ClockLimits {
     int moves_to_go = 0;       // 0: unknown, sudden death
     bool infinite = false;
     bool ponder = false;       // think on the opponent's time until ponderhit()
-    int game_ply = 0;          // plies played so far: how long the game may still last
+    // The game's estimate of the moves the side to move still has to make (tournament plan);
+    // 0: unknown, taken as 30. It comes from the game side: only the game knows how long its
+    // games last.
+    double expected_moves_left = 0;
 };
 
 class TimeManager final : public SearchTimer {
@@ -96,9 +99,7 @@ private:
             optimum_ms_ = std::max(1.0, slice);
             maximum_ms_ = std::max(1.0, std::min(2.5 * slice, left / 3 - 5));
         } else {
-            // LOA games last about 45 plies between engines of this strength, long ones twice
-            // that: expect at least 12 more moves of our own, more early in the game.
-            const double expected = std::clamp(32.0 - clock_.game_ply / 4.0, 12.0, 32.0);
+            const double expected = clock_.expected_moves_left > 0 ? std::max(1.0, clock_.expected_moves_left) : 30.0;
             const double moves = clock_.moves_to_go > 0 ? std::min<double>(clock_.moves_to_go, expected) : expected;
             const double slice = left / moves + 0.8 * inc;
             optimum_ms_ = std::max(1.0, slice);

@@ -113,7 +113,7 @@ Result Session::think(const search::ClockLimits& clock, const std::function<void
 
 void Session::plan(const search::ClockLimits& clock) {
     search::ClockLimits c = clock;
-    c.game_ply = game_.ply();
+    c.expected_moves_left = expected_moves_left(game_);
     time_ = std::make_unique<search::TimeManager>(c, overhead_ms_, config_.timeman);
 }
 
