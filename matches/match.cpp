@@ -151,6 +151,15 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
             const std::size_t k = next.fetch_add(1);
             if (k >= jobs.size()) return;
             const Job job = jobs[k];
+            if (s.sprt && result.pairings.size() > 1) {
+                // A gauntlet or round robin with an SPRT: a pairing that has decided plays no
+                // more pairs (those in flight are finished and counted); the others go on.
+                const std::lock_guard guard(lock);
+                if (result.pairings[static_cast<std::size_t>(job.pairing)].decision != SprtDecision::Continue) {
+                    result.stopped_by_sprt = true;
+                    continue;
+                }
+            }
             const PairingStats& pairing = result.pairings[static_cast<std::size_t>(job.pairing)];
             const Opening& opening = s.openings[static_cast<std::size_t>(job.pair) % s.openings.size()];
             Player& a = *players[static_cast<std::size_t>(pairing.first)];

@@ -370,6 +370,30 @@ TEST(Match, AnSprtStopKeepsTheDecisionAndReportsTheGamesInFlight) {
     }
 }
 
+TEST(Match, AGauntletWithAnSprtStopsEachPairingAtItsOwnDecision) {
+    // The base against a much weaker engine decides within a few pairs and then plays no
+    // more (only the pairs in flight are finished); the other pairing is not held back by it
+    // and plays its whole schedule unless it decides too.
+    MatchSettings s = small_match(2);
+    s.format = Format::Gauntlet;
+    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0),
+                 parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1),
+                 parse_engine_spec("name=equal,preset=full,depth=3,eval=hand", 2)};
+    s.games = 40;
+    s.sprt = parse_sprt("elo0=0,elo1=200,model=logistic");
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.pairings.size(), 2u);
+    const PairingStats& weak = r.pairings[0];
+    ASSERT_EQ(weak.decision, SprtDecision::AcceptH1);
+    EXPECT_LT(weak.games.games(), 40);
+    EXPECT_LE(weak.games.games(), weak.decision_games + 2 * 2);  // at most a pair per worker in flight
+    EXPECT_TRUE(r.stopped_by_sprt);
+    const PairingStats& equal = r.pairings[1];
+    if (equal.decision == SprtDecision::Continue) EXPECT_EQ(equal.games.games(), 40);
+    else EXPECT_LE(equal.games.games(), equal.decision_games + 2 * 2);
+    EXPECT_EQ(static_cast<std::int64_t>(r.games.size()), weak.games.games() + equal.games.games());
+}
+
 TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
     const MatchResult result = run_match(small_match(2), {});
     std::stringstream text;

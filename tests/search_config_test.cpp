@@ -69,7 +69,8 @@ TEST(SearchConfig, HistoryIncrementDefaultsFollowThePapers) {
 TEST(SearchConfig, CanonicalTextRoundTrips) {
     for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
                              "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
-                             "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament"}) {
+                             "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament",
+                             "pvs+tt+killers+rhh,qs_order=history"}) {
         const SearchConfig c = parse_search_config(spec);
         const std::string text = to_string(c);
         EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
@@ -83,11 +84,13 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     EXPECT_EQ(s.mc_moves, 6);
     EXPECT_EQ(s.threads, 3);
     EXPECT_EQ(s.timeman, TimePolicy::Tournament);
+    EXPECT_EQ(s.qs_order, QsOrder::Captures);
+    EXPECT_EQ(parse_search_config("rhh,qs_order=history").qs_order, QsOrder::History);
 }
 
 TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
     for (const char* spec : {"full,futility=-5", "full,razoring=maybe", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
-                             "full,timeman=fast", "full,multicut=2"})
+                             "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv"})
         EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
 }
 

@@ -179,6 +179,10 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         else bad_value(key, value, "off, captures or quads");
     } else if (key == "qsearch_plies") {
         c.qsearch_plies = parse_range(key, value, 1, 64);
+    } else if (key == "qs_order") {
+        if (value == "captures") c.qs_order = QsOrder::Captures;
+        else if (value == "history") c.qs_order = QsOrder::History;
+        else bad_value(key, value, "captures or history");
     } else if (key == "extensions") {
         c.extensions = parse_on_off(key, value);
     } else {
@@ -226,7 +230,7 @@ std::string to_string(const SearchConfig& c) {
         "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},eval_cache={},"
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
-        "lmr_min_moves={},qsearch={},qsearch_plies={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
+        "lmr_min_moves={},qsearch={},qsearch_plies={},qs_order={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
         "mc_reduction={},threads={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
@@ -235,7 +239,7 @@ std::string to_string(const SearchConfig& c) {
         on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
-        c.qsearch_plies, on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
+        c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
         margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.threads, c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
@@ -265,6 +269,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"lmr_min_moves", "1..60: moves searched at full depth before reductions"},
         {"qsearch", "off|captures|quads: horizon treatment"},
         {"qsearch_plies", "1..64: longest quiescence line"},
+        {"qs_order", "captures|history: quiescence move order, the game's capture ranking or the history tables"},
         {"extensions", "on|off: the game's extension hook"},
         {"futility", "off|on|<margin>: skip quiet moves at depth 1 when the evaluation + margin <= alpha (on: 150)"},
         {"ext_futility", "off|on|<margin>: the same at depth 2 (extended futility pruning; on: 300)"},

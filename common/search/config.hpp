@@ -21,6 +21,7 @@ enum class TTReuse { Deeper, Exact };
 enum class NullMove { Off, Fixed, Adaptive };
 enum class AspirationResearch { Full, Widen };
 enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
+enum class QsOrder { Captures, History };
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
@@ -78,6 +79,11 @@ struct SearchConfig {
 
     int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
     int qsearch_plies = 4;  // longest quiescence line
+    // How quiescence orders its moves: by the game's capture ranking (Captures), or by the
+    // history tables of the main search, capture ranking breaking ties (History: the order of
+    // the MIA papers, where one history table orders every move). Quiescence never updates
+    // the tables either way.
+    QsOrder qs_order = QsOrder::Captures;
     bool extensions = false;
 
     // Lazy SMP: threads searching the same root through one shared transposition table.

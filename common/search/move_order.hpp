@@ -30,6 +30,8 @@ public:
     static constexpr std::int64_t KillerBase = 1LL << 59;
     static constexpr std::int64_t HistoryCap = (1LL << 58) - 1;
     static constexpr std::size_t Capacity = 256;
+    static constexpr int QsTieBits = 8;
+    static constexpr std::int64_t QsHistoryCap = (1LL << 53) - 1;
 
     struct Scored {
         Move move;
@@ -58,14 +60,25 @@ public:
         }
     }
 
-    // Keeps only the moves quiescence search follows at `level`, best captures first.
-    void score_quiescence(int level) {
+    // Keeps only the moves quiescence search follows at `config.qsearch`'s level, ordered by
+    // the game's capture ranking, or by history first (config.qs_order) with the capture
+    // ranking breaking ties. `in_tables`: whether a move has a history entry at all.
+    template <typename InTables>
+    void score_quiescence(const SearchConfig& config, const HistoryTables& history, InTables in_tables) {
+        const bool by_history = config.qs_order == QsOrder::History && config.history != HistoryMode::None;
         std::size_t kept = 0;
         for (std::size_t i = 0; i < count_; ++i) {
             const Move m = moves_[i];
-            if (!game_.is_quiescence_move(pos_, m, level)) continue;
+            if (!game_.is_quiescence_move(pos_, m, config.qsearch)) continue;
+            std::int64_t s = game_.capture_order(pos_, m);
+            if (by_history && in_tables(m)) {
+                // History in the high bits: capture ranks stay below 2^8 (asserted), history
+                // scores are capped so that the sum stays below the TT band.
+                assert(s >= 0 && s < (1 << QsTieBits));
+                s += std::min(history.score(config.history, game_.move_index(pos_, m)), QsHistoryCap) << QsTieBits;
+            }
             moves_[kept] = m;
-            scores_[kept++] = game_.capture_order(pos_, m);
+            scores_[kept++] = s;
         }
         count_ = kept;
     }

@@ -489,7 +489,7 @@ private:
         MoveList moves;
         game_.generate(pos_, moves);
         MoveOrder<G> order(game_, pos_, moves);
-        order.score_quiescence(config_.qsearch);
+        order.score_quiescence(config_, history_, [this](Move m) { return in_tables(m); });
         while (auto next = order.next()) {
             const Move m = next->move;
             pv_length_[ply + 1] = 0;  // a child that ends the game leaves no line of its own
