@@ -56,9 +56,13 @@ std::vector<PairingStats> pairings_of(const MatchSettings& s) {
     return out;
 }
 
-void tally(const MatchSettings& s, MatchResult& result) {
+void tally(const MatchSettings& s, MatchResult& result, SprtReplay replay) {
     result.pairings = pairings_of(s);
-    std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+    auto schedule_order = [&result] {
+        std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+    };
+    // The counts are the same in any order; the SPRT decisions are not (the first crossing).
+    if (replay == SprtReplay::ScheduleOrder) schedule_order();
     std::map<int, std::vector<GameRecord>> pending;
     const int per_round = static_cast<int>(result.pairings.size());
     for (const GameRecord& g : result.games) {
@@ -67,6 +71,7 @@ void tally(const MatchSettings& s, MatchResult& result) {
         add_game(stats, g, s.engines[static_cast<std::size_t>(stats.first)].name, pending[p]);
         if (s.sprt) update_sprt(stats, *s.sprt);
     }
+    if (replay == SprtReplay::GivenOrder) schedule_order();
 }
 
 void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
@@ -124,9 +129,12 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     std::atomic<bool> stop{false};
     std::map<int, std::vector<GameRecord>> pending;  // by pairing: games waiting for their partner
     {
+        // The state file holds the games in the order the run counted them: replayed in that
+        // order, every pairing's SPRT decision is the one the interrupted run took (a decided
+        // pairing of a gauntlet stays stopped).
         MatchResult resumed;
         resumed.games = finished;
-        tally(s, resumed);
+        tally(s, resumed, SprtReplay::GivenOrder);
         result.pairings = resumed.pairings;
     }
     if (!callbacks.keep_games) std::vector<GameRecord>().swap(finished);  // counted: the caller has them

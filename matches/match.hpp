@@ -99,9 +99,12 @@ int scheduled_games(const MatchSettings& settings);
 MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callbacks,
                       const std::vector<GameRecord>& already_played = {});
 
-// Recomputes every pairing's counts (and SPRT state) from finished games, in schedule order:
-// what resume and merge rely on to give exactly the numbers of one uninterrupted run.
-void tally(const MatchSettings& settings, MatchResult& result);
+// Recomputes every pairing's counts (and SPRT state) from finished games and leaves the games
+// in schedule order: what resume and merge rely on to give exactly the numbers of one
+// uninterrupted run. The SPRT decisions (taken at the first crossing of a bound) replay the
+// games in schedule order, or in the order given (a state file's: the order a run counted them).
+enum class SprtReplay { ScheduleOrder, GivenOrder };
+void tally(const MatchSettings& settings, MatchResult& result, SprtReplay replay = SprtReplay::ScheduleOrder);
 
 // Adds one game to a pairing's counts; pair results are counted when both games are in.
 void add_game(PairingStats& stats, const GameRecord& game, const std::string& first_name,

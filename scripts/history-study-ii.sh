@@ -26,6 +26,9 @@ shift $(( $# < 2 ? $# : 2 ))
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 command -v python3 > /dev/null || { echo "history-study-ii: needs python3 (apt-get install python3)" >&2; exit 1; }
 mkdir -p "$out"
+for phase in opening middle endgame; do
+  [ -s "$root/data/treesize/$phase.txt" ] || { echo "history-study-ii: data/treesize/$phase.txt is missing: run scripts/make-phase-positions.sh" >&2; exit 1; }
+done
 
 # run NAME POSITIONS BASE_SPEC [VARIANTS...]: HH-1, RHH-all-1, RHH-cut-1 on BASE_SPEC, unless
 # variants are given (name=...,spec pairs, the first one the baseline).

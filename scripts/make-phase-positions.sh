@@ -5,17 +5,17 @@
 # between the same four varied variants at fixed nodes, then from each game
 #   opening: one position from plies 4..10 (right after the random opening plies),
 #   middle:  one position from plies 12..40,
-#   endgame: one position 6..16 plies before the end of games won by connection.
+#   endgame: one position 6..16 plies before the end of decided games.
 # Fully seeded; fixed nodes, so the games do not depend on the machine's speed.
 # Usage: bash scripts/make-phase-positions.sh [BUILD_DIR]   (default build/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build/release}"
 match="$build/matches/loa-match"
-[ -x "$match" ] || bash "$root/scripts/build.sh" release
+[ -x "$match" ] || { echo "make-phase-positions: no $match (bash scripts/build.sh release)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$match" -q -j "$(nproc)" --seed 2116 --opening-plies 4 --games 40 --pgn "$work/games.pgn" \
+"$match" -q -j "$(nproc)" --seed 2116 --opening-plies 4 --games 40 --pgn "$work/games.pgn" --state "$work/games.state" \
   --engine name=full,preset=full,nodes=8000 \
   --engine name=rhh,preset=pvs+tt+rhh,nodes=8000 \
   --engine name=hh-killers,preset=pvs+tt+hh+killers,nodes=8000 \
@@ -31,4 +31,4 @@ write_set() {  # name, description, positions arguments...
 }
 write_set opening "opening (plies 4..10)" --min-ply 4 --max-ply 10
 write_set middle "middle game (plies 12..40)" --min-ply 12 --max-ply 40
-write_set endgame "endgame (6..16 plies before a connection win)" --before-end 6..16
+write_set endgame "endgame (6..16 plies before the end of a decided game)" --before-end 6..16

@@ -392,6 +392,26 @@ TEST(Match, AGauntletWithAnSprtStopsEachPairingAtItsOwnDecision) {
     if (equal.decision == SprtDecision::Continue) EXPECT_EQ(equal.games.games(), 40);
     else EXPECT_LE(equal.games.games(), equal.decision_games + 2 * 2);
     EXPECT_EQ(static_cast<std::int64_t>(r.games.size()), weak.games.games() + equal.games.games());
+
+    // Resumed from the games of the decided pairing and half of the other's, the decided
+    // pairing keeps its decision and plays no more; the other plays the rest of its schedule.
+    s.concurrency = 1;
+    const MatchResult whole = run_match(s, {});
+    ASSERT_GE(whole.pairings[1].games.games(), 4);
+    const std::int64_t others = whole.pairings[1].games.games() / 4 * 2;  // whole pairs, about half
+    std::vector<GameRecord> played;
+    std::int64_t taken = 0;
+    for (const GameRecord& g : whole.games)  // pairs alternate between the two pairings
+        if (g.pair % 2 == 0 || taken++ < others) played.push_back(g);
+    int new_games_of_decided = 0;
+    MatchCallbacks count_new;
+    count_new.on_game = [&](const GameRecord& g, const PairingStats&) { new_games_of_decided += g.pair % 2 == 0; };
+    const MatchResult resumed = run_match(s, count_new, played);
+    EXPECT_EQ(new_games_of_decided, 0);
+    EXPECT_EQ(resumed.pairings[0].decision, whole.pairings[0].decision);
+    EXPECT_EQ(resumed.pairings[0].decision_games, whole.pairings[0].decision_games);
+    EXPECT_EQ(resumed.pairings[1].games.games(), whole.pairings[1].games.games());
+    EXPECT_LT(others, whole.pairings[1].games.games());  // the resume had something to play
 }
 
 TEST(Match, RecordsReplayLegallyToTheRecordedResult) {

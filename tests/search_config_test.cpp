@@ -75,6 +75,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
         const std::string text = to_string(c);
         EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
         EXPECT_EQ(parse_search_config(text).history, c.history);
+        EXPECT_EQ(parse_search_config(text).qs_order, c.qs_order) << text;
     }
     const SearchConfig s = parse_search_config("full,futility=on,ext_futility=250,multicut=on,mc_moves=6,threads=3,timeman=tournament");
     EXPECT_EQ(s.futility_margin, 150);

@@ -162,7 +162,13 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
         write_plot(s, result, o->plot_path);
         fmt::print("Plot written to {}\n", o->plot_path);
     }
-    if (result.stopped_by_sprt) fmt::print("SPRT decided: the run stopped early.\n");
+    if (result.stopped_by_sprt && result.pairings.size() == 1) fmt::print("SPRT decided: the run stopped early.\n");
+    if (result.stopped_by_sprt && result.pairings.size() > 1) {
+        const auto decided = std::count_if(result.pairings.begin(), result.pairings.end(),
+                                           [](const PairingStats& p) { return p.decision != SprtDecision::Continue; });
+        fmt::print("SPRT: {} of {} pairings decided and stopped early; the others played their games.\n", decided,
+                   result.pairings.size());
+    }
     if (!o->json_path.empty()) {
         // A new file renamed over the path: a reader (a Slurm driver) never sees half of it.
         const std::string fresh = o->json_path + ".tmp";
@@ -190,7 +196,7 @@ int run_locally(const MatchSettings& s, Options* o) {
         std::ifstream in(o->json_path);
         const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
         if (!done.is_discarded() && done.contains("settings") && same_match(done["settings"], settings_json(s)) &&
-            done.value("played_games", 0) >= scheduled_games(s)) {
+            (done.value("played_games", 0) >= scheduled_games(s) || done.value("stopped_by_sprt", false))) {
             if (!o->quiet) fmt::print("{} already holds this shard's {} games\n", o->json_path, scheduled_games(s));
             return 0;
         }
