@@ -87,5 +87,33 @@ for path in sorted(out.glob("*.json"), key=lambda p: p.stat().st_mtime):
               f"{v['ratio']:.3f} [{v['ratio_low']:.3f}, {v['ratio_high']:.3f}] | {v['full_width_ratio']:.3f} | "
               f"{v['nodes']:,.0f} | {v['score_differences']} |")
 PY
+# The same ratios as a picture: one row per run and variant, the ratio with its interval.
+python3 - "$out" "$depth" > "$out/summary.dat" <<'PY'
+import json, pathlib, sys
+out, depth = pathlib.Path(sys.argv[1]), int(sys.argv[2])
+for path in sorted(out.glob("*.json"), key=lambda p: p.stat().st_mtime):
+    j = json.loads(path.read_text())
+    for d in j["depths"]:
+        if d["depth"] != depth: continue
+        for v in d["variants"]:
+            if v["name"] != j["baseline"]:
+                print(f'"{path.stem}: {v["name"]} / {j["baseline"]}" {v["ratio"]:.4f} {v["ratio_low"]:.4f} {v["ratio_high"]:.4f}')
+PY
+if command -v gnuplot > /dev/null; then
+  rows=$(wc -l < "$out/summary.dat")
+  gnuplot <<GP
+set terminal pngcairo size 1100,$((120 + 22 * rows)) font ",10"
+set output "$out/summary.png"
+set title "Tree size at depth $depth: nodes / nodes of the run's baseline, 95% bootstrap interval"
+set xlabel "node ratio (< 1: fewer nodes than the baseline)"
+set yrange [$rows:-1]
+set grid xtics
+set arrow from 1, graph 0 to 1, graph 1 nohead dashtype 2
+set lmargin 42
+unset key
+plot "$out/summary.dat" using 2:0:3:4:ytic(1) with xerrorbars pointtype 7 pointsize 0.8
+GP
+  echo "plot: $out/summary.png"
+fi
 echo "summary: $out/summary.md"
 cat "$out/summary.md"
