@@ -13,9 +13,12 @@ namespace matches {
 
 namespace {
 
-// Several pairings (a gauntlet, an ablation): one row per pairing, its Elo from the first
-// engine's view with the 95% interval, so that the pairings compare at a glance.
+// Several pairings (a gauntlet, an ablation): one row per pairing, its Elo with the 95%
+// interval of the summary (pentanomial when there are pairs), so that the pairings compare at a
+// glance. A gauntlet's rows read from each variant's side against the base (an ablation's
+// "what switching this off costs"); a round robin's from the first engine's.
 void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path) {
+    const bool gauntlet = s.format == Format::Gauntlet;
     const std::string data_path = png_path + ".dat";
     {
         std::ofstream data(data_path);
@@ -23,12 +26,15 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
         data << "# row elo elo_low elo_high games label\n";
         int row = 0;
         for (auto it = r.pairings.rbegin(); it != r.pairings.rend(); ++it) {  // the first pairing on top
-            const EloEstimate e = estimate(it->games);
-            const std::string label = s.engines[static_cast<std::size_t>(it->first)].name + " vs " +
-                                      s.engines[static_cast<std::size_t>(it->second)].name;
-            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {} \"{} ({} games)\"\n", row++, std::clamp(e.elo, -800.0, 800.0),
-                                std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0),
-                                it->games.games(), label, it->games.games());
+            const EloEstimate e = it->pairs.pairs() ? estimate(it->pairs, it->games) : estimate(it->games);
+            const std::string& first = s.engines[static_cast<std::size_t>(it->first)].name;
+            const std::string& second = s.engines[static_cast<std::size_t>(it->second)].name;
+            const std::string label = gauntlet ? second + " vs " + first : first + " vs " + second;
+            const double sign = gauntlet ? -1 : 1;
+            const double low = sign > 0 ? e.elo_low : -e.elo_high, high = sign > 0 ? e.elo_high : -e.elo_low;
+            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {} \"{} ({} games)\"\n", row++, std::clamp(sign * e.elo, -800.0, 800.0),
+                                std::clamp(low, -800.0, 800.0), std::clamp(high, -800.0, 800.0), it->games.games(), label,
+                                it->games.games());
         }
     }
     const std::string script_path = png_path + ".gp";
@@ -37,7 +43,9 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
         const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
         gp << "set terminal pngcairo size 900," << height << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
-        gp << "set title 'Elo of the first engine of each pairing, with 95% interval'\nset xlabel 'Elo'\nset grid x\n";
+        gp << (gauntlet ? "set title 'Elo of each engine against the base, with 95% interval'\n"
+                        : "set title 'Elo of the first engine of each pairing, with 95% interval'\n")
+           << "set xlabel 'Elo'\nset grid x\n";
         gp << fmt::format("set yrange [-0.5:{}.5]\nset ytics scale 0\nset key off\n", r.pairings.size() - 1);
         gp << "set arrow from 0, graph 0 to 0, graph 1 nohead linecolor rgb 'gray'\n";
         gp << "plot " << gnuplot_string(data_path)
