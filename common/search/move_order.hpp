@@ -33,6 +33,10 @@ public:
     static constexpr int QsTieBits = 8;
     static constexpr std::int64_t QsHistoryCap = (1LL << 53) - 1;
 
+    // Scored below every band but history's: no TT, refutation, capture-first or killer move.
+    // The moves reductions and frontier pruning may touch. (Killer k scores KillerBase - k.)
+    static constexpr bool history_band(std::int64_t score) { return score < KillerBase - 64; }
+
     struct Scored {
         Move move;
         std::int64_t score;

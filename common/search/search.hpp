@@ -348,7 +348,7 @@ private:
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
             make(m, ply, game_.is_irreversible(m));
-            if (prune_quiet && searched > 0 && !capture && next->score < MoveOrder<G>::KillerBase - 64 &&
+            if (prune_quiet && searched > 0 && !capture && MoveOrder<G>::history_band(next->score) &&
                 game_.status(pos_) == Status::Ongoing) {
                 game_.unmake(pos_, m);
                 ++stats_.futility_prunes;
@@ -366,7 +366,7 @@ private:
                 const bool child_cut = pv_node || !cut_node;
                 int r = 0;
                 if (config_.lmr && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
-                    new_depth == depth - 1 && !capture && next->score < MoveOrder<G>::KillerBase - 64) {
+                    new_depth == depth - 1 && !capture && MoveOrder<G>::history_band(next->score)) {
                     r = (searched >= 3 * config_.lmr_min_moves && depth >= 6) ? 2 : 1;
                     r = std::min(r, new_depth - 1);
                 }
