@@ -55,6 +55,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         const MoveChoice choice = player.choose(game, clocks[side]);
         const double used = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
+        (us == loa::Colour::Black ? record.black_move_ms : record.white_move_ms).push_back(used);
         double& slowest = us == loa::Colour::Black ? record.black_max_move_ms : record.white_max_move_ms;
         slowest = std::max(slowest, used);
         if (choice.hard_limit_ms > 0) record.max_overshoot_ms = std::max(record.max_overshoot_ms, used - choice.hard_limit_ms);

@@ -31,6 +31,9 @@ struct GameRecord {
     bool rules_ending = true;  // false: time, illegal move, resignation
     double black_ms = 0, white_ms = 0;
     double black_max_move_ms = 0, white_max_move_ms = 0;  // slowest single move
+    // Time each side used for each of its moves after the opening, in order: how a time manager
+    // spreads its clock over a game.
+    std::vector<double> black_move_ms, white_move_ms;
     double max_overshoot_ms = 0;  // worst time used beyond a move's own hard limit
     std::uint64_t black_nodes = 0, white_nodes = 0;
 

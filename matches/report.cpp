@@ -1,7 +1,9 @@
 #include "matches/report.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -51,6 +53,46 @@ std::string sprt_summary(const SprtSettings& sprt, const PairingStats& p, bool s
     return out;
 }
 
+// Time per move of each engine that played on a clock, by its own move number: how its time
+// manager spreads the clock over a game (the early moves, the middle game, a long endgame).
+std::string time_per_move_table(const MatchResult& r) {
+    constexpr int BandMoves = 10, Bands = 6;  // moves 1-10, ..., 41-50, 51 and later
+    struct Band {
+        double total = 0, slowest = 0;
+        int moves = 0;
+    };
+    std::map<std::string, std::array<Band, Bands>> engines;
+    auto add = [&](const std::string& engine, const std::string& limit, const std::vector<double>& ms) {
+        if (limit.find("tc=") == std::string::npos) return;
+        auto& bands = engines[engine];
+        for (std::size_t i = 0; i < ms.size(); ++i) {
+            Band& b = bands[std::min<std::size_t>(i / BandMoves, Bands - 1)];
+            b.total += ms[i];
+            b.slowest = std::max(b.slowest, ms[i]);
+            ++b.moves;
+        }
+    };
+    for (const GameRecord& g : r.games) {
+        add(g.black, g.black_limit, g.black_move_ms);
+        add(g.white, g.white_limit, g.white_move_ms);
+    }
+    if (engines.empty()) return {};
+    std::string out = "\nTime per move on the clock, by the engine's own move number (mean / slowest ms, moves):\n";
+    out += fmt::format("  {:<16}", "engine");
+    for (int b = 0; b < Bands; ++b)
+        out += b + 1 < Bands ? fmt::format(" {:>19}", fmt::format("{}-{}", b * BandMoves + 1, (b + 1) * BandMoves))
+                             : fmt::format(" {:>19}", fmt::format("{}+", b * BandMoves + 1));
+    out += '\n';
+    for (const auto& [engine, bands] : engines) {
+        out += fmt::format("  {:<16}", engine);
+        for (const Band& b : bands)
+            out += b.moves == 0 ? fmt::format(" {:>19}", "-")
+                                : fmt::format(" {:>19}", fmt::format("{:.0f}/{:.0f} {}", b.total / b.moves, b.slowest, b.moves));
+        out += '\n';
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string finished_line(const GameRecord& g) {
@@ -96,6 +138,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
     if (!r.games.empty())
         out += fmt::format("\n{} games, {} moves; slowest move {:.1f} ms; worst overshoot of a move's hard limit {:.2f} ms\n",
                            r.games.size(), moves, slowest, overshoot);
+    out += time_per_move_table(r);
     if (s.engines.size() > 2) {
         out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0):\n", name(s, 0));
         out += fmt::format("  {:<4} {:<16} {:>8} {:>8} {:>7} {:>7}\n", "rank", "engine", "elo", "+-95%", "points", "games");

@@ -1,6 +1,7 @@
 #include "matches/state.hpp"
 
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -41,6 +42,28 @@ bool same_match(const nlohmann::json& a, const nlohmann::json& b) {
 }
 
 namespace {
+
+// Milliseconds, rounded to 0.1 ms: a state line of a long game stays short.
+nlohmann::json times_json(const std::vector<double>& ms) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const double t : ms) a.push_back(std::round(t * 10) / 10);
+    return a;
+}
+
+// An optional array of non-negative times; at most `max_count` (a side's moves).
+std::vector<double> times_field(const nlohmann::json& j, const char* key, std::size_t max_count) {
+    std::vector<double> out;
+    if (!j.contains(key)) return out;
+    const nlohmann::json& a = j.at(key);
+    if (!a.is_array() || a.size() > max_count)
+        throw InputError(fmt::format("'{}' must be an array of at most {} times", key, max_count));
+    for (const nlohmann::json& v : a) {
+        if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+            throw InputError(fmt::format("'{}' must hold non-negative milliseconds", key));
+        out.push_back(v.get<double>());
+    }
+    return out;
+}
 
 // An integer field within [low, high]. nlohmann's own conversion casts any number, which is
 // undefined for a float out of range (found by fuzzing): a number of another kind or range is
@@ -106,6 +129,8 @@ nlohmann::ordered_json game_json(const GameRecord& g) {
             {"black_max_move_ms", g.black_max_move_ms},
             {"white_max_move_ms", g.white_max_move_ms},
             {"max_overshoot_ms", g.max_overshoot_ms},
+            {"black_move_ms", times_json(g.black_move_ms)},
+            {"white_move_ms", times_json(g.white_move_ms)},
             {"moves", moves}};
 }
 
@@ -142,6 +167,9 @@ GameRecord game_from_json(const nlohmann::json& j) {
             g.moves.push_back(m);
             pos.make(m);
         }
+        const std::size_t side_moves = (g.moves.size() + 1) / 2;
+        g.black_move_ms = times_field(j, "black_move_ms", side_moves);
+        g.white_move_ms = times_field(j, "white_move_ms", side_moves);
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("game record: {}", e.what()));
     }

@@ -806,6 +806,50 @@ TEST(MatchState, GameRecordsRoundTripThroughJson) {
     EXPECT_THROW(game_from_json(nlohmann::json::parse(R"({"game": 1})")), common::InputError);
 }
 
+TEST(MatchState, EachSidesTimePerMoveIsRecordedAndRoundTrips) {
+    const MatchResult r = run_match(small_match(1), {});
+    for (const GameRecord& g : r.games) {
+        const std::size_t played = g.moves.size() - static_cast<std::size_t>(g.opening_plies);
+        ASSERT_EQ(g.black_move_ms.size() + g.white_move_ms.size(), played);  // one time per move after the opening
+        EXPECT_LE(g.black_move_ms.size() - g.white_move_ms.size() + 1, 2u);  // the sides alternate
+        double black = 0;
+        for (const double t : g.black_move_ms) black += t;
+        EXPECT_NEAR(black, g.black_ms, 1e-6);
+        const GameRecord back = game_from_json(nlohmann::json::parse(game_json(g).dump()));
+        ASSERT_EQ(back.white_move_ms.size(), g.white_move_ms.size());
+        for (std::size_t i = 0; i < g.white_move_ms.size(); ++i) EXPECT_NEAR(back.white_move_ms[i], g.white_move_ms[i], 0.05);
+    }
+    nlohmann::ordered_json j = game_json(r.games[0]);
+    for (const char* bad : {"[-1]", "[\"1\"]", "5", "[1e400]"}) {
+        nlohmann::ordered_json broken = j;
+        broken["black_move_ms"] = nlohmann::json::parse(bad, nullptr, false);
+        EXPECT_THROW((void)game_from_json(broken), common::InputError) << bad;
+    }
+    nlohmann::ordered_json too_many = j;
+    too_many["white_move_ms"] = std::vector<double>(r.games[0].moves.size(), 1.0);  // more than a side's moves
+    EXPECT_THROW((void)game_from_json(too_many), common::InputError);
+    j.erase("black_move_ms");  // records from before the field: no times
+    EXPECT_TRUE(game_from_json(j).black_move_ms.empty());
+}
+
+TEST(MatchReport, TimePerMoveIsTabledForEnginesOnAClockOnly) {
+    MatchSettings s = small_match(1);
+    MatchResult r = run_match(s, {});
+    EXPECT_EQ(summary(s, r).find("Time per move"), std::string::npos);  // fixed nodes: no clock, no table
+    GameRecord& g = r.games[0];
+    g.black_limit = "tc=10+0";
+    g.black_move_ms.assign(12, 100.0);
+    g.black_move_ms[10] = 400;  // the 11th move: second band
+    const std::string text = summary(s, r);
+    const auto table = text.find("Time per move");
+    ASSERT_NE(table, std::string::npos) << text;
+    const std::string rows = text.substr(table);
+    EXPECT_NE(rows.find(g.black), std::string::npos);
+    EXPECT_NE(rows.find("100/100 10"), std::string::npos) << rows;  // moves 1-10: mean/slowest, count
+    EXPECT_NE(rows.find("250/400 2"), std::string::npos) << rows;   // moves 11-12
+    EXPECT_EQ(rows.find("\n  " + g.white + " "), std::string::npos) << rows;  // White had no clock
+}
+
 TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     const MatchResult whole = run_match(small_match(2), {});
     // Pretend the run stopped after game 3: pair 0 complete, pair 1 half played.
