@@ -4,6 +4,7 @@
 # Usage: bash scripts/solver-table.sh [SET] [OUT_DIR]
 #   SET      default data/endgames/endgames.txt
 #   OUT_DIR  default out/solver: one CSV per run (loa solve --csv), summary.csv and summary.md
+#   ALGOS    environment: the algorithms (default "pn pn2 dfpn")
 # Run it on a quiet machine: the times are wall-clock.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -12,7 +13,7 @@ out="${2:-$root/out/solver}"
 loa="${LOA:-$root/build/release/loa/loa}"
 mkdir -p "$out"
 echo "algorithm,init,nodes,positions,solved,wrong,total_nodes,time_ms" > "$out/summary.csv"
-for algo in pn pn2; do
+for algo in ${ALGOS:-pn pn2 dfpn}; do
   for init in uniform mobility; do
     for budget in 10000 100000 1000000; do
       name="$algo-$init-$budget"

@@ -58,7 +58,7 @@ struct Variant {
 
 std::vector<Variant> variants() {
     std::vector<Variant> out;
-    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::PN2})
+    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN})
         for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility})
             for (const std::size_t table_mb : {std::size_t{0}, std::size_t{1}}) {
                 solver::SolverOptions o;
@@ -169,8 +169,9 @@ TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
 TEST(Solver, TheProvingMoveWins) {
     const SearchGame game;
     int checked = 0;
-    for (const Position& pos : test_positions()) {
+    for (const Position& pos : test_positions()) for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
         solver::SolverOptions options;
+        options.algorithm = algorithm;
         const auto r = solve(options, pos, 200'000);
         if (r.value != Value::Win) continue;
         Position child = pos;
@@ -184,7 +185,7 @@ TEST(Solver, TheProvingMoveWins) {
         }
         ++checked;
     }
-    EXPECT_GT(checked, 10);
+    EXPECT_GT(checked, 20);  // both algorithms
 }
 
 TEST(Solver, AgreesWithTheDecidedScoresOfTheAlphaBetaSearch) {
@@ -236,17 +237,21 @@ TEST(Solver, GameHistoryRepetitionsAreDraws) {
             history.push_back(child.key());
         }
     }
-    Solver s(SearchGame{}, {});
-    solver::SolveLimits limits;
-    limits.nodes = 100'000;
-    EXPECT_EQ(s.solve(pos, limits, history).value, Value::Draw);
+    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+        solver::SolverOptions options;
+        options.algorithm = algorithm;
+        Solver s(SearchGame{}, options);
+        solver::SolveLimits limits;
+        limits.nodes = 100'000;
+        EXPECT_EQ(s.solve(pos, limits, history).value, Value::Draw) << solver::to_string(algorithm);
+    }
 }
 
 TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
     // A win that takes more than one move, every child of the root put once in the game
     // history: a second occurrence is no draw yet, so the win stands.
     const SearchGame game;
-    int checked = 0;
+    int checked[2] = {0, 0};  // PN, df-pn
     for (const Position& pos : test_positions()) {
         MoveList moves;
         game.generate(pos, moves);
@@ -259,14 +264,20 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
             history.push_back(0);
             history.push_back(child.key());
         }
-        if (wins_at_once || solve({}, pos, 100'000).value != Value::Win) continue;
-        Solver s(SearchGame{}, {});
-        solver::SolveLimits limits;
-        limits.nodes = 100'000;
-        EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << pos.to_text();
-        ++checked;
+        if (wins_at_once) continue;
+        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+            solver::SolverOptions options;
+            options.algorithm = algorithm;
+            if (solve(options, pos, 100'000).value != Value::Win) continue;  // a win this budget proves
+            Solver s(SearchGame{}, options);
+            solver::SolveLimits limits;
+            limits.nodes = 100'000;
+            EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << solver::to_string(algorithm) << " " << pos.to_text();
+            ++checked[algorithm == solver::Algorithm::PN ? 0 : 1];
+        }
     }
-    EXPECT_GE(checked, 3);
+    EXPECT_GE(checked[0], 3);
+    EXPECT_GE(checked[1], 3);
 }
 
 TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
@@ -287,9 +298,13 @@ TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
             EXPECT_EQ(*e.value, Value::Loss) << where;
             ++checked_by_brute_force;
         }
-        const auto r = solve({}, e.position, 20'000);
-        if (r.value != Value::Unknown) {
-            EXPECT_EQ(r.value, *e.value) << where;
+        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+            solver::SolverOptions options;
+            options.algorithm = algorithm;
+            const auto r = solve(options, e.position, 20'000);
+            if (r.value != Value::Unknown) {
+                EXPECT_EQ(r.value, *e.value) << solver::to_string(algorithm) << " " << where;
+            }
         }
     }
     EXPECT_GE(checked_by_brute_force, 10);
@@ -324,6 +339,7 @@ TEST(Solver, RejectsUnknownNames) {
     EXPECT_THROW(solver::parse_algorithm("pds"), common::InputError);
     EXPECT_THROW(solver::parse_leaf_init("random"), common::InputError);
     EXPECT_EQ(solver::parse_algorithm("pn2"), solver::Algorithm::PN2);
+    EXPECT_EQ(solver::parse_algorithm("dfpn"), solver::Algorithm::DFPN);
 }
 
 }  // namespace

@@ -20,15 +20,11 @@
 
 #include "common/search/game.hpp"
 #include "common/search/limits.hpp"
+#include "common/solver/node_rules.hpp"
 #include "common/solver/proof_numbers.hpp"
 #include "common/solver/solved_table.hpp"
 
 namespace solver {
-
-// How a new leaf's numbers start. Uniform: 1 and 1. Mobility (as in Winands' LOA solvers):
-// the number of moves of the side to move stands for the work of its goal, i.e. an OR leaf
-// gets dn = moves and an AND leaf pn = moves.
-enum class LeafInit { Uniform, Mobility };
 
 struct TreeNode {
     static constexpr std::uint32_t None = 0xFFFFFFFF;
@@ -164,12 +160,6 @@ public:
         n.path_dependent = from.path_dependent;
     }
 
-    // The goal-specific key for the solved table: the same position has different verdicts
-    // for the two goals, and the side to move alone does not tell which goal a tree has.
-    static std::uint64_t table_key(std::uint64_t position_key, bool attacker_to_move) {
-        return attacker_to_move ? position_key : position_key ^ 0x9E3779B97F4A7C15ULL;
-    }
-
 private:
     void set_key(int ply, std::uint64_t key) {
         const std::size_t at = path_start_ + static_cast<std::size_t>(ply);
@@ -222,33 +212,19 @@ private:
         // Not at the root: its proving move must come from its children. Proofs only without a
         // game-length rule: one found with more plies left need not hold with fewer.
         if (table_ && !is_root) {
-            const Verdict v = table_->probe(table_key(game_.key(pos), or_node));
+            const Verdict v = table_->probe(goal_key(game_.key(pos), or_node));
             if (v == Verdict::Disproven || (v == Verdict::Proven && context_.game_plies_left == 0)) {
                 set_solved(node, v == Verdict::Proven, false);
                 return;
             }
         }
-        node.pn = node.dn = 1;
-        if (init_ == LeafInit::Mobility) {
-            MoveList moves;
-            game_.generate(pos, moves);
-            const auto n = static_cast<ProofNumber>(std::max<std::size_t>(1, moves.size()));
-            (or_node ? node.dn : node.pn) = n;
-        }
+        set_leaf_numbers(game_, pos, or_node, init_, node.pn, node.dn);
     }
 
     // The position at `ply` of the current descent repeats one on the path (root, and the
     // first-level path above it, included), or one from the game twice.
     bool is_repetition(int ply) const {
-        const std::size_t at = path_start_ + static_cast<std::size_t>(ply);
-        const std::uint64_t key = keys_[at];
-        int in_game = 0;
-        for (std::size_t i = at; i >= 2;) {
-            i -= 2;
-            if (keys_[i] != key) continue;
-            if (i >= history_size_ || ++in_game == 2) return true;
-        }
-        return false;
+        return repeats({keys_.data(), path_start_ + static_cast<std::size_t>(ply) + 1}, history_size_);
     }
 
     // Recomputes the numbers of the expanded node and of its ancestors up to the root.
@@ -259,39 +235,21 @@ private:
             // A disproof that rests on no draw of the path holds anywhere; a proof only when
             // no game-length rule can cut it short.
             if (table_ && n.solved() && !n.path_dependent && (n.dn == 0 || context_.game_plies_left == 0))
-                table_->store(table_key(keys_[path_start_ + static_cast<std::size_t>(ply)], is_or(ply)), n.pn == 0);
+                table_->store(goal_key(keys_[path_start_ + static_cast<std::size_t>(ply)], is_or(ply)), n.pn == 0);
             if (index == 0) break;
             index = n.parent;
             --ply;
         }
     }
 
-    // OR: pn = min over children, dn = sum; AND: the other way round. A solved node depends
-    // on the path when its verdict does: through the one child that decides it (the OR node
-    // proven by a child, the AND node disproven by a child) if some deciding child does not,
-    // or through every child when all of them are needed.
+    // The numbers of an expanded node from its children's (combine, node_rules.hpp).
     void recompute(std::uint32_t index, bool or_node) {
         TreeNode& n = nodes_[index];
         if (!n.expanded()) return;
-        ProofNumber min_value = Infinite, sum = 0;
-        bool any_dependent = false, independent_decider = false;
-        for (std::uint32_t c = n.first_child; c < n.first_child + n.children; ++c) {
-            const TreeNode& child = nodes_[c];
-            const ProofNumber mine = or_node ? child.pn : child.dn;    // the goal one child can settle
-            const ProofNumber theirs = or_node ? child.dn : child.pn;  // the goal all children must settle
-            min_value = std::min(min_value, mine);
-            sum = saturating_add(sum, theirs);
-            any_dependent = any_dependent || child.path_dependent;
-            if (mine == 0 && !child.path_dependent) independent_decider = true;
-        }
-        if (or_node) {
-            n.pn = min_value;
-            n.dn = sum;
-        } else {
-            n.dn = min_value;
-            n.pn = sum;
-        }
-        n.path_dependent = min_value == 0 ? !independent_decider : any_dependent;
+        const Combined c = combine(children(index), or_node);
+        n.pn = c.pn;
+        n.dn = c.dn;
+        n.path_dependent = c.path_dependent;
     }
 
     const G& game_;

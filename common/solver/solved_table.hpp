@@ -16,6 +16,12 @@ namespace solver {
 
 enum class Verdict : std::uint8_t { Unknown, Proven, Disproven };
 
+// The goal-specific key for a solver's table: the same position has different verdicts for
+// the two goals, and the side to move alone does not tell which goal a search has.
+inline std::uint64_t goal_key(std::uint64_t position_key, bool attacker_to_move) {
+    return attacker_to_move ? position_key : position_key ^ 0x9E3779B97F4A7C15ULL;
+}
+
 class SolvedTable {
 public:
     explicit SolvedTable(std::size_t megabytes) {

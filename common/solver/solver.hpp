@@ -1,6 +1,6 @@
-// Proves a position won, lost or drawn with proof-number search: PN (one tree) or PN²
-// (Breuker; Winands used it for LOA endgames), over any search::Game, with a table of
-// solved positions.
+// Proves a position won, lost or drawn with proof-number search: PN (one tree), PN²
+// (Breuker; Winands used it for LOA endgames) or depth-first df-pn (depth_first.hpp), over any
+// search::Game, with a table of solved positions.
 //
 // Two goals are searched in turn: "the side to move wins" and, once that is disproven, "the
 // side to move loses". Proven first: a win; proven second: a loss; both disproven: a draw.
@@ -23,13 +23,14 @@
 #include "common/error.hpp"
 #include "common/search/game.hpp"
 #include "common/search/limits.hpp"
+#include "common/solver/depth_first.hpp"
 #include "common/solver/proof_numbers.hpp"
 #include "common/solver/proof_tree.hpp"
 #include "common/solver/solved_table.hpp"
 
 namespace solver {
 
-enum class Algorithm { PN, PN2 };
+enum class Algorithm { PN, PN2, DFPN };
 enum class Value { Unknown, Win, Loss, Draw };
 
 inline std::string_view to_string(Value v) {
@@ -41,12 +42,15 @@ inline std::string_view to_string(Value v) {
     }
     return "unknown";
 }
-inline std::string_view to_string(Algorithm a) { return a == Algorithm::PN ? "pn" : "pn2"; }
+inline std::string_view to_string(Algorithm a) {
+    return a == Algorithm::PN ? "pn" : a == Algorithm::PN2 ? "pn2" : "dfpn";
+}
 
 inline Algorithm parse_algorithm(std::string_view text) {
     if (text == "pn") return Algorithm::PN;
     if (text == "pn2") return Algorithm::PN2;
-    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn or pn2)");
+    if (text == "dfpn") return Algorithm::DFPN;
+    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn, pn2 or dfpn)");
 }
 inline LeafInit parse_leaf_init(std::string_view text) {
     if (text == "uniform") return LeafInit::Uniform;
@@ -59,7 +63,7 @@ struct SolverOptions {
     // to a million nodes (docs/solver.md); PN² saves memory, not nodes.
     Algorithm algorithm = Algorithm::PN;
     LeafInit init = LeafInit::Mobility;
-    std::size_t table_mb = 16;  // 0: no table of solved positions
+    std::size_t table_mb = 16;  // 0: no table of solved positions (df-pn: its smallest table)
     double pn2_fraction = 1.0;
     std::uint64_t pn2_min_nodes = 100;
 };
@@ -103,7 +107,10 @@ public:
           options_(options),
           table_(options.table_mb ? std::make_unique<SolvedTable>(options.table_mb) : nullptr),
           first_(game_, table_.get(), options.init),
-          second_(game_, table_.get(), options.init) {}
+          second_(game_, table_.get(), options.init),
+          depth_first_(options.algorithm == Algorithm::DFPN
+                           ? std::make_unique<DepthFirstProofSearch<G>>(game_, options.table_mb, options.init)
+                           : nullptr) {}
 
     // The trees refer to the game member: a solver stays where it was made.
     ProofNumberSolver(const ProofNumberSolver&) = delete;
@@ -114,6 +121,7 @@ public:
     // Forget the solved positions: the next solve gives what a fresh solver gives.
     void clear() {
         if (table_) table_->clear();
+        if (depth_first_) depth_first_->clear();
     }
 
     // `history`: keys of the game's positions before `root` that it may still repeat, oldest
@@ -131,11 +139,7 @@ public:
         result.win = prove(root, true, context, budget, result.nodes, clock, stop);
         if (result.win.proven()) {
             result.value = Value::Win;
-            for (const TreeNode& child : first_.children(0))
-                if (child.pn == 0) {
-                    result.move = Move::from_raw(child.move);
-                    break;
-                }
+            result.move = proving_move_;
         } else if (result.win.disproven()) {
             result.loss = prove(root, false, context, budget, result.nodes, clock, stop);
             if (result.loss.proven()) result.value = Value::Loss;
@@ -152,6 +156,16 @@ private:
         goal.run = true;
         const std::uint64_t nodes_before = total;
         const double time_before = clock.elapsed_ms();
+        proving_move_ = Move::none();
+        if (depth_first_) {
+            const auto found = depth_first_->run(root, attacker_to_move, context, total, budget, clock, stop);
+            goal.pn = found.pn;
+            goal.dn = found.dn;
+            proving_move_ = found.proving_move;
+            goal.nodes = total - nodes_before;
+            goal.time_ms = clock.elapsed_ms() - time_before;
+            return goal;
+        }
         first_.reset(root, attacker_to_move, context);
         if (options_.algorithm == Algorithm::PN) {
             first_.run(budget, total, budget, clock, stop,
@@ -162,6 +176,12 @@ private:
         }
         goal.pn = first_.root().pn;
         goal.dn = first_.root().dn;
+        if (goal.pn == 0)
+            for (const TreeNode& child : first_.children(0))
+                if (child.pn == 0) {
+                    proving_move_ = Move::from_raw(child.move);
+                    break;
+                }
         goal.nodes = total - nodes_before;
         goal.time_ms = clock.elapsed_ms() - time_before;
         return goal;
@@ -186,6 +206,8 @@ private:
     std::unique_ptr<SolvedTable> table_;
     ProofTree<G> first_;
     ProofTree<G> second_;
+    std::unique_ptr<DepthFirstProofSearch<G>> depth_first_;
+    Move proving_move_ = Move::none();  // of the last goal proven
 };
 
 }  // namespace solver

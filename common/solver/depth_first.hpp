@@ -1,0 +1,249 @@
+// Depth-first proof-number search, df-pn (Nagai, 2002), over any search::Game: the successor
+// of Nagai's PDS, which Winands studied on LOA endgames. It expands the same most-proving
+// nodes as PN search, but walks down and back up with two thresholds instead of keeping the
+// tree: a node is searched until its proof number reaches th_pn or its disproof number th_dn,
+// and what it found is kept in a transposition table (numbers_table.hpp). Memory is the table,
+// whatever the node budget.
+//
+// Thresholds of the child searched (at an OR node; an AND node swaps pn and dn): the child
+// with the smallest pn, until its pn passes the second smallest (the most-proving node moves
+// elsewhere) or the parent's own threshold, or until its dn brings the parent's sum to th_dn.
+//
+// A node keeps its children's numbers in its own frame while it searches them, so a child
+// whose value rests on a repetition of the line (graph-history interaction) is seen with that
+// value here, and the table never holds it as solved. Rules as in the tree algorithms: a
+// position repeating one on the line is a draw at once, one from the game before the root at
+// its third occurrence, and the game-length rule draws at its ply; results that rest on either
+// are not stored as solved, and no proof is stored or used under a game-length rule.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "common/search/game.hpp"
+#include "common/search/limits.hpp"
+#include "common/solver/node_rules.hpp"
+#include "common/solver/numbers_table.hpp"
+#include "common/solver/proof_numbers.hpp"
+#include "common/solver/proof_tree.hpp"
+#include "common/solver/solved_table.hpp"
+
+namespace solver {
+
+template <search::Game G>
+class DepthFirstProofSearch {
+public:
+    using Position = typename G::Position;
+    using Move = typename G::Move;
+    using MoveList = typename G::MoveList;
+
+    // Lines deeper than this end the search as unknown: the recursion stays far from the
+    // stack's limit, and no verdict is ever made up for a line cut short.
+    static constexpr int MaxPly = 600;
+
+    DepthFirstProofSearch(const G& game, std::size_t table_mb, LeafInit init)
+        : game_(game), table_(table_mb), init_(init) {}
+
+    void clear() { table_.clear(); }
+
+    struct Outcome {
+        ProofNumber pn = 1, dn = 1;
+        Move proving_move = Move::none();  // when proven: a root move whose child is proven
+    };
+
+    // One goal from `root` (`attacker_to_move`: the root is an OR node), until it is solved,
+    // or `total_nodes` (shared by every search of a solve; a node counts each time it is
+    // generated) reaches `budget`, or time is up.
+    Outcome run(const Position& root, bool attacker_to_move, const TreeContext& context, std::uint64_t& total_nodes,
+                std::uint64_t budget, const search::Stopwatch& clock, const search::SearchLimits& stop) {
+        root_is_or_ = attacker_to_move;
+        context_ = context;
+        keys_.assign(context.game_history.begin(), context.game_history.end());
+        history_size_ = keys_.size();
+        keys_.push_back(game_.key(root));
+        total_ = &total_nodes;
+        budget_ = budget;
+        clock_ = &clock;
+        stop_ = &stop;
+        aborted_ = false;
+        expansions_ = 0;
+        root_children_.clear();
+
+        Outcome out;
+        if (context.game_plies_left > 0 && context.root_ply >= context.game_plies_left) {
+            out.pn = Infinite;  // the game-length rule has already drawn it: a failure for the attacker
+            out.dn = 0;
+            return out;
+        }
+        Position pos = root;
+        const Node n = search(pos, 0, Infinite, Infinite);
+        out.pn = n.pn;
+        out.dn = n.dn;
+        if (n.pn == 0)
+            for (const Node& child : root_children_)
+                if (child.pn == 0) {
+                    out.proving_move = child.move;
+                    break;
+                }
+        return out;
+    }
+
+private:
+    struct Node {
+        Move move = Move::none();
+        ProofNumber pn = 1, dn = 1;
+        bool path_dependent = false;
+        bool solved() const { return pn == 0 || dn == 0; }
+    };
+
+    bool is_or(int ply) const { return (ply % 2 == 0) == root_is_or_; }
+
+    // Searches the node at `ply` (its position in `pos`, its key last in keys_) until one of its
+    // numbers reaches its threshold, it is solved, or the search is aborted.
+    Node search(Position& pos, int ply, ProofNumber th_pn, ProofNumber th_dn) {
+        const bool or_node = is_or(ply);
+        std::vector<Node> children = expand(pos, ply);
+        Node n;
+        for (;;) {
+            const Combined c = combine(children, or_node);
+            n.pn = c.pn;
+            n.dn = c.dn;
+            n.path_dependent = c.path_dependent;
+            if (n.solved() || n.pn >= th_pn || n.dn >= th_dn) break;
+            if (out_of_resources() || ply + 1 >= MaxPly) {
+                aborted_ = true;
+                break;
+            }
+            const auto [best, child_th_pn, child_th_dn] = select(children, or_node, n, th_pn, th_dn);
+            Node& child = children[best];
+            game_.make(pos, child.move);
+            keys_.push_back(game_.key(pos));
+            const Node found = search(pos, ply + 1, child_th_pn, child_th_dn);
+            keys_.pop_back();
+            game_.unmake(pos, child.move);
+            child.pn = found.pn;
+            child.dn = found.dn;
+            child.path_dependent = found.path_dependent;
+            if (aborted_) {
+                const Combined last = combine(children, or_node);
+                n.pn = last.pn;
+                n.dn = last.dn;
+                n.path_dependent = last.path_dependent;
+                break;
+            }
+        }
+        remember(keys_.back(), or_node, n);
+        if (ply == 0) root_children_ = std::move(children);
+        return n;
+    }
+
+    // The node's children with their starting numbers: the rules, the line, the table, or a
+    // new leaf's numbers.
+    std::vector<Node> expand(Position& pos, int ply) {
+        MoveList moves;
+        game_.generate(pos, moves);
+        *total_ += moves.size();
+        std::vector<Node> children;
+        children.reserve(moves.size());
+        const bool child_or = !is_or(ply);
+        for (const Move m : moves) {
+            Node child;
+            child.move = m;
+            game_.make(pos, m);
+            keys_.push_back(game_.key(pos));
+            classify(child, pos, ply + 1, child_or);
+            keys_.pop_back();
+            game_.unmake(pos, m);
+            children.push_back(child);
+        }
+        return children;
+    }
+
+    void classify(Node& node, const Position& pos, int ply, bool or_node) const {
+        auto solve = [&](bool proven, bool path_dependent) {
+            node.pn = proven ? 0 : Infinite;
+            node.dn = proven ? Infinite : 0;
+            node.path_dependent = path_dependent;
+        };
+        // The status is the side to move's; the attacker is to move at OR nodes.
+        const search::Status s = game_.status(pos);
+        if (s != search::Status::Ongoing)
+            return solve((s == search::Status::Win && or_node) || (s == search::Status::Loss && !or_node), false);
+        if (game_.repetition_draws() && repeats(keys_, history_size_)) return solve(false, true);
+        if (context_.game_plies_left > 0 && context_.root_ply + ply >= context_.game_plies_left) return solve(false, true);
+        if (const auto known = table_.probe(goal_key(keys_.back(), or_node))) {
+            // A stored proof is not used under a game-length rule: it may need more plies.
+            if (known->pn != 0 || context_.game_plies_left == 0) {
+                node.pn = known->pn;
+                node.dn = known->dn;
+                return;
+            }
+        }
+        set_leaf_numbers(game_, pos, or_node, init_, node.pn, node.dn);
+    }
+
+    struct Choice {
+        std::size_t child;
+        ProofNumber th_pn, th_dn;
+    };
+
+    // The most-proving child (the first on ties, for determinism) and its thresholds.
+    static Choice select(const std::vector<Node>& children, bool or_node, const Node& n, ProofNumber th_pn,
+                         ProofNumber th_dn) {
+        // At an OR node "mine" is pn (one child settles it), "theirs" dn (all of them must).
+        auto mine = [&](const Node& c) { return or_node ? c.pn : c.dn; };
+        auto theirs = [&](const Node& c) { return or_node ? c.dn : c.pn; };
+        std::size_t best = 0;
+        ProofNumber second = Infinite;
+        for (std::size_t i = 1; i < children.size(); ++i) {
+            if (mine(children[i]) < mine(children[best])) {
+                second = mine(children[best]);
+                best = i;
+            } else {
+                second = std::min(second, mine(children[i]));
+            }
+        }
+        const ProofNumber th_mine = or_node ? th_pn : th_dn;
+        const ProofNumber th_theirs = or_node ? th_dn : th_pn;
+        const ProofNumber sum_theirs = or_node ? n.dn : n.pn;
+        const ProofNumber child_mine = std::min(th_mine, saturating_add(second, 1));
+        // The child's share of the sum's threshold: what the other children leave free.
+        const ProofNumber child_theirs =
+            th_theirs == Infinite ? Infinite : saturating_add(th_theirs - sum_theirs, theirs(children[best]));
+        return or_node ? Choice{best, child_mine, child_theirs} : Choice{best, child_theirs, child_mine};
+    }
+
+    // Keeps what the node found for the next visit. A verdict that rests on the line is kept
+    // as no verdict at all; a proof is not kept under a game-length rule.
+    void remember(std::uint64_t key, bool or_node, const Node& n) {
+        if (n.solved() && (n.path_dependent || (n.pn == 0 && context_.game_plies_left > 0))) return;
+        table_.store(goal_key(key, or_node), n.pn, n.dn);
+    }
+
+    bool out_of_resources() {
+        if (*total_ >= budget_) return true;
+        if ((++expansions_ & 63) != 0) return false;
+        if (stop_->stop && stop_->stop->load(std::memory_order_relaxed)) return true;
+        return stop_->hard_time_ms > 0 && clock_->elapsed_ms() >= stop_->hard_time_ms;
+    }
+
+    const G& game_;
+    NumbersTable table_;
+    LeafInit init_;
+    bool root_is_or_ = true;
+    TreeContext context_;
+    std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line
+    std::size_t history_size_ = 0;
+    std::uint64_t* total_ = nullptr;
+    std::uint64_t budget_ = 0;
+    const search::Stopwatch* clock_ = nullptr;
+    const search::SearchLimits* stop_ = nullptr;
+    bool aborted_ = false;
+    std::uint64_t expansions_ = 0;
+    std::vector<Node> root_children_;
+};
+
+}  // namespace solver
