@@ -209,7 +209,9 @@ private:
         const ProofNumber th_mine = or_node ? th_pn : th_dn;
         const ProofNumber th_theirs = or_node ? th_dn : th_pn;
         const ProofNumber sum_theirs = or_node ? n.dn : n.pn;
-        const ProofNumber child_mine = std::min(th_mine, saturating_add(second, 1));
+        // Past the second best, unless sums have saturated there: then only the parent's own
+        // threshold (which the child is below) leaves room, and the child must get room.
+        const ProofNumber child_mine = second >= MaxFinite ? th_mine : std::min(th_mine, saturating_add(second, 1));
         // The child's share of the sum's threshold: what the other children leave free.
         const ProofNumber child_theirs =
             th_theirs == Infinite ? Infinite : saturating_add(th_theirs - sum_theirs, theirs(children[best]));

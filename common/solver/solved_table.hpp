@@ -1,9 +1,10 @@
 // Positions a proof-number search has solved, by key: the transposition table of the solver.
 //
-// Only results that hold wherever the position is reached are stored: a subtree whose
-// (dis)proof rests on a repetition draw or on the game-length rule depends on the path to it
-// (the graph-history interaction problem) and is never stored, and under a game-length rule no
-// proof is stored or used (it may need more plies than another path leaves). The goal (which
+// A subtree whose (dis)proof rests on a repetition draw or on the game-length rule depends on
+// the path to it (the graph-history interaction problem) and is never stored, and under a
+// game-length rule no proof is stored or used (it may need more plies than another path
+// leaves). Known gap (docs/solver.md): a stored proof assumes the defender cannot repeat a
+// position of the line that reaches it later. The goal (which
 // side is trying to win) is folded into the key by the caller. One entry per slot, always
 // replaced, the full key verified.
 #pragma once

@@ -105,7 +105,9 @@ public:
     ProofNumberSolver(G game, SolverOptions options)
         : game_(std::move(game)),
           options_(options),
-          table_(options.table_mb ? std::make_unique<SolvedTable>(options.table_mb) : nullptr),
+          // df-pn keeps its verdicts in its own table: no second one.
+          table_(options.table_mb && options.algorithm != Algorithm::DFPN ? std::make_unique<SolvedTable>(options.table_mb)
+                                                                          : nullptr),
           first_(game_, table_.get(), options.init),
           second_(game_, table_.get(), options.init),
           depth_first_(options.algorithm == Algorithm::DFPN
