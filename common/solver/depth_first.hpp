@@ -112,7 +112,7 @@ private:
             n.pn = c.pn;
             n.dn = c.dn;
             n.path_dependent = c.path_dependent;
-            if (n.solved() || n.pn >= th_pn || n.dn >= th_dn) break;
+            if (aborted_ || n.solved() || n.pn >= th_pn || n.dn >= th_dn) break;
             if (out_of_resources() || ply + 1 >= MaxPly) {
                 aborted_ = true;
                 break;
@@ -127,13 +127,6 @@ private:
             child.pn = found.pn;
             child.dn = found.dn;
             child.path_dependent = found.path_dependent;
-            if (aborted_) {
-                const Combined last = combine(children, or_node);
-                n.pn = last.pn;
-                n.dn = last.dn;
-                n.path_dependent = last.path_dependent;
-                break;
-            }
         }
         remember(keys_.back(), or_node, n);
         if (ply == 0) root_children_ = std::move(children);
@@ -227,9 +220,7 @@ private:
 
     bool out_of_resources() {
         if (*total_ >= budget_) return true;
-        if ((++expansions_ & 63) != 0) return false;
-        if (stop_->stop && stop_->stop->load(std::memory_order_relaxed)) return true;
-        return stop_->hard_time_ms > 0 && clock_->elapsed_ms() >= stop_->hard_time_ms;
+        return (++expansions_ & 63) == 0 && stop_requested(*clock_, *stop_);
     }
 
     const G& game_;

@@ -4,11 +4,13 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <span>
 
 #include "common/search/game.hpp"
+#include "common/search/limits.hpp"
 #include "common/solver/proof_numbers.hpp"
 
 namespace solver {
@@ -42,6 +44,12 @@ inline bool repeats(std::span<const std::uint64_t> keys, std::size_t game_histor
         if (i >= game_history || ++in_game == 2) return true;
     }
     return false;
+}
+
+// The stop flag is set or the time is up (checked every so many expansions by the caller).
+inline bool stop_requested(const search::Stopwatch& clock, const search::SearchLimits& limits) {
+    if (limits.stop && limits.stop->load(std::memory_order_relaxed)) return true;
+    return limits.hard_time_ms > 0 && clock.elapsed_ms() >= limits.hard_time_ms;
 }
 
 // A node's numbers from its children's (anything with pn, dn and path_dependent): OR: pn =

@@ -83,7 +83,7 @@ public:
              const search::SearchLimits& stop, Expand&& expand) {
         std::uint64_t expansions = 0;
         while (!root().solved() && nodes_.size() < max_nodes && total_nodes < total_budget) {
-            if ((++expansions & 63) == 0 && stopped(clock, stop)) break;
+            if ((++expansions & 63) == 0 && stop_requested(clock, stop)) break;
             Position pos = root_;
             std::uint32_t index = 0;
             int ply = 0;
@@ -165,11 +165,6 @@ private:
         const std::size_t at = path_start_ + static_cast<std::size_t>(ply);
         if (keys_.size() <= at) keys_.resize(at + 1);
         keys_[at] = key;
-    }
-
-    static bool stopped(const search::Stopwatch& clock, const search::SearchLimits& limits) {
-        if (limits.stop && limits.stop->load(std::memory_order_relaxed)) return true;
-        return limits.hard_time_ms > 0 && clock.elapsed_ms() >= limits.hard_time_ms;
     }
 
     // OR node: the child with the smallest proof number; AND node: smallest disproof number.
