@@ -85,11 +85,12 @@ TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
 }
 
 TEST(TimeManager, LoaExpectsFewerMovesAsTheGameGoesOn) {
-    // The game side's estimate: 32 moves at the start, a quarter move less per ply, at least
-    // 12; a ply limit caps it at the moves the side to move can still make.
-    EXPECT_DOUBLE_EQ(expected_moves_after(0), 32);
-    EXPECT_DOUBLE_EQ(expected_moves_after(40), 22);
-    EXPECT_DOUBLE_EQ(expected_moves_after(120), 12);
+    // The game side's estimate: 24 moves at the start, 0.4 of a move less per ply, at least
+    // 8; a ply limit caps it at the moves the side to move can still make.
+    EXPECT_DOUBLE_EQ(expected_moves_after(0), 24);
+    EXPECT_DOUBLE_EQ(expected_moves_after(20), 16);
+    EXPECT_DOUBLE_EQ(expected_moves_after(40), 8);
+    EXPECT_DOUBLE_EQ(expected_moves_after(120), 8);
     loa::RuleSet limited;
     limited.ply_limit = 50;
     EXPECT_DOUBLE_EQ(expected_moves_after(40, limited), 5);   // 10 plies left: 5 of ours
