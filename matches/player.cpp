@@ -47,7 +47,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
     choice.move = result.best_move;
     choice.score = result.score;
     choice.depth = result.depth;
-    choice.nodes = result.stats.nodes;
+    choice.nodes = result.stats.nodes + result.solver_nodes;  // a solver in front of the search counts too
     choice.time_ms = result.stats.time_ms;
     choice.hard_limit_ms = time ? time->maximum_ms() : limits.hard_time_ms;  // what the runner's report checks
     return choice;

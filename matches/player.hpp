@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "common/search/lazy_smp.hpp"
+#include "common/solver/solving_searcher.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 #include "matches/engine_spec.hpp"
@@ -53,7 +53,7 @@ public:
 
 private:
     EngineSpec spec_;
-    search::ParallelSearcher<loa::SearchGame> searcher_;
+    solver::SolvingSearcher<loa::SearchGame> searcher_;
 };
 
 // The UCI `position` command for a game (see EngineSpec::position_command).

@@ -70,7 +70,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
                              "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
                              "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament",
-                             "pvs+tt+killers+rhh,qs_order=history"}) {
+                             "pvs+tt+killers+rhh,qs_order=history", "full,solver=50000"}) {
         const SearchConfig c = parse_search_config(spec);
         const std::string text = to_string(c);
         EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
@@ -87,11 +87,16 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     EXPECT_EQ(s.timeman, TimePolicy::Tournament);
     EXPECT_EQ(s.qs_order, QsOrder::Captures);
     EXPECT_EQ(parse_search_config("rhh,qs_order=history").qs_order, QsOrder::History);
+    EXPECT_EQ(parse_search_config("full,solver=50000").solver_nodes, 50000);
+    EXPECT_EQ(parse_search_config("full,solver=50000,solver=off").solver_nodes, 0);
+    EXPECT_EQ(parse_search_config("full,solver=0").solver_nodes, 0);
+    EXPECT_EQ(parse_search_config("full").solver_nodes, 0);
 }
 
 TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
     for (const char* spec : {"full,futility=-5", "full,razoring=maybe", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
-                             "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv"})
+                             "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv",
+                             "full,solver=-1", "full,solver=on", "full,solver=10000001"})
         EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
 }
 

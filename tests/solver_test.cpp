@@ -23,23 +23,7 @@ namespace {
 using Solver = solver::ProofNumberSolver<SearchGame>;
 using solver::Value;
 
-// Positions 1 to 6 plies before the end of seeded random games, not yet decided: the kind of
-// position the solver is for.
-std::vector<Position> late_positions(std::uint64_t seed, std::size_t count) {
-    const SearchGame game;
-    std::vector<Position> out;
-    for (std::uint64_t g = 0; out.size() < count; ++g) {
-        const Game played = testing::random_game(seed + g, 300);
-        if (!played.over()) continue;
-        const int back = 1 + static_cast<int>(g % 6);
-        const int at = static_cast<int>(played.moves().size()) - back;
-        if (at < 0) continue;
-        Position pos = played.start_position();
-        for (int i = 0; i < at; ++i) pos.make(played.moves()[static_cast<std::size_t>(i)]);
-        if (game.status(pos) == search::Status::Ongoing) out.push_back(pos);
-    }
-    return out;
-}
+using testing::late_positions;
 
 std::vector<Position> test_positions() {
     std::vector<Position> out = late_positions(7, 40);

@@ -1,6 +1,7 @@
 #include "test_positions.hpp"
 
 #include "loa/connectivity.hpp"
+#include "loa/search_game.hpp"
 
 namespace loa::testing {
 
@@ -46,6 +47,22 @@ std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, in
             }
         if (is_connected(side[0]) || is_connected(side[1])) continue;
         out.push_back(Position::from_bitboards(side[0], side[1], coin(rng) ? Colour::White : Colour::Black));
+    }
+    return out;
+}
+
+std::vector<Position> late_positions(std::uint64_t seed, std::size_t count) {
+    const SearchGame game;
+    std::vector<Position> out;
+    for (std::uint64_t g = 0; out.size() < count; ++g) {
+        const Game played = random_game(seed + g, 300);
+        if (!played.over()) continue;
+        const int back = 1 + static_cast<int>(g % 6);
+        const int at = static_cast<int>(played.moves().size()) - back;
+        if (at < 0) continue;
+        Position pos = played.start_position();
+        for (int i = 0; i < at; ++i) pos.make(played.moves()[static_cast<std::size_t>(i)]);
+        if (game.status(pos) == search::Status::Ongoing) out.push_back(pos);
     }
     return out;
 }

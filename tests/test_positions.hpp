@@ -20,4 +20,8 @@ std::vector<Position> random_positions(std::uint64_t seed, int games, int max_pl
 // both at once.
 std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, int min_pieces, int max_pieces);
 
+// Positions 1 to 6 plies before the end of seeded random games, not yet decided: the kind of
+// position a proof-number solver is for.
+std::vector<Position> late_positions(std::uint64_t seed, std::size_t count);
+
 }  // namespace loa::testing

@@ -109,6 +109,8 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         else bad_value(key, value, "classic or tournament");
     } else if (key == "threads") {
         c.threads = parse_range(key, value, 1, 64);
+    } else if (key == "solver") {
+        c.solver_nodes = value == "off" ? 0 : parse_range(key, value, 0, 10'000'000);
     } else if (key == "pvs") {
         c.pvs = parse_on_off(key, value);
     } else if (key == "aspiration") {
@@ -231,7 +233,7 @@ std::string to_string(const SearchConfig& c) {
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
         "lmr_min_moves={},qsearch={},qsearch_plies={},qs_order={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
-        "mc_reduction={},threads={},timeman={}",
+        "mc_reduction={},threads={},solver={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -240,7 +242,7 @@ std::string to_string(const SearchConfig& c) {
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
         c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
-        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.threads, c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.threads, margin(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -279,6 +281,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"mc_cuts", "1..64: multi-cut: fail-highs needed"},
         {"mc_reduction", "1..8: multi-cut: depth reduction of its searches"},
         {"threads", "1..64: lazy SMP threads sharing the transposition table (1: deterministic)"},
+        {"solver", "off|0|<nodes>: proof-number solver before each search, a proven win played at once (at most a fifth of the move's time)"},
         {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };
     return keys;

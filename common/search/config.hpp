@@ -90,6 +90,10 @@ struct SearchConfig {
     // 1 is the deterministic single-threaded search.
     int threads = 1;
 
+    // A proof-number solver in front of the search (solver::SolvingSearcher): up to this many
+    // nodes a move (and a fifth of the planned time); a proven win is played at once. 0: off.
+    int solver_nodes = 0;
+
     // How a clock becomes a time per move (not a search feature: the engine and the match
     // runner's in-process players read it).
     TimePolicy timeman = TimePolicy::Classic;

@@ -24,6 +24,9 @@ public:
     virtual ~SearchTimer() = default;
     virtual bool stop_after_iteration(const IterationReport& it) = 0;
     virtual bool must_stop(double elapsed_ms) const = 0;
+    // The time this move is planned to take, for work done before the search (a solver) that
+    // must take only a share of it; 0: no plan.
+    virtual double target_ms() const { return 0; }
 };
 
 struct SearchLimits {

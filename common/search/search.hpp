@@ -49,6 +49,11 @@ struct SearchResult {
     std::vector<Move> pv;
     SearchStats stats;
     std::vector<Iteration<Move>> iterations;
+    // What a proof-number solver run in front of the search did (solver::SolvingSearcher):
+    // its nodes, and whether it proved the position won, in which case best_move is its
+    // proving move and the αβ search did not run.
+    std::uint64_t solver_nodes = 0;
+    bool proven_win = false;
 };
 
 template <Game G>

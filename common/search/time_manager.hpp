@@ -72,6 +72,8 @@ public:
     bool timed() const { return timed_; }
     void ponderhit() { pondering_.store(false, std::memory_order_relaxed); }
 
+    double target_ms() const override { return timed_ ? optimum_ms_ : 0; }
+
     bool must_stop(double elapsed_ms) const override {
         return !pondering_.load(std::memory_order_relaxed) && elapsed_ms >= maximum_ms_;
     }

@@ -220,7 +220,7 @@ private:
 
     bool out_of_resources() {
         if (*total_ >= budget_) return true;
-        return (++expansions_ & 63) == 0 && stop_requested(*clock_, *stop_);
+        return (++expansions_ & 7) == 0 && stop_requested(*clock_, *stop_);
     }
 
     const G& game_;

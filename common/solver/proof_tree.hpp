@@ -83,7 +83,7 @@ public:
              const search::SearchLimits& stop, Expand&& expand) {
         std::uint64_t expansions = 0;
         while (!root().solved() && nodes_.size() < max_nodes && total_nodes < total_budget) {
-            if ((++expansions & 63) == 0 && stop_requested(clock, stop)) break;
+            if ((++expansions & 7) == 0 && stop_requested(clock, stop)) break;  // the clock: every 8 expansions, well under a millisecond
             Position pos = root_;
             std::uint32_t index = 0;
             int ply = 0;

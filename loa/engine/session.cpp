@@ -35,8 +35,8 @@ Session::~Session() {
     wait();
 }
 
-search::ParallelSearcher<SearchGame>& Session::searcher() {
-    if (!searcher_) searcher_ = std::make_unique<search::ParallelSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
+solver::SolvingSearcher<SearchGame>& Session::searcher() {
+    if (!searcher_) searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
     return *searcher_;
 }
 

@@ -12,8 +12,8 @@
 #include <thread>
 #include <vector>
 
-#include "common/search/lazy_smp.hpp"
 #include "common/search/time_manager.hpp"
+#include "common/solver/solving_searcher.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 
@@ -71,7 +71,7 @@ public:
     void prepare();
 
 private:
-    search::ParallelSearcher<SearchGame>& searcher();
+    solver::SolvingSearcher<SearchGame>& searcher();
     // The time plan of the next search (kept for ponderhit), then the search itself.
     void plan(const search::ClockLimits& clock);
     Result run(const std::function<void(const IterationInfo&)>& on_iteration);
@@ -81,7 +81,7 @@ private:
     RuleSet rules_;
     double overhead_ms_ = 30;
     std::uint64_t node_cap_ = 0;
-    std::unique_ptr<search::ParallelSearcher<SearchGame>> searcher_;
+    std::unique_ptr<solver::SolvingSearcher<SearchGame>> searcher_;
     Game game_;
     std::unique_ptr<search::TimeManager> time_;  // the running (or last) search's plan
     std::thread thread_;

@@ -172,6 +172,8 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                         // In infinite mode the answer waits for 'stop', as UCI requires.
                         std::unique_lock guard(lock);
                         stopped.wait(guard, [&] { return (!infinite && !pondering) || stop_requested; });
+                        if (r.proven_win)
+                            out.line(fmt::format("info string solver: proven win, {} nodes", r.solver_nodes));
                         std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
                         if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
                             line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));

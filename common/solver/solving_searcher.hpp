@@ -1,0 +1,122 @@
+// The αβ search with a proof-number solver in front of it (search key solver=N), the way MIA
+// used its endgame solver in play: before each search the solver gets up to N nodes, and at
+// most SolverShare of the move's planned time. A proven win is played at once with the proving
+// move (αβ would have to find a win its horizon may not reach); any other verdict, or none,
+// leaves the move to αβ, which gets the rest of the time. The solved table lasts the game, so
+// the proofs of one move make the next move's proof cheap.
+//
+// Off (solver=0), this is exactly the ParallelSearcher it wraps. With fixed depth or nodes
+// the solver is bounded by nodes only, so the search stays deterministic. Its memory is the
+// proof tree, 24 bytes a node created (the key's largest budget, 10 million nodes, is 240 MB).
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <span>
+
+#include "common/search/lazy_smp.hpp"
+#include "common/solver/solver.hpp"
+
+namespace solver {
+
+template <search::Game G>
+class SolvingSearcher {
+public:
+    using Position = typename G::Position;
+    using Move = typename G::Move;
+    using Result = search::SearchResult<Move>;
+    using IterationCallback = typename search::ParallelSearcher<G>::IterationCallback;
+
+    // At most this share of the planned time goes to the solver; αβ has the rest.
+    static constexpr double SolverShare = 0.2;
+
+    SolvingSearcher(G game, search::SearchConfig config)
+        : solver_(config.solver_nodes > 0 ? std::make_unique<ProofNumberSolver<G>>(game, SolverOptions{}) : nullptr),
+          searcher_(std::move(game), std::move(config)) {}
+
+    const search::SearchConfig& config() const { return searcher_.config(); }
+    int threads() const { return searcher_.threads(); }
+
+    void new_game() {
+        searcher_.new_game();
+        if (solver_) solver_->clear();
+    }
+
+    Result search(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history = {},
+                  const IterationCallback& on_iteration = {}) {
+        if (!solver_ || single_move(root)) return searcher_.search(root, limits, history, on_iteration);
+        const search::Stopwatch clock;
+        const auto proof = solver_->solve(root, solver_limits(limits, config().solver_nodes), history);
+        const double solver_ms = clock.elapsed_ms();
+        if (proof.value == Value::Win && proof.move != Move::none()) {
+            Result result;
+            result.best_move = proof.move;
+            result.pv = {proof.move};
+            // The distance is unknown: the least decisive win (a "win in MaxPly").
+            result.score = search::win_in(search::MaxPly);
+            result.solver_nodes = proof.nodes;
+            result.proven_win = true;
+            result.stats.time_ms = solver_ms;
+            // No αβ iteration ran: one report at depth 0 says what the solver found.
+            if (on_iteration) on_iteration({0, 0, result.score, proof.nodes, solver_ms, 0, result.pv, result.stats});
+            return result;
+        }
+        // The rest to αβ: its clock starts now, so every limit it sees counts the solver's time.
+        search::SearchLimits rest = limits;
+        if (rest.soft_time_ms > 0) rest.soft_time_ms = std::max(1.0, rest.soft_time_ms - solver_ms);
+        if (rest.hard_time_ms > 0) rest.hard_time_ms = std::max(1.0, rest.hard_time_ms - solver_ms);
+        std::optional<ShiftedTimer> timer;
+        if (limits.timer) rest.timer = &timer.emplace(*limits.timer, solver_ms);
+        Result result = searcher_.search(root, rest, history, on_iteration);
+        result.solver_nodes = proof.nodes;
+        result.stats.time_ms += solver_ms;
+        return result;
+    }
+
+    // The solver's limits for a search with `limits`: `solver_nodes`, fewer when the search
+    // itself has a node limit; SolverShare of the planned time (the timer's plan, else the
+    // soft time, else the hard time), never more than the hard time; the search's stop flag.
+    static SolveLimits solver_limits(const search::SearchLimits& limits, std::uint64_t solver_nodes) {
+        SolveLimits s;
+        s.nodes = limits.nodes > 0 ? std::min<std::uint64_t>(solver_nodes, limits.nodes) : solver_nodes;
+        s.stop = limits.stop;
+        s.game_plies_left = limits.game_plies_left;
+        const double planned = limits.timer && limits.timer->target_ms() > 0 ? limits.timer->target_ms()
+                               : limits.soft_time_ms > 0                     ? limits.soft_time_ms
+                                                                             : limits.hard_time_ms;
+        if (planned > 0) s.time_ms = std::max(1.0, SolverShare * planned);
+        if (limits.hard_time_ms > 0) s.time_ms = std::min(s.time_ms, limits.hard_time_ms);
+        return s;
+    }
+
+private:
+    // A timer seen from a clock started `offset_ms` after its own.
+    class ShiftedTimer final : public search::SearchTimer {
+    public:
+        ShiftedTimer(search::SearchTimer& inner, double offset_ms) : inner_(inner), offset_ms_(offset_ms) {}
+        bool stop_after_iteration(const search::IterationReport& it) override {
+            search::IterationReport shifted = it;
+            shifted.elapsed_ms += offset_ms_;
+            return inner_.stop_after_iteration(shifted);
+        }
+        bool must_stop(double elapsed_ms) const override { return inner_.must_stop(elapsed_ms + offset_ms_); }
+        double target_ms() const override { return inner_.target_ms(); }
+
+    private:
+        search::SearchTimer& inner_;
+        double offset_ms_;
+    };
+
+    // One legal move: nothing to prove, and αβ plays it at once.
+    bool single_move(const Position& root) const {
+        typename G::MoveList moves;
+        searcher_.game().generate(root, moves);
+        return moves.size() == 1;
+    }
+
+    std::unique_ptr<ProofNumberSolver<G>> solver_;
+    search::ParallelSearcher<G> searcher_;
+};
+
+}  // namespace solver

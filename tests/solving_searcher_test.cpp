@@ -1,0 +1,205 @@
+// The αβ search with the proof-number solver in front of it (search key solver=N): off, it is
+// the plain search; on, a proven win is played with a move that the brute-force oracle
+// (tests/and_or_oracle.hpp, written from the rules alone) confirms wins; anything else is the
+// plain search's move; and the search's timer counts the solver's time.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "and_or_oracle.hpp"
+#include "common/search/lazy_smp.hpp"
+#include "common/solver/solving_searcher.hpp"
+#include "loa/search_game.hpp"
+#include "test_positions.hpp"
+
+namespace loa {
+namespace {
+
+using Solving = solver::SolvingSearcher<SearchGame>;
+
+search::SearchConfig full_with_solver(int nodes) {
+    search::SearchConfig c = search::parse_search_config("full");
+    c.solver_nodes = nodes;
+    return c;
+}
+
+search::SearchLimits depth(int d) {
+    search::SearchLimits l;
+    l.depth = d;
+    return l;
+}
+
+TEST(SolvingSearcher, OffIsExactlyTheSearch) {
+    for (const Position& pos : testing::late_positions(21, 8)) {
+        search::ParallelSearcher<SearchGame> plain(SearchGame{}, full_with_solver(0));
+        Solving solving(SearchGame{}, full_with_solver(0));
+        const auto a = plain.search(pos, depth(4));
+        const auto b = solving.search(pos, depth(4));
+        EXPECT_EQ(a.best_move, b.best_move);
+        EXPECT_EQ(a.score, b.score);
+        EXPECT_EQ(a.stats.nodes, b.stats.nodes);
+        EXPECT_EQ(b.solver_nodes, 0u);
+        EXPECT_FALSE(b.proven_win);
+    }
+}
+
+// After `move`, does the side that made it still force a win (or has it won already)? The
+// brute force, first within 2 plies, then 4 (the solver may play a longer win).
+bool still_wins(const Position& pos, Move move) {
+    Position child = pos;
+    child.make(move);
+    const search::Status status = SearchGame{}.status(child);
+    if (status != search::Status::Ongoing) return status == search::Status::Loss;  // the side now to move has lost
+    return and_or::forced_win_within(child, false, 2) || and_or::forced_win_within(child, false, 4);
+}
+
+TEST(SolvingSearcher, APlayedProofWinsByTheRules) {
+    // Positions a few plies before the end of random games: where the brute force finds a
+    // forced win within 3 plies, the solver must prove it and play a move after which the
+    // brute force still finds the win.
+    int proven = 0, with_losing_moves = 0;
+    for (const Position& pos : testing::late_positions(23, 60)) {
+        if (!and_or::forced_win_within(pos, true, 3)) continue;
+        // Without quiescence, depth 1 sees only wins in one move: the move is the proof's.
+        search::SearchConfig config = full_with_solver(200'000);
+        config.qsearch = 0;
+        Solving solving(SearchGame{}, config);
+        const auto r = solving.search(pos, depth(1));
+        ASSERT_TRUE(r.proven_win) << pos.to_text();
+        EXPECT_GT(r.solver_nodes, 0u);
+        EXPECT_EQ(r.depth, 0);  // no αβ iteration ran
+        EXPECT_TRUE(search::is_decisive(r.score) && r.score > 0);
+        EXPECT_TRUE(still_wins(pos, r.best_move)) << pos.to_text();
+        ++proven;
+        // The check can fail: some move here lets the win go.
+        const MoveList moves = legal_moves(pos);
+        if (std::any_of(moves.begin(), moves.end(), [&](Move m) { return !still_wins(pos, m); })) ++with_losing_moves;
+    }
+    EXPECT_GT(proven, 5);
+    EXPECT_GT(with_losing_moves, 0);
+}
+
+TEST(SolvingSearcher, WithoutAProvenWinTheSearchDecides) {
+    // Unproven (the start, too few nodes) or proven lost / drawn: the αβ search runs as it
+    // would alone, same move and same nodes, and the solver's nodes are reported beside.
+    std::vector<Position> positions = {Position::start()};
+    for (const Position& pos : testing::late_positions(25, 30))
+        if (and_or::forced_win_within(pos, false, 2)) positions.push_back(pos);  // lost positions
+    ASSERT_GT(positions.size(), 2u);
+    for (const Position& pos : positions) {
+        search::ParallelSearcher<SearchGame> plain(SearchGame{}, full_with_solver(0));
+        Solving solving(SearchGame{}, full_with_solver(20'000));
+        const auto a = plain.search(pos, depth(3));
+        const auto b = solving.search(pos, depth(3));
+        EXPECT_FALSE(b.proven_win) << pos.to_text();
+        EXPECT_GT(b.solver_nodes, 0u);
+        EXPECT_EQ(a.best_move, b.best_move) << pos.to_text();
+        EXPECT_EQ(a.stats.nodes, b.stats.nodes) << pos.to_text();
+    }
+}
+
+TEST(SolvingSearcher, DeterministicAtFixedDepthAndFreshAfterNewGame) {
+    const auto positions = testing::late_positions(27, 10);
+    Solving reused(SearchGame{}, full_with_solver(5'000));
+    for (const Position& pos : positions) (void)reused.search(pos, depth(3));  // fills the solved table
+    reused.new_game();
+    for (const Position& pos : positions) {
+        Solving one(SearchGame{}, full_with_solver(5'000));
+        Solving two(SearchGame{}, full_with_solver(5'000));
+        const auto a = one.search(pos, depth(3));
+        const auto b = two.search(pos, depth(3));
+        EXPECT_EQ(a.best_move, b.best_move);
+        EXPECT_EQ(a.solver_nodes, b.solver_nodes);
+        EXPECT_EQ(a.stats.nodes, b.stats.nodes);
+        EXPECT_EQ(a.proven_win, b.proven_win);
+        // After new_game a searcher gives what a fresh one gives (tables cleared).
+        const auto c = reused.search(pos, depth(3));
+        EXPECT_EQ(a.best_move, c.best_move);
+        EXPECT_EQ(a.solver_nodes, c.solver_nodes);
+        EXPECT_EQ(a.stats.nodes, c.stats.nodes);
+        reused.new_game();
+    }
+}
+
+// A timer with a plan of `target` ms that records what the search tells it and stops it
+// after depth 4.
+class RecordingTimer final : public search::SearchTimer {
+public:
+    explicit RecordingTimer(double target) : target_(target) {}
+    bool stop_after_iteration(const search::IterationReport& it) override {
+        iteration_elapsed.push_back(it.elapsed_ms);
+        return it.depth >= 4;
+    }
+    bool must_stop(double elapsed_ms) const override {
+        if (first_check < 0) first_check = elapsed_ms;
+        return false;
+    }
+    double target_ms() const override { return target_; }
+
+    mutable double first_check = -1;
+    std::vector<double> iteration_elapsed;
+
+private:
+    double target_;
+};
+
+TEST(SolvingSearcher, TheSolverTakesAShareOfThePlannedTimeAndTheSearchCountsIt) {
+    // The start position is not provable: with a node budget far beyond 10 ms, the solver
+    // stops at its share of the plan (a fifth of 50 ms), and the search's timer sees that time
+    // as already spent.
+    RecordingTimer timer(50);
+    search::SearchLimits limits;
+    limits.timer = &timer;
+    Solving solving(SearchGame{}, full_with_solver(10'000'000));
+    const auto r = solving.search(Position::start(), limits);
+    EXPECT_FALSE(r.proven_win);
+    EXPECT_GT(r.solver_nodes, 0u);
+    EXPECT_LT(r.solver_nodes, 10'000'000u);
+    const double share = Solving::SolverShare * timer.target_ms();
+    ASSERT_GE(timer.first_check, 0);
+    EXPECT_GE(timer.first_check, share);
+    ASSERT_FALSE(timer.iteration_elapsed.empty());
+    EXPECT_GE(timer.iteration_elapsed.front(), share);
+    EXPECT_EQ(r.depth, 4);
+    EXPECT_GE(r.stats.time_ms, share);
+}
+
+TEST(SolvingSearcher, SolverLimitsFollowThePlanAndTheSearchsLimits) {
+    const double share = Solving::SolverShare;
+    std::atomic<bool> stop{false};
+    search::SearchLimits limits;
+    limits.stop = &stop;
+    limits.game_plies_left = 7;
+    // No time at all: nodes only, the search's stop flag and game length passed on.
+    auto s = Solving::solver_limits(limits, 50'000);
+    EXPECT_EQ(s.nodes, 50'000u);
+    EXPECT_EQ(s.time_ms, 0);
+    EXPECT_EQ(s.stop, &stop);
+    EXPECT_EQ(s.game_plies_left, 7);
+    // A node limit of the search's own caps the solver's.
+    limits.nodes = 300;
+    EXPECT_EQ(Solving::solver_limits(limits, 50'000).nodes, 300u);
+    limits.nodes = 0;
+    // Hard time only (fixed time a move): a share of it.
+    limits.hard_time_ms = 1000;
+    EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, share * 1000);
+    // Soft and hard: a share of the soft time.
+    limits.soft_time_ms = 600;
+    EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, share * 600);
+    // A timer with a plan: a share of the plan, never past the hard time.
+    RecordingTimer timer(400);
+    limits.timer = &timer;
+    EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, share * 400);
+    limits.hard_time_ms = 50;
+    EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, 50);
+    // A timer without a plan of its own: the soft time.
+    RecordingTimer no_plan(0);
+    limits.timer = &no_plan;
+    limits.hard_time_ms = 0;
+    EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, share * 600);
+}
+
+}  // namespace
+}  // namespace loa
