@@ -108,7 +108,7 @@ private:
         double offset_ms_;
     };
 
-    // One legal move: nothing to prove, and αβ plays it at once.
+    // One legal move: nothing to choose, so nothing worth proving.
     bool single_move(const Position& root) const {
         typename G::MoveList moves;
         searcher_.game().generate(root, moves);
