@@ -87,6 +87,7 @@ std::vector<ParsedRecord> read_records(std::istream& in) {
             if (rest.front() == '{') {  // comment
                 const auto end = rest.find('}');
                 if (end == std::string_view::npos) throw common::InputError(fmt::format("records: open comment on line {}", number));
+                if (rest.substr(0, end + 1) == "{end of opening}") current.opening_plies = static_cast<int>(current.moves.size());
                 rest.remove_prefix(end + 1);
                 rest = common::trim(rest);
                 continue;

@@ -21,6 +21,7 @@ void write_record(std::ostream& out, const GameRecord& record, const std::string
 struct ParsedRecord {
     std::map<std::string, std::string> tags;
     std::vector<std::string> moves;
+    int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
 };
 
 // Reads every record of a file; throws InputError on malformed text.

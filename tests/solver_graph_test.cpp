@@ -71,7 +71,8 @@ static_assert(search::Game<GraphGame>);
 
 std::vector<solver::SolverOptions> all_solvers() {
     std::vector<solver::SolverOptions> out;
-    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN})
+    for (const auto algorithm :
+         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
         for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility}) {
             solver::SolverOptions o;
             o.algorithm = algorithm;

@@ -42,7 +42,8 @@ struct Variant {
 
 std::vector<Variant> variants() {
     std::vector<Variant> out;
-    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN})
+    for (const auto algorithm :
+         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
         for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility})
             for (const std::size_t table_mb : {std::size_t{0}, std::size_t{1}}) {
                 solver::SolverOptions o;
@@ -57,7 +58,7 @@ std::vector<Variant> variants() {
 
 std::string describe(const solver::SolverOptions& o) {
     return std::string(solver::to_string(o.algorithm)) + (o.init == solver::LeafInit::Mobility ? " mobility" : " uniform") +
-           (o.table_mb ? " table" : o.algorithm == solver::Algorithm::DFPN ? " smallest table" : " no table");
+           (o.table_mb ? " table" : solver::depth_first(o.algorithm) ? " smallest table" : " no table");
 }
 
 solver::SolveResult<Move> solve(const solver::SolverOptions& options, const Position& pos, std::uint64_t nodes,
@@ -121,6 +122,34 @@ TEST(Solver, PnTwoEndsWithTheSmallestSecondLevelBound) {
     EXPECT_LE(r.nodes, 20'000u + 400u);
 }
 
+TEST(Solver, DfpnOverPnIsDfpnWithTheSmallestSecondLevelAndDiffersWithALargerOne) {
+    // A second-level tree of two nodes is one expansion of the node, whose children get leaf
+    // numbers: just what df-pn does, so the two must agree node for node. With larger trees
+    // the numbers differ, the search with them, but no value may.
+    solver::SolverOptions dfpn, smallest, larger;
+    dfpn.algorithm = solver::Algorithm::DFPN;
+    smallest.algorithm = larger.algorithm = solver::Algorithm::DFPN_PN;
+    smallest.pn2_min_nodes = 0;
+    smallest.pn2_fraction = 0;
+    larger.pn2_min_nodes = 50;
+    int differing = 0, compared = 0;
+    for (const Position& pos : test_positions()) {
+        const auto plain = solve(dfpn, pos, 30'000);
+        const auto same = solve(smallest, pos, 30'000);
+        EXPECT_EQ(same.nodes, plain.nodes) << pos.to_text();
+        EXPECT_EQ(same.value, plain.value) << pos.to_text();
+        EXPECT_EQ(same.win.pn, plain.win.pn) << pos.to_text();
+        const auto other = solve(larger, pos, 30'000);
+        differing += other.nodes != plain.nodes;
+        if (other.value != Value::Unknown && plain.value != Value::Unknown) {
+            EXPECT_EQ(other.value, plain.value) << pos.to_text();
+            ++compared;
+        }
+    }
+    EXPECT_GT(differing, 10);
+    EXPECT_GT(compared, 10);
+}
+
 TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
     int wins = 0, losses = 0;
     for (const Position& pos : test_positions()) {
@@ -152,8 +181,10 @@ TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
 
 TEST(Solver, TheProvingMoveWins) {
     const SearchGame game;
-    int checked[2] = {0, 0};  // PN, df-pn
-    for (const Position& pos : test_positions()) for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN};
+    int checked[3] = {0, 0, 0};
+    for (const Position& pos : test_positions()) for (std::size_t a = 0; a < 3; ++a) {
+        const solver::Algorithm algorithm = algorithms[a];
         solver::SolverOptions options;
         options.algorithm = algorithm;
         const auto r = solve(options, pos, 200'000);
@@ -167,10 +198,9 @@ TEST(Solver, TheProvingMoveWins) {
         } else {
             EXPECT_EQ(s, search::Status::Loss) << pos.to_text();  // the mover won at once
         }
-        ++checked[algorithm == solver::Algorithm::PN ? 0 : 1];
+        ++checked[a];
     }
-    EXPECT_GT(checked[0], 10);
-    EXPECT_GT(checked[1], 10);
+    for (const int n : checked) EXPECT_GT(n, 10);
 }
 
 TEST(Solver, AgreesWithTheDecidedScoresOfTheAlphaBetaSearch) {
@@ -222,7 +252,7 @@ TEST(Solver, GameHistoryRepetitionsAreDraws) {
             history.push_back(child.key());
         }
     }
-    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN}) {
         solver::SolverOptions options;
         options.algorithm = algorithm;
         Solver s(SearchGame{}, options);
@@ -236,7 +266,8 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
     // A win that takes more than one move, every child of the root put once in the game
     // history: a second occurrence is no draw yet, so the win stands.
     const SearchGame game;
-    int checked[2] = {0, 0};  // PN, df-pn
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN};
+    int checked[3] = {0, 0, 0};
     for (const Position& pos : test_positions()) {
         MoveList moves;
         game.generate(pos, moves);
@@ -250,19 +281,18 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
             history.push_back(child.key());
         }
         if (wins_at_once) continue;
-        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+        for (std::size_t a = 0; a < 3; ++a) {
             solver::SolverOptions options;
-            options.algorithm = algorithm;
+            options.algorithm = algorithms[a];
             if (solve(options, pos, 100'000).value != Value::Win) continue;  // a win this budget proves
             Solver s(SearchGame{}, options);
             solver::SolveLimits limits;
             limits.nodes = 100'000;
-            EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << solver::to_string(algorithm) << " " << pos.to_text();
-            ++checked[algorithm == solver::Algorithm::PN ? 0 : 1];
+            EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << solver::to_string(options.algorithm) << " " << pos.to_text();
+            ++checked[a];
         }
     }
-    EXPECT_GE(checked[0], 3);
-    EXPECT_GE(checked[1], 3);
+    for (const int n : checked) EXPECT_GE(n, 3);
 }
 
 TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
@@ -283,7 +313,7 @@ TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
             EXPECT_EQ(*e.value, Value::Loss) << where;
             ++checked_by_brute_force;
         }
-        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN}) {
+        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN}) {
             solver::SolverOptions options;
             options.algorithm = algorithm;
             const auto r = solve(options, e.position, 20'000);
@@ -325,6 +355,9 @@ TEST(Solver, RejectsUnknownNames) {
     EXPECT_THROW(solver::parse_leaf_init("random"), common::InputError);
     EXPECT_EQ(solver::parse_algorithm("pn2"), solver::Algorithm::PN2);
     EXPECT_EQ(solver::parse_algorithm("dfpn"), solver::Algorithm::DFPN);
+    EXPECT_THROW(solver::parse_algorithm("dfpn_pn"), common::InputError);
+    for (const auto a : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
+        EXPECT_EQ(solver::parse_algorithm(solver::to_string(a)), a);
 }
 
 }  // namespace

@@ -15,6 +15,13 @@
 // position repeating one on the line is a draw at once, one from the game before the root at
 // its third occurrence, and the game-length rule draws at its ply; results that rest on either
 // are not stored as solved, and no proof is stored or used under a game-length rule.
+//
+// Two levels (`SecondLevel`): Winands' PDS-PN puts a depth-first search at the first level and
+// a best-first PN search at the second. Here df-pn (PDS's successor) is the first level: the
+// first time it expands a node (the node has no entry in the table), a PN tree grown below the
+// node gives its children their starting numbers instead of the leaf numbers; the tree is
+// then thrown away. Its bound grows with the first level, as PN²'s does: `fraction` times the
+// first-level nodes expanded so far in the goal, at least `min_nodes`.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +40,12 @@
 
 namespace solver {
 
+struct SecondLevel {
+    bool enabled = false;
+    double fraction = 1.0;
+    std::uint64_t min_nodes = 100;
+};
+
 template <search::Game G>
 class DepthFirstProofSearch {
 public:
@@ -44,8 +57,12 @@ public:
     // stack's limit, and no verdict is ever made up for a line cut short.
     static constexpr int MaxPly = 600;
 
-    DepthFirstProofSearch(const G& game, std::size_t table_mb, LeafInit init)
-        : game_(game), table_(table_mb), init_(init) {}
+    DepthFirstProofSearch(const G& game, std::size_t table_mb, LeafInit init, SecondLevel second = {})
+        : game_(game), table_(table_mb), init_(init), second_(second), below_(game, nullptr, init) {}
+
+    // The second-level tree refers to the game: a search stays where it was made.
+    DepthFirstProofSearch(const DepthFirstProofSearch&) = delete;
+    DepthFirstProofSearch& operator=(const DepthFirstProofSearch&) = delete;
 
     void clear() { table_.clear(); }
 
@@ -70,6 +87,7 @@ public:
         stop_ = &stop;
         aborted_ = false;
         expansions_ = 0;
+        first_level_expansions_ = 0;
         root_children_.clear();
 
         Outcome out;
@@ -133,29 +151,50 @@ private:
         return n;
     }
 
-    // The node's children with their starting numbers: the rules, the line, the table, or a
-    // new leaf's numbers.
+    // The node's children with their starting numbers: the rules, the line, the table, the
+    // second-level tree below a node expanded for the first time, or a new leaf's numbers.
     std::vector<Node> expand(Position& pos, int ply) {
+        const bool or_node = is_or(ply);
+        std::span<const TreeNode> below;
+        if (second_.enabled && !table_.probe(goal_key(keys_.back(), or_node))) below = search_below(pos, ply);
         MoveList moves;
         game_.generate(pos, moves);
-        *total_ += moves.size();
+        if (below.empty()) *total_ += moves.size();  // else the second level has counted them
         std::vector<Node> children;
         children.reserve(moves.size());
-        const bool child_or = !is_or(ply);
-        for (const Move m : moves) {
+        for (std::size_t i = 0; i < moves.size(); ++i) {
             Node child;
-            child.move = m;
-            game_.make(pos, m);
+            child.move = moves[i];
+            game_.make(pos, child.move);
             keys_.push_back(game_.key(pos));
-            classify(child, pos, ply + 1, child_or);
+            // Both levels generate the same moves in the same order.
+            classify(child, pos, ply + 1, !or_node, below.empty() ? nullptr : &below[i]);
             keys_.pop_back();
-            game_.unmake(pos, m);
+            game_.unmake(pos, child.move);
             children.push_back(child);
         }
         return children;
     }
 
-    void classify(Node& node, const Position& pos, int ply, bool or_node) const {
+    // PDS-PN's second level: a PN tree rooted at the node at `ply` (the line above it is its
+    // path, for repetitions), bounded as PN²'s; its root's children, or none if the budget or
+    // the clock stopped it before it expanded its root.
+    std::span<const TreeNode> search_below(const Position& pos, int ply) {
+        ++first_level_expansions_;
+        TreeContext context = context_;
+        context.path_above = {keys_.data() + history_size_, keys_.size() - 1 - history_size_};
+        context.root_ply = ply;
+        below_.reset(pos, is_or(ply), context);
+        const auto bound = std::max<std::uint64_t>(
+            {2, second_.min_nodes, static_cast<std::uint64_t>(second_.fraction * static_cast<double>(first_level_expansions_))});
+        below_.run(bound, *total_, budget_, *clock_, *stop_,
+                   [&](std::uint32_t i, Position& p, int pl) { return below_.expand_plain(i, p, pl); });
+        return below_.children(0);
+    }
+
+    // `below`: the child's numbers in the second-level tree, whose root is this child's parent
+    // on this very line, so that a verdict resting on the line holds here too.
+    void classify(Node& node, const Position& pos, int ply, bool or_node, const TreeNode* below) const {
         auto solve = [&](bool proven, bool path_dependent) {
             node.pn = proven ? 0 : Infinite;
             node.dn = proven ? Infinite : 0;
@@ -174,6 +213,12 @@ private:
                 node.dn = known->dn;
                 return;
             }
+        }
+        if (below) {
+            node.pn = below->pn;
+            node.dn = below->dn;
+            node.path_dependent = below->path_dependent;
+            return;
         }
         set_leaf_numbers(game_, pos, or_node, init_, node.pn, node.dn);
     }
@@ -226,6 +271,9 @@ private:
     const G& game_;
     NumbersTable table_;
     LeafInit init_;
+    SecondLevel second_;
+    ProofTree<G> below_;  // the second-level tree, reused
+    std::uint64_t first_level_expansions_ = 0;
     bool root_is_or_ = true;
     TreeContext context_;
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current line

@@ -1,5 +1,6 @@
 // Proves a position won, lost or drawn with proof-number search: PN (one tree), PN²
-// (Breuker; Winands used it for LOA endgames) or depth-first df-pn (depth_first.hpp), over any
+// (Breuker; Winands used it for LOA endgames), depth-first df-pn, or df-pn over PN (the scheme
+// of Winands' PDS-PN with df-pn as its first level; both in depth_first.hpp), over any
 // search::Game, with a table of solved positions.
 //
 // Two goals are searched in turn: "the side to move wins" and, once that is disproven, "the
@@ -30,7 +31,7 @@
 
 namespace solver {
 
-enum class Algorithm { PN, PN2, DFPN };
+enum class Algorithm { PN, PN2, DFPN, DFPN_PN };
 enum class Value { Unknown, Win, Loss, Draw };
 
 inline std::string_view to_string(Value v) {
@@ -43,14 +44,23 @@ inline std::string_view to_string(Value v) {
     return "unknown";
 }
 inline std::string_view to_string(Algorithm a) {
-    return a == Algorithm::PN ? "pn" : a == Algorithm::PN2 ? "pn2" : "dfpn";
+    switch (a) {
+        case Algorithm::PN: return "pn";
+        case Algorithm::PN2: return "pn2";
+        case Algorithm::DFPN: return "dfpn";
+        case Algorithm::DFPN_PN: break;
+    }
+    return "dfpn-pn";
 }
+
+inline bool depth_first(Algorithm a) { return a == Algorithm::DFPN || a == Algorithm::DFPN_PN; }
 
 inline Algorithm parse_algorithm(std::string_view text) {
     if (text == "pn") return Algorithm::PN;
     if (text == "pn2") return Algorithm::PN2;
     if (text == "dfpn") return Algorithm::DFPN;
-    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn, pn2 or dfpn)");
+    if (text == "dfpn-pn") return Algorithm::DFPN_PN;
+    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn, pn2, dfpn or dfpn-pn)");
 }
 inline LeafInit parse_leaf_init(std::string_view text) {
     if (text == "uniform") return LeafInit::Uniform;
@@ -64,8 +74,8 @@ struct SolverOptions {
     Algorithm algorithm = Algorithm::PN;
     LeafInit init = LeafInit::Mobility;
     std::size_t table_mb = 16;  // 0: no table of solved positions (df-pn: its smallest table)
-    double pn2_fraction = 1.0;
-    std::uint64_t pn2_min_nodes = 100;
+    double pn2_fraction = 1.0;        // PN² and dfpn-pn: the second level's bound, times the first level's size
+    std::uint64_t pn2_min_nodes = 100;  // ... and at least this
 };
 
 struct SolveLimits {
@@ -106,12 +116,14 @@ public:
         : game_(std::move(game)),
           options_(options),
           // df-pn keeps its verdicts in its own table: no second one.
-          table_(options.table_mb && options.algorithm != Algorithm::DFPN ? std::make_unique<SolvedTable>(options.table_mb)
-                                                                          : nullptr),
+          table_(options.table_mb && !depth_first(options.algorithm) ? std::make_unique<SolvedTable>(options.table_mb)
+                                                                      : nullptr),
           first_(game_, table_.get(), options.init),
           second_(game_, table_.get(), options.init),
-          depth_first_(options.algorithm == Algorithm::DFPN
-                           ? std::make_unique<DepthFirstProofSearch<G>>(game_, options.table_mb, options.init)
+          depth_first_(depth_first(options.algorithm)
+                           ? std::make_unique<DepthFirstProofSearch<G>>(
+                                 game_, options.table_mb, options.init,
+                                 SecondLevel{options.algorithm == Algorithm::DFPN_PN, options.pn2_fraction, options.pn2_min_nodes})
                            : nullptr) {}
 
     // The trees refer to the game member: a solver stays where it was made.
