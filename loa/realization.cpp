@@ -89,15 +89,4 @@ RealizationProbabilities load_realization_file(const std::string& path) {
     }
 }
 
-std::vector<int> realization_depth_costs(const RealizationProbabilities& p, double base, double min_plies,
-                                         double max_plies, int units_per_ply) {
-    std::vector<int> costs;
-    costs.reserve(p.probability.size());
-    for (const double probability : p.probability) {
-        const double plies = std::clamp(std::log(probability) / std::log(base), min_plies, max_plies);
-        costs.push_back(static_cast<int>(std::lround(plies * units_per_ply)));
-    }
-    return costs;
-}
-
 }  // namespace loa

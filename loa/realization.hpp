@@ -58,8 +58,4 @@ std::string realization_to_json(const RealizationProbabilities& p);
 RealizationProbabilities parse_realization_json(const std::string& text);
 RealizationProbabilities load_realization_file(const std::string& path);
 
-// Depth costs in 1/`units_per_ply` plies: log(P) / log(base), within [min_plies, max_plies].
-std::vector<int> realization_depth_costs(const RealizationProbabilities& p, double base, double min_plies,
-                                         double max_plies, int units_per_ply);
-
 }  // namespace loa

@@ -3,11 +3,15 @@
 #pragma once
 
 #include <functional>
+#include <memory>
+#include <span>
+#include <string>
 
 #include "common/search/game.hpp"
 #include "loa/connectivity.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/movegen.hpp"
+#include "loa/realization.hpp"
 #include "loa/rules.hpp"
 #include "loa/simple_eval.hpp"
 
@@ -41,6 +45,12 @@ public:
         if (eval_spec == "simple") return with_simple_evaluation(rules);
         if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));
         return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));
+    }
+    // The same with the realization probabilities of a file (learn-rps) for ERPS; none if empty.
+    static SearchGame from_spec(RuleSet rules, std::string_view eval_spec, const std::string& rps_file) {
+        SearchGame game = from_spec(rules, eval_spec);
+        if (!rps_file.empty()) game.set_realization(load_realization_file(rps_file));
+        return game;
     }
 
     const RuleSet& rules() const { return rules_; }
@@ -88,6 +98,15 @@ public:
     Move null_move() const { return Move::pass(); }
     bool null_move_allowed(const Position& pos) const { return has_real_move(pos); }
 
+    // ERPS (common/search/realization.hpp): move categories and their learnt probabilities.
+    void set_realization(RealizationProbabilities p) {
+        realization_ = std::make_shared<const RealizationProbabilities>(std::move(p));
+    }
+    int realization_category(const Position& pos, Move m) const { return loa::realization_category(pos, m); }
+    std::span<const double> realization_probabilities() const {
+        return realization_ ? std::span<const double>(realization_->probability) : std::span<const double>();
+    }
+
     // One ply more when the move leaves its side two groups: one move from a possible win.
     int extension(const Position& pos, Move) const {
         return count_groups(pos.pieces(~pos.side_to_move())) == 2 ? 1 : 0;
@@ -97,6 +116,7 @@ private:
     RuleSet rules_;
     Evaluator evaluator_;
     CustomEvaluation custom_;
+    std::shared_ptr<const RealizationProbabilities> realization_;
 };
 
 static_assert(search::Game<SearchGame>);

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "loa/realization.hpp"
 
 namespace matches {
 namespace {
@@ -83,6 +84,8 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
             spec.eval = std::string(value);
         } else if (key == "weights") {
             spec.eval = std::string(value);
+        } else if (key == "rps") {
+            spec.rps = std::string(value);
         } else if (key == "cmd") {
             spec.cmd = std::string(value);
         } else if (key == "args") {
@@ -113,6 +116,16 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         spec.config = search::parse_search_config(search_part);
     } catch (const InputError& e) {
         throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
+    }
+    if (spec.config.erps && spec.rps.empty())
+        throw InputError(fmt::format("engine '{}': erps=on needs rps=FILE (realization probabilities from loa-match learn-rps)", spec.name));
+    if (!spec.rps.empty()) {
+        if (spec.external()) throw InputError(fmt::format("engine '{}': rps= applies to in-process engines", spec.name));
+        try {
+            (void)loa::load_realization_file(spec.rps);  // a bad file fails now, not in the first game
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
+        }
     }
     if (spec.external() && has_search_keys)
         throw InputError(fmt::format("engine '{}': search keys apply to in-process engines; pass options with option.NAME=", spec.name));

@@ -1,7 +1,8 @@
 // One player of a match, as given on the command line:
 //   --engine name=rhh,preset=full,history=relative,depth=6
 // Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds, or stc/ltc), eval
-// (full|concentration|simple|FILE.json), weights (= eval=FILE.json); every other key is a
+// (full|concentration|simple|FILE.json), weights (= eval=FILE.json), rps (FILE.json: realization
+// probabilities for erps=on, from loa-match learn-rps); every other key is a
 // search-config key (see `loa variants`).
 // External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE
 // (sent as setoption / set_option), timeout=SECONDS for a move without a clock (default 60),
@@ -34,6 +35,7 @@ struct EngineSpec {
     std::string text;  // as given
     search::SearchConfig config;
     std::string eval = "full";
+    std::string rps;  // realization probabilities (learn-rps JSON) for erps=on
     int depth = 0;
     std::uint64_t nodes = 0;
     double move_time_ms = 0;

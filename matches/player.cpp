@@ -17,7 +17,7 @@
 namespace matches {
 
 InProcessPlayer::InProcessPlayer(const EngineSpec& spec, const loa::RuleSet& rules)
-    : spec_(spec), searcher_(loa::SearchGame::from_spec(rules, spec.eval), spec.config) {}
+    : spec_(spec), searcher_(loa::SearchGame::from_spec(rules, spec.eval, spec.rps), spec.config) {}
 
 MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& clock) {
     search::SearchLimits limits;

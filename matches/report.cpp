@@ -207,6 +207,7 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
                                 {"spec", e.text},
                                 {"search", e.external() ? "external" : search::to_string(e.config)},
                                 {"eval", e.eval},
+                                {"rps", e.rps},
                                 {"limit", e.limit_text()}});
     for (const PairingStats& p : r.pairings) {
         const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);

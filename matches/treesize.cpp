@@ -96,7 +96,7 @@ TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress) {
             std::vector<std::unique_ptr<search::Searcher<loa::SearchGame>>> searchers;
             for (const TreeVariant& v : s.variants)
                 searchers.push_back(std::make_unique<search::Searcher<loa::SearchGame>>(
-                    loa::SearchGame::from_spec(loa::RuleSet{}, s.eval), v.config));
+                    loa::SearchGame::from_spec(loa::RuleSet{}, s.eval, s.rps), v.config));
             for (std::size_t k; (k = next.fetch_add(1)) < jobs;) {
                 const std::size_t v = k % s.variants.size(), p = k / s.variants.size();
                 auto& searcher = *searchers[v];

@@ -48,6 +48,7 @@ struct TreeSizeSettings {
     int baseline = 0;  // index of the baseline variant
     int concurrency = 1;
     std::string eval = "full";
+    std::string rps;  // realization probabilities for variants with erps=on
     int bootstrap_samples = 2000;
     std::uint64_t seed = 1;
 };

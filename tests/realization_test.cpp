@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "common/error.hpp"
+#include "common/search/realization.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/realization.hpp"
@@ -117,7 +118,12 @@ TEST(Realization, DepthCostsAreLogProbabilityInBaseUnitsWithinTheirBounds) {
     p.probability[2] = 1.0 / 64;
     p.probability[3] = 1e-9;
     p.probability[4] = 1.0;
-    const auto costs = realization_depth_costs(p, 0.25, 0.25, 2.5, 16);
+    search::SearchConfig c;
+    c.erps_base = 25;
+    c.erps_min = 25;
+    c.erps_max = 250;
+    const auto costs = search::realization_depth_costs(p.probability, c);
+    static_assert(search::OnePly == 16);
     EXPECT_EQ(costs[0], 16);  // P = base: one ply
     EXPECT_EQ(costs[1], 8);   // half a ply
     EXPECT_EQ(costs[2], 40);  // three plies, capped at 2.5

@@ -76,6 +76,16 @@ struct SearchConfig {
     int mc_moves = 10;
     int mc_cuts = 3;
     int mc_reduction = 2;
+    // Enhanced realization probability search (realization.hpp): a move costs log(P) / log(base)
+    // plies, P its category's realization probability (the game must provide them: in LOA the
+    // key rps=FILE), within [min, max]; values in hundredths (of a ply for min and max). LMR
+    // stays out of it: ERPS does its reductions. The defaults won an equal-node screen in LOA
+    // (docs/erps.md); a minimum below one ply extends likely moves, and LOA's likely moves are
+    // captures, which are everywhere: the tree grows many times over.
+    bool erps = false;
+    int erps_base = 25;
+    int erps_min = 100;
+    int erps_max = 300;
 
     int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
     int qsearch_plies = 4;  // longest quiescence line

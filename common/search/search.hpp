@@ -1,7 +1,9 @@
 // The search: iterative deepening over a fail-soft alpha-beta / NegaScout (PVS) with
 // aspiration windows, a transposition table, move ordering (TT move, refutation table,
 // captures, killers, history / butterfly / relative history), null-move pruning, late move
-// reductions, quiescence search and extensions. Every enhancement is a SearchConfig switch.
+// reductions, enhanced realization probability search, quiescence search and extensions.
+// Every enhancement is a SearchConfig switch. Depth is counted in 1/OnePly plies
+// (realization.hpp); only ERPS spends fractions.
 //
 // A Searcher is an object that owns all its tables; nothing is global. It is game-agnostic:
 // the game is an adapter satisfying search::Game.
@@ -17,17 +19,27 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/search/config.hpp"
 #include "common/search/eval_cache.hpp"
 #include "common/search/game.hpp"
 #include "common/search/history.hpp"
 #include "common/search/limits.hpp"
 #include "common/search/move_order.hpp"
+#include "common/search/realization.hpp"
 #include "common/search/score.hpp"
 #include "common/search/stats.hpp"
 #include "common/search/tt.hpp"
 
 namespace search {
+
+// A game that can tell ERPS how likely a move is: the category of a move and the realization
+// probability of each category.
+template <class G>
+concept RealizationGame = Game<G> && requires(const G& game, const typename G::Position& pos, typename G::Move move) {
+    { game.realization_category(pos, move) } -> std::convertible_to<int>;
+    { game.realization_probabilities() } -> std::convertible_to<std::span<const double>>;
+};
 
 template <class Move>
 struct Iteration {
@@ -79,6 +91,11 @@ public:
             tt_ = tt_shared_ ? std::move(shared_tt)
                              : std::make_shared<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
         if (config_.eval_cache) eval_cache_ = std::make_unique<EvalCache>(static_cast<std::size_t>(config_.eval_cache_mb));
+        if (config_.erps) {
+            if constexpr (RealizationGame<G>) erps_costs_ = realization_depth_costs(game_.realization_probabilities(), config_);
+            if (erps_costs_.empty())
+                throw common::InputError("erps=on needs the game's realization probabilities (in LOA: rps=FILE)");
+        }
     }
 
     const SearchConfig& config() const { return config_; }
@@ -200,12 +217,12 @@ private:
     // One iteration at the root, with the aspiration window policy.
     Score search_root(int depth, const Result& previous) {
         if (!config_.aspiration || depth < 2 || previous.depth == 0 || is_decisive(previous.score))
-            return alpha_beta(-Infinity, Infinity, depth, 0, false, false);
+            return alpha_beta(-Infinity, Infinity, depth * OnePly, 0, false, false);
         Score delta = config_.aspiration_window;
         Score alpha = std::max(previous.score - delta, -Infinity);
         Score beta = std::min(previous.score + delta, Infinity);
         for (;;) {
-            const Score score = alpha_beta(alpha, beta, depth, 0, false, false);
+            const Score score = alpha_beta(alpha, beta, depth * OnePly, 0, false, false);
             if (aborted_) return score;
             if (score > alpha && score < beta) return score;
             ++stats_.aspiration_researches;
@@ -280,7 +297,8 @@ private:
 
     // `cut_node`: a node expected to fail high (Knuth and Moore's type 2): a null-window child
     // of a PV node, and every other generation below it. Only multi-cut uses it.
-    Score alpha_beta(Score alpha, Score beta, int depth, int ply, bool after_null, bool cut_node) {
+    // `units`: the depth left in 1/OnePly plies.
+    Score alpha_beta(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
         pv_length_[ply] = 0;
         const bool root = ply == 0;
         const bool pv_node = beta - alpha > 1;
@@ -290,8 +308,9 @@ private:
             if (drawn_by_length(ply)) return DrawScore;
             if (ply >= MaxPly - 1) return evaluate(ply);
         }
-        if (depth <= 0) return quiescence(alpha, beta, ply, 0);
+        if (units <= 0) return quiescence(alpha, beta, ply, 0);
         if (count_node(ply)) return 0;
+        int depth = whole_plies(units);
 
         const std::uint64_t key = keys_[history_size_ + static_cast<std::size_t>(ply)];
         Move tt_move = root ? root_best_ : Move::none();
@@ -313,7 +332,7 @@ private:
 
         if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
             !is_decisive(beta) && game_.null_move_allowed(pos_) && evaluate(ply) >= beta) {
-            if (const auto cut = try_null_move(beta, depth, ply, cut_node)) return *cut;
+            if (const auto cut = try_null_move(beta, depth, units, ply, cut_node)) return *cut;
             if (aborted_) return 0;
         }
 
@@ -327,7 +346,8 @@ private:
             const Score static_eval = evaluate(ply);
             if (depth == 3 && config_.razor_margin && static_eval + config_.razor_margin <= alpha) {
                 ++stats_.razorings;
-                depth = 2;
+                units -= OnePly;
+                depth = whole_plies(units);
             }
             const int margin = depth == 1 ? config_.futility_margin : depth == 2 ? config_.ext_futility_margin : 0;
             prune_quiet = margin > 0 && static_eval + margin <= alpha;
@@ -335,7 +355,7 @@ private:
         }
 
         if (config_.multicut && cut_node && !pv_node && !root && depth >= config_.mc_reduction + 2 && !is_decisive(beta)) {
-            if (const auto cut = try_multicut(beta, depth, ply, tt_move)) return *cut;
+            if (const auto cut = try_multicut(beta, units, ply, tt_move)) return *cut;
             if (aborted_) return 0;
         }
 
@@ -352,6 +372,7 @@ private:
         while (auto next = order.next()) {
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
+            const int cost = move_cost(m);  // of the position before the move
             make(m, ply, game_.is_irreversible(m));
             if (prune_quiet && searched > 0 && !capture && MoveOrder<G>::history_band(next->score) &&
                 game_.status(pos_) == Status::Ongoing) {
@@ -361,25 +382,34 @@ private:
                 best = std::max(best, futility_value);
                 continue;
             }
-            int new_depth = depth - 1;
-            if (config_.extensions && ply < 2 * iteration_depth_) new_depth += game_.extension(pos_, m);
+            // The depth a plain search gives the move, and what it gets: less for an unlikely
+            // move under ERPS (searched again at `full` if it beats alpha), more for a likely one.
+            int full = units - OnePly;
+            if (config_.extensions && ply < 2 * iteration_depth_) full += OnePly * game_.extension(pos_, m);
+            const int new_units = full + OnePly - cost;
+            const bool erps_reduced = new_units < full;
             Score score;
             if (searched == 0) {
-                score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, pv_node ? false : !cut_node);
+                score = -alpha_beta(-beta, -alpha, new_units, ply + 1, false, pv_node ? false : !cut_node);
+                if (erps_reduced && score > alpha && !aborted_) {
+                    ++stats_.erps_researches;
+                    score = -alpha_beta(-beta, -alpha, full, ply + 1, false, pv_node ? false : !cut_node);
+                }
             } else {
                 // Scout searches of a PV node's later moves expect a cut; below, types alternate.
                 const bool child_cut = pv_node || !cut_node;
-                int r = 0;
-                if (config_.lmr && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
-                    new_depth == depth - 1 && !capture && MoveOrder<G>::history_band(next->score)) {
-                    r = (searched >= 3 * config_.lmr_min_moves && depth >= 6) ? 2 : 1;
-                    r = std::min(r, new_depth - 1);
+                int r = 0;  // LMR's reduction, in units
+                if (config_.lmr && !config_.erps && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
+                    full == units - OnePly && !capture && MoveOrder<G>::history_band(next->score)) {
+                    r = (searched >= 3 * config_.lmr_min_moves && depth >= 6) ? 2 * OnePly : OnePly;
+                    r = std::min(r, full - OnePly);
                 }
+                const int reduced = new_units - r;
                 if (config_.pvs) {
-                    score = -alpha_beta(-alpha - 1, -alpha, new_depth - r, ply + 1, false, child_cut);
-                    if (r > 0 && score > alpha && !aborted_) {
-                        ++stats_.lmr_researches;
-                        score = -alpha_beta(-alpha - 1, -alpha, new_depth, ply + 1, false, child_cut);
+                    score = -alpha_beta(-alpha - 1, -alpha, reduced, ply + 1, false, child_cut);
+                    if (reduced < full && score > alpha && !aborted_) {
+                        ++(r > 0 ? stats_.lmr_researches : stats_.erps_researches);
+                        score = -alpha_beta(-alpha - 1, -alpha, full, ply + 1, false, child_cut);
                     }
                     if (score > alpha && score < beta && !aborted_) {
                         ++stats_.pvs_researches;
@@ -387,14 +417,14 @@ private:
                         // it is the one to play if time runs out during the re-search.
                         const Move confirmed_best = root_best_;
                         if (root) root_best_ = m;
-                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, false);
+                        score = -alpha_beta(-beta, -alpha, std::max(new_units, full), ply + 1, false, false);
                         if (root && !aborted_ && score <= alpha) root_best_ = confirmed_best;
                     }
                 } else {
-                    score = -alpha_beta(-beta, -alpha, new_depth - r, ply + 1, false, child_cut);
-                    if (r > 0 && score > alpha && !aborted_) {
-                        ++stats_.lmr_researches;
-                        score = -alpha_beta(-beta, -alpha, new_depth, ply + 1, false, child_cut);
+                    score = -alpha_beta(-beta, -alpha, reduced, ply + 1, false, child_cut);
+                    if (reduced < full && score > alpha && !aborted_) {
+                        ++(r > 0 ? stats_.lmr_researches : stats_.erps_researches);
+                        score = -alpha_beta(-beta, -alpha, full, ply + 1, false, child_cut);
                     }
                 }
             }
@@ -436,18 +466,18 @@ private:
     // The null move is tried only where its reduced search keeps at least one full-width ply
     // (depth >= R + 2): a game won by one move -- a connection in LOA -- is then always seen
     // as a threat, which a bare static evaluation at the horizon would miss.
-    std::optional<Score> try_null_move(Score beta, int depth, int ply, bool cut_node) {
+    std::optional<Score> try_null_move(Score beta, int depth, int units, int ply, bool cut_node) {
         const int r = null_reduction(depth);
         ++stats_.null_tries;
         const Move pass = game_.null_move();
         make(pass, ply, true);  // no repetition may be claimed across a null move
-        Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - r, ply + 1, true, !cut_node);
+        Score score = -alpha_beta(-beta, -beta + 1, units - (1 + r) * OnePly, ply + 1, true, !cut_node);
         game_.unmake(pos_, pass);
         if (aborted_ || score < beta) return std::nullopt;
         if (score >= WinThreshold) score = beta;  // a win proven by passing is not a proof
         if (config_.null_verify) {
             // Verified null move (Tabibi and Netanyahu): confirm with a reduced normal search.
-            const Score verified = alpha_beta(beta - 1, beta, depth - r, ply, true, cut_node);
+            const Score verified = alpha_beta(beta - 1, beta, units - r * OnePly, ply, true, cut_node);
             if (aborted_ || verified < beta) return std::nullopt;
         }
         ++stats_.null_cutoffs;
@@ -457,7 +487,7 @@ private:
     // Multi-cut: the first mc_moves moves (in the usual order) searched mc_reduction plies
     // shallower with the null window at beta; mc_cuts fail-highs among them and the node is
     // taken to fail high. Its children are expected all-nodes.
-    std::optional<Score> try_multicut(Score beta, int depth, int ply, Move tt_move) {
+    std::optional<Score> try_multicut(Score beta, int units, int ply, Move tt_move) {
         ++stats_.multicut_tries;
         MoveList moves;
         game_.generate(pos_, moves);
@@ -467,7 +497,7 @@ private:
         while (auto next = order.next()) {
             const Move m = next->move;
             make(m, ply, game_.is_irreversible(m));
-            const Score score = -alpha_beta(-beta, -beta + 1, depth - 1 - config_.mc_reduction, ply + 1, false, false);
+            const Score score = -alpha_beta(-beta, -beta + 1, units - (1 + config_.mc_reduction) * OnePly, ply + 1, false, false);
             game_.unmake(pos_, m);
             if (aborted_) return std::nullopt;
             if (score >= beta && ++cuts >= config_.mc_cuts) {
@@ -544,6 +574,15 @@ private:
         }
     }
 
+    // The depth a move of the current position costs: a ply, or under ERPS its category's cost.
+    int move_cost(Move m) const {
+        if constexpr (RealizationGame<G>) {
+            if (!erps_costs_.empty()) return erps_costs_[static_cast<std::size_t>(game_.realization_category(pos_, m))];
+        }
+        (void)m;
+        return OnePly;
+    }
+
     // The game's static evaluation of the node at `ply`, through the cache when there is one.
     Score evaluate(int ply) {
         if (!eval_cache_) return game_.evaluate(pos_);
@@ -565,6 +604,7 @@ private:
     HistoryTables history_;
     KillerTable<Move> killers_;
     std::array<std::vector<Move>, 2> refutations_;  // PVs of the last two iterations
+    std::vector<int> erps_costs_;                   // per realization category; empty: ERPS off
 
     Position pos_{};
     SearchLimits limits_;

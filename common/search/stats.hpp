@@ -16,6 +16,7 @@ struct SearchStats {
     std::uint64_t pvs_researches = 0;
     std::uint64_t aspiration_researches = 0;
     std::uint64_t lmr_researches = 0;
+    std::uint64_t erps_researches = 0;   // moves ERPS searched shallower, searched again a full ply below
     std::uint64_t null_tries = 0;
     std::uint64_t null_cutoffs = 0;
     std::uint64_t futility_prunes = 0;   // quiet moves skipped at frontier / pre-frontier nodes

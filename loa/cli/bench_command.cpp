@@ -15,7 +15,7 @@ void add_bench_command(CLI::App& app) {
     struct Options {
         int depth = 5;
         std::string variant = "full";
-        std::string weights;
+        std::string weights, rps;
         bool verbose = false;
     };
     auto o = std::make_shared<Options>();
@@ -24,15 +24,16 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("-d,--depth", o->depth, "Search depth in plies")->check(CLI::Range(1, 30))->capture_default_str();
     cmd->add_option("-v,--variant", o->variant, "Search variant")->capture_default_str();
     cmd->add_option("-w,--weights", o->weights, "Evaluation weights (JSON, as for loa eval); default: the built-in ones");
+    cmd->add_option("--rps", o->rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
     cmd->add_flag("--verbose", o->verbose, "One line per position");
     cmd->callback([o] {
         const search::SearchConfig config = search::parse_search_config(o->variant);
-        const Evaluator evaluator(o->weights.empty() ? EvalWeights::full() : load_weights_file(o->weights));
+        SearchGame game = SearchGame::from_spec(RuleSet{}, o->weights.empty() ? "full" : o->weights, o->rps);
         std::uint64_t nodes = 0;
         double time_ms = 0;
         for (const NamedPosition& named : BenchPositions) {
             // A fresh searcher per position: the signature must not depend on the order.
-            search::ParallelSearcher<SearchGame> searcher(SearchGame(RuleSet{}, evaluator), config);
+            search::ParallelSearcher<SearchGame> searcher(game, config);
             search::SearchLimits limits;
             limits.depth = o->depth;
             const auto r = searcher.search(Position::from_text(named.text), limits);

@@ -36,7 +36,7 @@ Session::~Session() {
 }
 
 solver::SolvingSearcher<SearchGame>& Session::searcher() {
-    if (!searcher_) searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_), config_);
+    if (!searcher_) searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
     return *searcher_;
 }
 
@@ -54,6 +54,9 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
     } else if (name == "eval" || name == "weights" || name == "evalfile") {
         (void)SearchGame::from_spec(rules_, value);  // validates (reads the file) now
         eval_ = value;
+    } else if (name == "rps") {
+        if (!value.empty()) (void)load_realization_file(value);  // validates now
+        rps_ = value;
     } else if (name == "rules") {
         rules_ = parse_rules(value);
         game_ = Game(game_.start_position(), rules_);
@@ -72,6 +75,7 @@ std::vector<OptionInfo> Session::options() const {
         {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB"},
         {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
         {"Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"},
+        {"Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"},
         {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
         {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
         {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)"},

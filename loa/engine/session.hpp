@@ -78,6 +78,7 @@ private:
 
     search::SearchConfig config_;
     std::string eval_ = "full";
+    std::string rps_;
     RuleSet rules_;
     double overhead_ms_ = 30;
     std::uint64_t node_cap_ = 0;

@@ -83,6 +83,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
     treesize->add_option("--depth", o->depths, "Depth or range D1..D2")->capture_default_str();
     treesize->add_option("--baseline", o->baseline, "Variant the ratios refer to (default: the first)");
     treesize->add_option("--eval", o->ts.eval, "Evaluation: full, hand, concentration, simple, material or FILE.json")->capture_default_str();
+    treesize->add_option("--rps", o->ts.rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
     treesize->add_option("--limit", o->limit, "Use only the first N positions")->check(CLI::PositiveNumber);
     treesize->add_option("-j,--concurrency", o->ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024))->take_last();
     treesize->add_option("--seed", o->ts.seed, "Seed of the bootstrap")->capture_default_str();
@@ -118,7 +119,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
                 if (it == o->ts.variants.end()) throw common::InputError(fmt::format("treesize: no variant named '{}'", o->baseline));
                 o->ts.baseline = static_cast<int>(it - o->ts.variants.begin());
             }
-            (void)loa::SearchGame::from_spec(loa::RuleSet{}, o->ts.eval);  // a bad eval fails now
+            (void)loa::SearchGame::from_spec(loa::RuleSet{}, o->ts.eval, o->ts.rps);  // a bad eval or rps file fails now
             auto write = [](const std::string& path, const std::string& text) {
                 std::ofstream out(path);
                 if (!out) throw common::InputError(fmt::format("cannot write '{}'", path));

@@ -1,0 +1,108 @@
+// Enhanced realization probability search (common/search/realization.hpp) over LOA: with every
+// move at one ply it must be the plain search node for node, with every move at half a ply a
+// depth-d search must give the value of a plain depth-2d one, and it must need the game's
+// probabilities. Probabilities are made up here; learning them is realization_test.cpp's.
+#include <gtest/gtest.h>
+
+#include "common/error.hpp"
+#include "common/search/search.hpp"
+#include "loa/search_game.hpp"
+#include "test_positions.hpp"
+
+namespace loa {
+namespace {
+
+using Searcher = search::Searcher<SearchGame>;
+
+RealizationProbabilities probabilities(double captures, double quiet) {
+    RealizationProbabilities p;
+    p.available.assign(RealizationCategoryCount, 100);
+    p.played.assign(RealizationCategoryCount, 1);
+    p.probability.assign(RealizationCategoryCount, quiet);
+    // The capture bit is the category's highest factor: categories 192..383.
+    for (int c = RealizationCategoryCount / 2; c < RealizationCategoryCount; ++c) p.probability[static_cast<std::size_t>(c)] = captures;
+    return p;
+}
+
+SearchGame game_with(const RealizationProbabilities& p) {
+    SearchGame game;
+    game.set_realization(p);
+    return game;
+}
+
+std::vector<Position> positions() {
+    std::vector<Position> out = testing::random_positions(31, 6, 40);
+    out.resize(std::min<std::size_t>(out.size(), 24));
+    for (const Position& p : testing::late_positions(5, 8)) out.push_back(p);
+    return out;
+}
+
+search::SearchResult<Move> run(Searcher& s, const Position& pos, int depth) {
+    search::SearchLimits limits;
+    limits.depth = depth;
+    return s.search(pos, limits);
+}
+
+TEST(Erps, NeedsTheGamesProbabilities) {
+    EXPECT_THROW(Searcher(SearchGame{}, search::parse_search_config("full,erps=on")), common::InputError);
+    EXPECT_NO_THROW(Searcher(game_with(probabilities(0.25, 0.25)), search::parse_search_config("full,erps=on")));
+    EXPECT_THROW(search::parse_search_config("full,erps_base=100"), common::InputError);
+    EXPECT_THROW(search::parse_search_config("full,erps_min=5"), common::InputError);
+}
+
+TEST(Erps, EveryMoveAtTheBaseProbabilityIsThePlainSearchWithoutLmr) {
+    // Each move then costs one ply, and nothing is reduced or searched again: the plain search,
+    // node for node, less LMR (which ERPS replaces).
+    int compared = 0;
+    for (const Position& pos : positions()) {
+        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
+        Searcher erps(game_with(probabilities(0.25, 0.25)), search::parse_search_config("full,erps=on"));
+        const auto a = run(plain, pos, 5);
+        const auto b = run(erps, pos, 5);
+        EXPECT_EQ(a.stats.nodes, b.stats.nodes) << pos.to_text();
+        EXPECT_EQ(a.score, b.score) << pos.to_text();
+        EXPECT_EQ(a.best_move, b.best_move) << pos.to_text();
+        EXPECT_EQ(b.stats.erps_researches, 0u);
+        ++compared;
+    }
+    EXPECT_GE(compared, 20);
+}
+
+TEST(Erps, HalfAPlyAMoveSearchesTwiceAsDeep) {
+    // Plain alpha-beta reads no whole plies anywhere (no TT, null move, futility or history):
+    // with every move at half a ply, nominal depth d is plain depth 2d, value for value.
+    for (const Position& pos : positions()) {
+        for (const int depth : {1, 2}) {
+            Searcher plain(SearchGame{}, search::parse_search_config("ab"));
+            Searcher erps(game_with(probabilities(0.5, 0.5)), search::parse_search_config("ab,erps=on,erps_min=50"));
+            EXPECT_EQ(run(plain, pos, 2 * depth).score, run(erps, pos, depth).score) << pos.to_text() << " depth " << depth;
+        }
+    }
+}
+
+TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
+    // Quiet moves at 1/16 cost two plies, captures one: the tree shrinks, and reduced moves that
+    // come back above alpha are searched again. Capping the cost at one ply undoes both.
+    std::uint64_t plain_nodes = 0, erps_nodes = 0, researches = 0;
+    for (const Position& pos : positions()) {
+        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
+        Searcher erps(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
+        Searcher capped(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_max=100"));
+        const auto a = run(plain, pos, 5);
+        const auto b = run(erps, pos, 5);
+        const auto c = run(capped, pos, 5);
+        plain_nodes += a.stats.nodes;
+        erps_nodes += b.stats.nodes;
+        researches += b.stats.erps_researches;
+        EXPECT_EQ(c.stats.nodes, a.stats.nodes) << pos.to_text();
+        EXPECT_EQ(c.stats.erps_researches, 0u);
+        // Deterministic.
+        Searcher again(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
+        EXPECT_EQ(run(again, pos, 5).stats.nodes, b.stats.nodes);
+    }
+    EXPECT_LT(erps_nodes, plain_nodes / 2);
+    EXPECT_GT(researches, 0u);
+}
+
+}  // namespace
+}  // namespace loa
