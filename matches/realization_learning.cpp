@@ -39,7 +39,7 @@ loa::RealizationProbabilities learn_realization(const RealizationLearning& s) {
                 if (game.over()) break;
                 const loa::Position& pos = game.position();
                 const loa::Move played = loa::parse_move(pos, text);  // throws on an illegal move
-                if (game.ply() >= first) {
+                if (game.ply() >= first && !played.is_pass()) {  // a pass is forced: nothing was chosen
                     loa::MoveList moves;
                     loa::generate_moves(pos, moves);
                     for (const loa::Move m : moves) ++p.available[static_cast<std::size_t>(loa::realization_category(pos, m))];

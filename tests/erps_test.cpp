@@ -83,7 +83,7 @@ TEST(Erps, HalfAPlyAMoveSearchesTwiceAsDeep) {
 TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
     // Quiet moves at 1/16 cost two plies, captures one: the tree shrinks, and reduced moves that
     // come back above alpha are searched again. Capping the cost at one ply undoes both.
-    std::uint64_t plain_nodes = 0, erps_nodes = 0, researches = 0;
+    std::uint64_t plain_nodes = 0, erps_nodes = 0, rps_nodes = 0, researches = 0;
     for (const Position& pos : positions()) {
         Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
         Searcher erps(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
@@ -96,11 +96,17 @@ TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
         researches += b.stats.erps_researches;
         EXPECT_EQ(c.stats.nodes, a.stats.nodes) << pos.to_text();
         EXPECT_EQ(c.stats.erps_researches, 0u);
+        // Plain RPS: the same reductions, never searched again.
+        Searcher rps(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_research=off"));
+        const auto d = run(rps, pos, 5);
+        EXPECT_EQ(d.stats.erps_researches, 0u);
+        rps_nodes += d.stats.nodes;
         // Deterministic.
         Searcher again(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
         EXPECT_EQ(run(again, pos, 5).stats.nodes, b.stats.nodes);
     }
     EXPECT_LT(erps_nodes, plain_nodes / 2);
+    EXPECT_LT(rps_nodes, erps_nodes);  // the re-searches cost nodes
     EXPECT_GT(researches, 0u);
 }
 

@@ -81,6 +81,10 @@ std::vector<solver::SolverOptions> all_solvers() {
             o.pn2_min_nodes = 2;
             o.pn2_fraction = 1e-9;  // second-level trees of two nodes: the table carries the work
             out.push_back(o);
+            if (algorithm == solver::Algorithm::DFPN_PN) {
+                o.pn2_min_nodes = 1000;  // and one whose second level sees the whole graph
+                out.push_back(o);
+            }
         }
     return out;
 }

@@ -80,12 +80,14 @@ struct SearchConfig {
     // plies, P its category's realization probability (the game must provide them: in LOA the
     // key rps=FILE), within [min, max]; values in hundredths (of a ply for min and max). LMR
     // stays out of it: ERPS does its reductions. The defaults won an equal-node screen in LOA
-    // (docs/erps.md); a minimum below one ply extends likely moves, and LOA's likely moves are
-    // captures, which are everywhere: the tree grows many times over.
+    // (docs/erps.md): likely moves (mostly captures) at half a ply, unlikely ones up to three.
     bool erps = false;
     int erps_base = 25;
-    int erps_min = 100;
+    int erps_min = 50;
     int erps_max = 300;
+    // The safeguard that makes RPS "enhanced": a reduced move above alpha searched again a full
+    // ply below. Off: plain realization probability search (reductions only).
+    bool erps_research = true;
 
     int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
     int qsearch_plies = 4;  // longest quiescence line

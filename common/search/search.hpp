@@ -387,7 +387,8 @@ private:
             int full = units - OnePly;
             if (config_.extensions && ply < 2 * iteration_depth_) full += OnePly * game_.extension(pos_, m);
             const int new_units = full + OnePly - cost;
-            const bool erps_reduced = new_units < full;
+            // At the frontier both depths are quiescence: nothing to search again.
+            const bool erps_reduced = new_units < full && full > 0 && config_.erps_research;
             Score score;
             if (searched == 0) {
                 score = -alpha_beta(-beta, -alpha, new_units, ply + 1, false, pv_node ? false : !cut_node);
@@ -405,9 +406,10 @@ private:
                     r = std::min(r, full - OnePly);
                 }
                 const int reduced = new_units - r;
+                const bool search_again = reduced < full && full > 0 && (r > 0 || config_.erps_research);
                 if (config_.pvs) {
                     score = -alpha_beta(-alpha - 1, -alpha, reduced, ply + 1, false, child_cut);
-                    if (reduced < full && score > alpha && !aborted_) {
+                    if (search_again && score > alpha && !aborted_) {
                         ++(r > 0 ? stats_.lmr_researches : stats_.erps_researches);
                         score = -alpha_beta(-alpha - 1, -alpha, full, ply + 1, false, child_cut);
                     }
@@ -422,7 +424,7 @@ private:
                     }
                 } else {
                     score = -alpha_beta(-beta, -alpha, reduced, ply + 1, false, child_cut);
-                    if (reduced < full && score > alpha && !aborted_) {
+                    if (search_again && score > alpha && !aborted_) {
                         ++(r > 0 ? stats_.lmr_researches : stats_.erps_researches);
                         score = -alpha_beta(-beta, -alpha, full, ply + 1, false, child_cut);
                     }
@@ -453,7 +455,10 @@ private:
 
         if (tt_) {
             const Bound bound = best >= beta ? Bound::Lower : best > alpha_orig ? Bound::Exact : Bound::Upper;
-            tt_->store(key, ply, depth, best, bound, best_move.raw());
+            // Whole plies searched, rounded down, where a probe asks for its depth rounded up: an
+            // entry then answers only a search no deeper than its own. Under ERPS a reduced
+            // search's entry can never stand in for the re-search of the same move.
+            tt_->store(key, ply, units / OnePly, best, bound, best_move.raw());
         }
         return best;
     }

@@ -26,6 +26,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -160,6 +161,7 @@ private:
         MoveList moves;
         game_.generate(pos, moves);
         if (below.empty()) *total_ += moves.size();  // else the second level has counted them
+        else assert(below.size() == moves.size());
         std::vector<Node> children;
         children.reserve(moves.size());
         for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -183,7 +185,7 @@ private:
         ++first_level_expansions_;
         TreeContext context = context_;
         context.path_above = {keys_.data() + history_size_, keys_.size() - 1 - history_size_};
-        context.root_ply = ply;
+        context.root_ply = context_.root_ply + ply;
         below_.reset(pos, is_or(ply), context);
         const auto bound = std::max<std::uint64_t>(
             {2, second_.min_nodes, static_cast<std::uint64_t>(second_.fraction * static_cast<double>(first_level_expansions_))});

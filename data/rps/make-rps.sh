@@ -4,7 +4,7 @@
 # 1,000 self-play games between preset `full` at 8,000 and 12,000 nodes a move (two strengths,
 # so that the two games of a pair differ) from the shipped balanced openings, then loa-match
 # learn-rps over every position after each game's opening. Seeded and at fixed nodes: the same
-# binary writes the same file. About 4 minutes with -j 2.
+# binary writes the same file. About 2 minutes with -j 1 on this machine.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 loa_match="${1:-$here/../../build/release/matches/loa-match}"
