@@ -80,6 +80,21 @@ TEST(Erps, HalfAPlyAMoveSearchesTwiceAsDeep) {
     }
 }
 
+TEST(Erps, AReducedMoveKeepsAPlyBeforeQuiescence) {
+    // At nominal depth 2 no move may be reduced into quiescence: with quiet moves at two plies,
+    // ERPS is the plain search without LMR node for node; without the floor it is not.
+    int differs_without_floor = 0;
+    for (const Position& pos : positions()) {
+        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
+        Searcher floor(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_floor=on"));
+        Searcher no_floor(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
+        const auto a = run(plain, pos, 2);
+        EXPECT_EQ(run(floor, pos, 2).stats.nodes, a.stats.nodes) << pos.to_text();
+        differs_without_floor += run(no_floor, pos, 2).stats.nodes != a.stats.nodes;
+    }
+    EXPECT_GT(differs_without_floor, 10);
+}
+
 TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
     // Quiet moves at 1/16 cost two plies, captures one: the tree shrinks, and reduced moves that
     // come back above alpha are searched again. Capping the cost at one ply undoes both.

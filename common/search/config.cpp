@@ -111,6 +111,8 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         c.erps = parse_on_off(key, value);
     } else if (key == "erps_research") {
         c.erps_research = parse_on_off(key, value);
+    } else if (key == "erps_floor") {
+        c.erps_floor = parse_on_off(key, value);
     } else if (key == "erps_base") {
         c.erps_base = parse_range(key, value, 1, 99);
     } else if (key == "erps_min") {
@@ -243,7 +245,7 @@ std::string to_string(const SearchConfig& c) {
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
         "lmr_min_moves={},qsearch={},qsearch_plies={},qs_order={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
-        "mc_reduction={},erps={},erps_research={},erps_base={},erps_min={},erps_max={},threads={},solver={},timeman={}",
+        "mc_reduction={},erps={},erps_research={},erps_floor={},erps_base={},erps_min={},erps_max={},threads={},solver={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -252,7 +254,7 @@ std::string to_string(const SearchConfig& c) {
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
         c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
-        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, on(c.erps), on(c.erps_research), c.erps_base, c.erps_min, c.erps_max, c.threads, margin(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, margin(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -292,6 +294,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"mc_reduction", "1..8: multi-cut: depth reduction of its searches"},
         {"erps", "on|off: enhanced realization probability search (needs the game's probabilities: rps=FILE in LOA)"},
         {"erps_research", "on|off: ERPS: search a reduced move again a full ply below when it beats alpha (off: plain RPS)"},
+        {"erps_floor", "on|off: ERPS: a reduced move keeps one ply before quiescence where its plain depth had one"},
         {"erps_base", "1..99: ERPS: a move of probability base/100 costs one ply"},
         {"erps_min", "10..100: ERPS: least depth a move costs, in hundredths of a ply"},
         {"erps_max", "100..800: ERPS: most depth a move costs, in hundredths of a ply"},

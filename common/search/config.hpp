@@ -88,6 +88,9 @@ struct SearchConfig {
     // The safeguard that makes RPS "enhanced": a reduced move above alpha searched again a full
     // ply below. Off: plain realization probability search (reductions only).
     bool erps_research = true;
+    // A reduced move keeps at least one ply before quiescence where its plain depth had one (as
+    // LMR's reductions do). Off: the equal-node screen preferred it off (docs/erps.md).
+    bool erps_floor = false;
 
     int qsearch = 1;  // 0 off, 1 captures, 2 the game's stricter tactical rule ("quads" in LOA)
     int qsearch_plies = 4;  // longest quiescence line

@@ -386,7 +386,9 @@ private:
             // move under ERPS (searched again at `full` if it beats alpha), more for a likely one.
             int full = units - OnePly;
             if (config_.extensions && ply < 2 * iteration_depth_) full += OnePly * game_.extension(pos_, m);
-            const int new_units = full + OnePly - cost;
+            // erps_floor: a reduced move keeps a ply of full-width search before quiescence where
+            // its plain depth had one, as LMR does (without it ERPS's trees are 92% quiescence).
+            const int new_units = config_.erps_floor ? std::max(full + OnePly - cost, std::min(full, OnePly)) : full + OnePly - cost;
             // At the frontier both depths are quiescence: nothing to search again.
             const bool erps_reduced = new_units < full && full > 0 && config_.erps_research;
             Score score;
