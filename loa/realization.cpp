@@ -1,7 +1,6 @@
 #include "loa/realization.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 

@@ -5,6 +5,7 @@
 
 #include <concepts>
 #include <cstdint>
+#include <span>
 
 #include "common/search/score.hpp"
 
@@ -49,6 +50,14 @@ concept Game = requires(const G& game, typename G::Position& pos, const typename
     { G::Move::none() } -> std::same_as<typename G::Move>;
     { move.raw() } -> std::convertible_to<std::uint16_t>;
     { G::Move::from_raw(std::uint16_t{}) } -> std::same_as<typename G::Move>;
+};
+
+// A game that can tell ERPS how likely a move is: the category of a move and the realization
+// probability of each category.
+template <class G>
+concept RealizationGame = Game<G> && requires(const G& game, const typename G::Position& pos, typename G::Move move) {
+    { game.realization_category(pos, move) } -> std::convertible_to<int>;
+    { game.realization_probabilities() } -> std::convertible_to<std::span<const double>>;
 };
 
 }  // namespace search

@@ -33,14 +33,6 @@
 
 namespace search {
 
-// A game that can tell ERPS how likely a move is: the category of a move and the realization
-// probability of each category.
-template <class G>
-concept RealizationGame = Game<G> && requires(const G& game, const typename G::Position& pos, typename G::Move move) {
-    { game.realization_category(pos, move) } -> std::convertible_to<int>;
-    { game.realization_probabilities() } -> std::convertible_to<std::span<const double>>;
-};
-
 template <class Move>
 struct Iteration {
     int depth = 0;

@@ -187,9 +187,7 @@ private:
         context.path_above = {keys_.data() + history_size_, keys_.size() - 1 - history_size_};
         context.root_ply = context_.root_ply + ply;
         below_.reset(pos, is_or(ply), context);
-        const auto bound = std::max<std::uint64_t>(
-            {2, second_.min_nodes, static_cast<std::uint64_t>(second_.fraction * static_cast<double>(first_level_expansions_))});
-        below_.run(bound, *total_, budget_, *clock_, *stop_,
+        below_.run(second_level_bound(second_.fraction, second_.min_nodes, first_level_expansions_), *total_, budget_, *clock_, *stop_,
                    [&](std::uint32_t i, Position& p, int pl) { return below_.expand_plain(i, p, pl); });
         return below_.children(0);
     }

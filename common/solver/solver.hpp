@@ -205,10 +205,7 @@ private:
                                       std::uint64_t& total, const search::Stopwatch& clock,
                                       const search::SearchLimits& stop) {
         second_.reset(pos, first_.is_or(ply), first_.context_below(ply));
-        // At least 2: a second-level tree must expand its root, or nothing would change.
-        const auto bound = std::max<std::uint64_t>(
-            {2, options_.pn2_min_nodes, static_cast<std::uint64_t>(options_.pn2_fraction * static_cast<double>(first_.size()))});
-        second_.run(bound, total, budget, clock, stop,
+        second_.run(second_level_bound(options_.pn2_fraction, options_.pn2_min_nodes, first_.size()), total, budget, clock, stop,
                     [&](std::uint32_t i, Position& p, int pl) { return second_.expand_plain(i, p, pl); });
         if (second_.root().expanded()) first_.adopt_children(index, second_.children(0));
         else if (second_.root().solved()) first_.set_leaf(index, second_.root());
