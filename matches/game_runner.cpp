@@ -36,7 +36,8 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
     Player* players[2] = {&black, &white};
     ClockState clocks[2];
     for (int side = 0; side < 2; ++side)
-        if (const auto& tc = players[side]->spec().time_control) clocks[side] = {tc->base_ms, tc->increment_ms};
+        if (const auto& tc = players[side]->spec().time_control)
+            clocks[side] = {tc->base_ms, tc->increment_ms, adjudication.time_margin_ms};
 
     int agreement = 0;  // consecutive plies in which both engines saw the same side lost
     int last_score = 0;
@@ -53,7 +54,8 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         Player& player = *players[side];
         const auto start = std::chrono::steady_clock::now();
         const MoveChoice choice = player.choose(game, clocks[side]);
-        const double used = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double call_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        const double used = choice.clock_ms >= 0 ? choice.clock_ms : call_ms;
         (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
         (us == loa::Colour::Black ? record.black_move_ms : record.white_move_ms).push_back(used);
         double& slowest = us == loa::Colour::Black ? record.black_max_move_ms : record.white_max_move_ms;

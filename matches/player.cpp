@@ -33,7 +33,9 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         // Sudden death with increment, the engine's own time manager (classic or tournament);
         // no protocol overhead in process.
         search::ClockLimits c;
-        c.time_left_ms = clock.remaining_ms;
+        // After an overrun within the margin the clock is below zero; to the time manager a
+        // negative time means "no clock", which would search without a limit.
+        c.time_left_ms = std::max(0.0, clock.remaining_ms);
         c.increment_ms = clock.increment_ms;
         c.expected_moves_left = loa::expected_moves_left(game);
         time.emplace(c, 0.0, spec_.config.timeman);
@@ -205,9 +207,12 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
     const bool black = pos.side_to_move() == loa::Colour::Black;
     double timeout = spec_.move_timeout_ms;
     if (spec_.move_time_ms > 0) timeout = spec_.move_time_ms + 1000;
-    if (spec_.time_control) timeout = clock.remaining_ms + 1000;
+    // On a clock: wait until the flag has certainly fallen (the margin and a second more), so
+    // that an overrun is judged by the runner's clock and not cut short here.
+    if (spec_.time_control) timeout = std::max(0.0, clock.remaining_ms + clock.margin_ms) + 1000;
     std::string move_text;
     int score = 0;
+    double thought_ms = 0;  // from go/genmove to the answer: what the clock is charged
     if (spec_.proto == "uci") {
         process_->write_line(uci_position(spec_.position_command, game));
         std::string go = "go";
@@ -217,9 +222,11 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
         if (spec_.time_control)
             go += fmt::format(" {} {:.0f} {} {:.0f}", black ? "btime" : "wtime", std::max(0.0, clock.remaining_ms),
                               black ? "binc" : "winc", clock.increment_ms);
-        process_->write_line(go);
         last_info_.clear();
+        const auto asked = std::chrono::steady_clock::now();
+        process_->write_line(go);
         const auto answer = expect("bestmove", timeout);
+        thought_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
         if (!answer) return fail(no_answer("no bestmove in time"));
         score = parse_uci_score(last_info_, 0);
         std::istringstream in(*answer);
@@ -239,12 +246,15 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
                 ReadyTimeoutMs);
             gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
         }
+        const auto asked = std::chrono::steady_clock::now();
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
+        thought_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
         if (!answer) return fail(no_answer("no move in time or genmove refused"));
         move_text = std::string(common::trim(*answer));
     }
     MoveChoice choice;
     choice.score = score;
+    choice.clock_ms = thought_ms;
     // Engines that know no pass (LinesOfActionBot says "(none)") when passing is the only move.
     if ((move_text == "(none)" || move_text == "0000" || move_text == "none") && !loa::has_real_move(pos)) move_text = "pass";
     try {

@@ -20,13 +20,18 @@ struct MoveChoice {
     std::uint64_t nodes = 0;
     double time_ms = 0;
     double hard_limit_ms = 0;  // the search's own hard stop for this move (0: none)
+    // The time the clock is charged when the player measures it itself: an external engine
+    // from its `go`/`genmove` to the answer, so that replaying the game to a GTP engine (one
+    // `play` a ply) costs no clock time. < 0: the runner charges the whole call.
+    double clock_ms = -1;
     std::string failure;       // set when the engine crashed, hung or broke the protocol
 };
 
 // Time the runner's clock gives the side to move.
 struct ClockState {
-    double remaining_ms = 0;  // with a time control
+    double remaining_ms = 0;  // with a time control; below zero after an overrun the margin allowed
     double increment_ms = 0;
+    double margin_ms = 0;     // how far below zero the runner lets the clock go before the flag falls
 };
 
 class Player {

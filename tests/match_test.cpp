@@ -672,6 +672,58 @@ TEST(ExternalEngines, GtpClocksUnderASecondAreSentWithTheirFractions) {
     EXPECT_EQ(wire.find("time_settings 0 0"), std::string::npos) << wire;
 }
 
+// The runner lets a clock overrun by --time-margin; waiting for the move only a second past the
+// clock once cut such a move short as "no bestmove in time" instead.
+TEST(ExternalEngines, AnOverrunWithinTheMarginIsJudgedByTheClockNotCutShort) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=late,cmd=bash,proto=uci,tc=0.2+0,args=" LOA_TEST_SOURCE_DIR
+                                   "/fake_engines/delay_wrapper.sh go 1.3 " LOA_BINARY " uci", 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.adjudication.time_margin_ms = 3000;  // 1.3 s late twice is within it, three times is not
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const GameRecord& g : r.games) {
+        EXPECT_NE(g.termination.find("loses on time"), std::string::npos) << g.termination;
+        const auto& late_moves = g.black == "late" ? g.black_move_ms : g.white_move_ms;
+        EXPECT_EQ(late_moves.size(), 3u) << g.termination;  // moved twice within the margin
+    }
+}
+
+// A GTP engine is told the game one `play` at a time before each genmove; that set-up is the
+// runner's business and once counted against the engine's clock, which lost long games on time.
+TEST(ExternalEngines, ReplayingTheGameToAGtpEngineCostsNoClockTime) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=gtp,cmd=bash,proto=gtp,tc=1+0.05,args=" LOA_TEST_SOURCE_DIR
+                                   "/fake_engines/delay_wrapper.sh play 0.05 " LOA_BINARY " gtp", 0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.rules = loa::parse_rules("plylimit=20");  // 0.05 s a ply of set-up: 4.5 s by ply 20 against a 1.5 s clock
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    const MatchResult r = run_match(s, {});
+    ASSERT_EQ(r.games.size(), 2u);
+    for (const GameRecord& g : r.games) {
+        EXPECT_EQ(g.termination.find("on time"), std::string::npos) << g.termination;
+        EXPECT_GE(g.moves.size(), 12u) << g.termination;
+        const double clock_ms = g.black == "gtp" ? g.black_ms : g.white_ms;
+        EXPECT_LT(clock_ms, 1000 + 10 * 50 + 50) << g.termination;
+    }
+}
+
+// In process, a clock below zero (an overrun within the margin) once read as "no clock" to
+// the time manager, which then searched without any limit.
+TEST(InProcessPlayers, AClockBelowZeroStillGivesTheSearchATimeLimit) {
+    EngineSpec spec = parse_engine_spec("name=x,preset=full,tc=1+0.01", 0);
+    spec.nodes = 200000;  // a backstop, so that a failure of this test is not a hang
+    InProcessPlayer player(spec, loa::RuleSet{});
+    const loa::Game game;
+    const MoveChoice choice = player.choose(game, ClockState{-3, 10, 50});
+    EXPECT_GT(choice.hard_limit_ms, 0);
+    EXPECT_LT(choice.hard_limit_ms, 10);
+    EXPECT_TRUE(loa::is_legal(game.position(), choice.move));
+}
+
 TEST(ExternalEngines, TheUciPositionCommandUsesStartposForStandardStarts) {
     loa::Game game;
     EXPECT_EQ(uci_position(PositionCommand::Auto, game), "position startpos");

@@ -34,7 +34,6 @@ std::string gtp(const std::string& script) {
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 std::string bestmove(const std::string& output) {
-    std::smatch m;
     const std::regex re("bestmove (\\S+)");
     std::string last;
     for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it)
@@ -86,6 +85,39 @@ TEST(Uci, PassAndGameOver) {
     const std::string over = uci("position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\ngo depth 2\nquit\n");
     EXPECT_TRUE(contains(over, "info string game over: black wins by connection"));
     EXPECT_EQ(bestmove(over), "none");
+}
+
+// Once answered `bestmove none` at once: a GUI that pondered on a finished game read it as
+// the answer to a command it had not sent yet.
+TEST(Uci, PonderOrInfiniteOnAFinishedGameAnswersOnlyAfterPonderhitOrStop) {
+    const std::string over = "position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\n";
+    for (const std::string& go_then_release : {std::string("go ponder wtime 1000 btime 1000\nisready\nponderhit\n"),
+                                               std::string("go ponder\nisready\nstop\n"),
+                                               std::string("go infinite\nisready\nstop\n")}) {
+        const std::string out = uci(over + go_then_release + "isready\nquit\n");
+        const auto ready = out.find("readyok"), best = out.find("bestmove none");
+        ASSERT_NE(best, std::string::npos) << out;
+        EXPECT_LT(ready, best) << go_then_release << out;
+        EXPECT_EQ(out.find("bestmove", best + 1), std::string::npos) << "answered twice: " << out;
+        EXPECT_NE(out.find("readyok", best), std::string::npos) << "not idle afterwards: " << out;
+    }
+    // A plain go still answers at once, and the engine takes the next command.
+    const std::string plain = uci(over + "go depth 2\nposition startpos\ngo depth 1\nquit\n");
+    EXPECT_TRUE(contains(plain, "bestmove none")) << plain;
+    EXPECT_FALSE(contains(plain, "the engine is thinking")) << plain;
+    EXPECT_NO_THROW(parse_move(Position::start(), bestmove(plain)));
+}
+
+// Some GUIs send a negative time after an overrun: the engine moves (at once) instead of
+// refusing the go and leaving the GUI waiting for a bestmove.
+TEST(Uci, ANegativeClockMeansNoTimeLeftAndAHugeMovesToGoIsCapped) {
+    for (const std::string go : {"go wtime -20 btime -20 winc 0 binc 0", "go wtime 1000 btime 1000 movestogo 100000000000000000"}) {
+        const std::string out = uci("position startpos\n" + go + "\n");
+        EXPECT_FALSE(contains(out, "error")) << out;
+        EXPECT_NO_THROW(parse_move(Position::start(), bestmove(out))) << out;
+    }
+    EXPECT_TRUE(contains(uci("go wtime x\n"), "info string error: go: bad value 'x' for 'wtime'"));
+    EXPECT_TRUE(contains(uci("go depth -1\n"), "info string error: go: bad value '-1' for 'depth'"));
 }
 
 TEST(Uci, InfiniteSearchAnswersOnlyAfterStop) {

@@ -10,6 +10,8 @@
 
 #include "and_or_oracle.hpp"
 #include "common/search/search.hpp"
+#include "common/solver/numbers_table.hpp"
+#include "common/solver/solved_table.hpp"
 #include "common/solver/solver.hpp"
 #include "loa/endgame_set.hpp"
 #include "loa/error.hpp"
@@ -289,6 +291,72 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
             solver::SolveLimits limits;
             limits.nodes = 100'000;
             EXPECT_EQ(s.solve(pos, limits, history).value, Value::Win) << solver::to_string(options.algorithm) << " " << pos.to_text();
+            ++checked[a];
+        }
+    }
+    for (const int n : checked) EXPECT_GE(n, 3);
+}
+
+// The engine keeps a solver over a game. A proof found under one game history once stood in
+// another solve, whose root could lie inside it: the defender could walk the proof's line back
+// to the root until the third occurrence drew (found by review). Each solve now proves its
+// wins again, while disproofs and estimates last.
+TEST(SolvedTables, AProofIsTrustedOnlyInTheSolveThatFoundItADisproofInEvery) {
+    solver::SolvedTable solved(1);
+    solved.store(1, true);
+    solved.store(2, false);
+    EXPECT_EQ(solved.probe(1), solver::Verdict::Proven);
+    EXPECT_EQ(solved.probe(2), solver::Verdict::Disproven);
+    EXPECT_EQ(solved.probe(3), solver::Verdict::Unknown);
+    solved.new_solve();
+    EXPECT_EQ(solved.probe(1), solver::Verdict::Unknown);
+    EXPECT_EQ(solved.probe(2), solver::Verdict::Disproven);
+    solved.store(1, true);
+    EXPECT_EQ(solved.probe(1), solver::Verdict::Proven);
+
+    solver::NumbersTable numbers(1);
+    numbers.store(1, 0, solver::Infinite);  // proven
+    numbers.store(2, solver::Infinite, 0);  // disproven
+    numbers.store(3, 5, 7);                 // not solved
+    ASSERT_TRUE(numbers.probe(1).has_value());
+    EXPECT_EQ(numbers.probe(1)->pn, 0u);
+    numbers.new_solve();
+    EXPECT_FALSE(numbers.probe(1).has_value());
+    ASSERT_TRUE(numbers.probe(2).has_value());
+    EXPECT_EQ(numbers.probe(2)->dn, 0u);
+    ASSERT_TRUE(numbers.probe(3).has_value());
+    EXPECT_EQ(numbers.probe(3)->pn, 5u);
+    EXPECT_EQ(numbers.probe(3)->dn, 7u);
+    EXPECT_FALSE(numbers.probe(4).has_value());
+}
+
+TEST(Solver, ASecondSolveProvesItsWinAgainInsteadOfReadingTheFirstOnesProof) {
+    const SearchGame game;
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN,
+                                            solver::Algorithm::DFPN_PN};
+    int checked[4] = {0, 0, 0, 0};
+    for (const Position& pos : test_positions()) {
+        MoveList moves;
+        game.generate(pos, moves);
+        bool wins_at_once = false;
+        for (const Move m : moves) {
+            Position child = pos;
+            child.make(m);
+            wins_at_once = wins_at_once || game.status(child) == search::Status::Loss;
+        }
+        if (wins_at_once) continue;  // the children's own status proves it, no table needed
+        for (std::size_t a = 0; a < 4; ++a) {
+            solver::SolverOptions options;
+            options.algorithm = algorithms[a];
+            options.table_mb = 1;
+            Solver s(SearchGame{}, options);
+            solver::SolveLimits limits;
+            limits.nodes = 100'000;
+            if (s.solve(pos, limits).value != Value::Win) continue;
+            const auto again = s.solve(pos, limits);
+            EXPECT_EQ(again.value, Value::Win) << solver::to_string(algorithms[a]) << " " << pos.to_text();
+            // Reading a stored proof of a root child, the root is proven by its expansion alone.
+            EXPECT_GT(again.nodes, moves.size()) << solver::to_string(algorithms[a]) << " " << pos.to_text();
             ++checked[a];
         }
     }

@@ -66,6 +66,7 @@ public:
     DepthFirstProofSearch& operator=(const DepthFirstProofSearch&) = delete;
 
     void clear() { table_.clear(); }
+    void new_solve() { table_.new_solve(); }
 
     struct Outcome {
         ProofNumber pn = 1, dn = 1;

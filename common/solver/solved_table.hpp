@@ -7,6 +7,12 @@
 // position of the line that reaches it later. The goal (which
 // side is trying to win) is folded into the key by the caller. One entry per slot, always
 // replaced, the full key verified.
+//
+// A table may outlive a solve (the engine keeps it over a game), but a proof holds only under
+// the game history of the solve that found it: a later root may lie inside that proof, and
+// the defender could then walk the proof's line back to the root until its third occurrence
+// draws. So each solve trusts only its own proofs (new_solve()); disproofs and unsolved
+// numbers last, since a repetition only helps the defender and numbers are only estimates.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +22,12 @@
 namespace solver {
 
 enum class Verdict : std::uint8_t { Unknown, Proven, Disproven };
+
+// The key a proof is stored under in solve number `solve`: no other solve's probe matches it,
+// while the entry keeps its slot (a table's size, and so its node counts, are unchanged).
+inline std::uint64_t proof_key(std::uint64_t key, std::uint32_t solve) {
+    return key ^ ((std::uint64_t{solve} + 1) * 0xD6E8FEB86659FD93ULL);
+}
 
 // The goal-specific key for a solver's table: the same position has different verdicts for
 // the two goals, and the side to move alone does not tell which goal a search has.
@@ -34,12 +46,15 @@ public:
 
     Verdict probe(std::uint64_t key) const {
         const Entry& e = entries_[key & mask_];
+        if (e.verdict == Verdict::Proven) return e.key == proof_key(key, solve_) ? Verdict::Proven : Verdict::Unknown;
         return e.key == key ? e.verdict : Verdict::Unknown;
     }
     void store(std::uint64_t key, bool proven) {
-        entries_[key & mask_] = {key, proven ? Verdict::Proven : Verdict::Disproven};
+        entries_[key & mask_] = {proven ? proof_key(key, solve_) : key, proven ? Verdict::Proven : Verdict::Disproven};
         ++stores_;
     }
+    // The next solve: the proofs stored so far are no longer trusted.
+    void new_solve() { ++solve_; }
     void clear() {
         entries_.assign(entries_.size(), Entry{});
         stores_ = 0;
@@ -54,6 +69,7 @@ private:
     std::vector<Entry> entries_;
     std::size_t mask_ = 0;
     std::uint64_t stores_ = 0;
+    std::uint32_t solve_ = 0;
 };
 
 }  // namespace solver

@@ -139,8 +139,11 @@ public:
     }
 
     // `history`: keys of the game's positions before `root` that it may still repeat, oldest
-    // first (as for the αβ search). The root's own game status is not checked.
+    // first (as for the αβ search). The root's own game status is not checked. The proofs of
+    // earlier solves are not trusted (solved_table.hpp); their disproofs are.
     Result solve(const Position& root, const SolveLimits& limits, std::span<const std::uint64_t> history = {}) {
+        if (table_) table_->new_solve();
+        if (depth_first_) depth_first_->new_solve();
         Result result;
         // Tree nodes are indexed by 32 bits.
         const std::uint64_t budget = std::min<std::uint64_t>(limits.nodes, 0xFFFF0000ULL);

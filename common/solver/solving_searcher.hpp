@@ -2,8 +2,9 @@
 // used its endgame solver in play: before each search the solver gets up to N nodes, and at
 // most SolverShare of the move's planned time. A proven win is played at once with the proving
 // move (αβ would have to find a win its horizon may not reach); any other verdict, or none,
-// leaves the move to αβ, which gets the rest of the time. The solved table lasts the game, so
-// the proofs of one move make the next move's proof cheap.
+// leaves the move to αβ, which gets the rest of the time. The solved table lasts the game: its
+// disproofs and numbers make the next move's solve cheaper, while each solve proves its own
+// wins (a proof found under one game history may not hold under the next: solved_table.hpp).
 //
 // Off (solver=0), this is exactly the ParallelSearcher it wraps. With fixed depth or nodes
 // the solver is bounded by nodes only, so the search stays deterministic. Its memory is the

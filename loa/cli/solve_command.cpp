@@ -54,8 +54,9 @@ int solve_set(const std::string& path, const RuleSet& rules, const solver::Solve
     double time_ms = 0;
     for (std::size_t i = 0; i < set.size(); ++i) {
         const EndgamePosition& entry = set[i];
-        if (connection_result(entry.position, rules).over())
-            throw InputError(fmt::format("{}: position {} is already decided", path, i + 1));
+        // By every rule, the no-move variants included (not only by connection).
+        if (const Game start(entry.position, rules); start.over())
+            throw InputError(fmt::format("{}: position {} is already decided: {}", path, i + 1, describe(start.result())));
         Solver solver(SearchGame(rules), options);
         auto position_limits = limits;
         position_limits.game_plies_left = rules.ply_limit;

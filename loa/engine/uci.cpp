@@ -1,6 +1,7 @@
 // UCI-style front end, as chess engines and the public LOA engines speak it.
 #include "loa/engine/frontends.hpp"
 
+#include <algorithm>
 #include <condition_variable>
 #include <iostream>
 #include <sstream>
@@ -52,11 +53,17 @@ Game parse_position_command(const std::vector<std::string>& t, const RuleSet& ru
     return game;
 }
 
-double number_after(const std::vector<std::string>& t, std::size_t& i) {
+double signed_number_after(const std::vector<std::string>& t, std::size_t& i) {
     if (i + 1 >= t.size()) throw InputError(fmt::format("go: '{}' needs a value", t[i]));
     const auto v = common::parse_int64(t[++i]);
-    if (!v || *v < 0) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
+    if (!v) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
     return static_cast<double>(*v);
+}
+
+double number_after(const std::vector<std::string>& t, std::size_t& i) {
+    const double v = signed_number_after(t, i);
+    if (v < 0) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
+    return v;
 }
 
 }  // namespace
@@ -76,12 +83,23 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     std::condition_variable stopped;
     bool infinite = false, pondering = false, stop_requested = false;
     bool busy = false;  // from go until its bestmove is written (guarded by lock)
+    // A `go ponder` or `go infinite` on a finished game owes its `bestmove none` until ponderhit
+    // or stop, like any other pondering or infinite search (guarded by lock).
+    bool owes_none = false;
+    auto answer_owed = [&] {  // with lock held
+        if (owes_none && ((!infinite && !pondering) || stop_requested)) {
+            out.line("bestmove none");
+            owes_none = false;
+            busy = false;
+        }
+    };
 
     auto finish_search = [&] {
         session.stop();
         {
             const std::lock_guard guard(lock);
             stop_requested = true;
+            answer_owed();
         }
         stopped.notify_all();
         session.wait();
@@ -142,12 +160,13 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
                     else if (k == "movetime") clock.move_time_ms = number_after(t, i);
                     else if (k == "wtime" || k == "btime") {
-                        const double v = number_after(t, i);
+                        // Some GUIs send a negative time after an overrun: it means none left.
+                        const double v = std::max(0.0, signed_number_after(t, i));
                         if ((k == "btime") == black) clock.time_left_ms = v;
                     } else if (k == "winc" || k == "binc") {
                         const double v = number_after(t, i);
                         if ((k == "binc") == black) clock.increment_ms = v;
-                    } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(number_after(t, i));
+                    } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
                     else if (k == "infinite") is_infinite = true;
                     else if (k == "ponder") clock.ponder = true;
                     else throw InputError(fmt::format("go: unknown parameter '{}'", k));
@@ -155,7 +174,12 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 clock.infinite = is_infinite;
                 if (session.game().over()) {
                     out.line(fmt::format("info string game over: {}", describe(session.game().result())));
-                    out.line("bestmove none");
+                    const std::lock_guard guard(lock);
+                    infinite = is_infinite;
+                    pondering = clock.ponder;
+                    stop_requested = false;
+                    busy = owes_none = true;
+                    answer_owed();  // at once unless pondering or infinite
                     continue;
                 }
                 {
@@ -187,6 +211,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 {
                     const std::lock_guard guard(lock);
                     pondering = false;
+                    answer_owed();
                 }
                 stopped.notify_all();
             } else if (cmd == "stop") {
