@@ -672,16 +672,26 @@ TEST(ExternalEngines, GtpClocksUnderASecondAreSentWithTheirFractions) {
     EXPECT_EQ(wire.find("time_settings 0 0"), std::string::npos) << wire;
 }
 
+// Two games from the start: our binary over `proto` behind tests/fake_engines/delay_wrapper.sh
+// (each line it is sent that starts with `prefix` arrives `seconds` late), named `name`, on
+// `clock`, against a depth-1 engine in process.
+MatchSettings against_delayed_engine(const std::string& name, const std::string& proto, const std::string& clock,
+                                     const std::string& prefix, const std::string& seconds) {
+    MatchSettings s;
+    s.engines = {parse_engine_spec(fmt::format("name={},cmd=bash,proto={},{},args={}/fake_engines/delay_wrapper.sh {} {} {} {}",
+                                               name, proto, clock, LOA_TEST_SOURCE_DIR, prefix, seconds, LOA_BINARY, proto),
+                                   0),
+                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
+    s.games = 2;
+    s.openings = {Opening{"start", loa::Position::start(), {}}};
+    return s;
+}
+
 // The runner lets a clock overrun by --time-margin; waiting for the move only a second past the
 // clock once cut such a move short as "no bestmove in time" instead.
 TEST(ExternalEngines, AnOverrunWithinTheMarginIsJudgedByTheClockNotCutShort) {
-    MatchSettings s;
-    s.engines = {parse_engine_spec("name=late,cmd=bash,proto=uci,tc=0.2+0,args=" LOA_TEST_SOURCE_DIR
-                                   "/fake_engines/delay_wrapper.sh go 1.3 " LOA_BINARY " uci", 0),
-                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
-    s.games = 2;
+    MatchSettings s = against_delayed_engine("late", "uci", "tc=0.2+0", "go", "1.3");
     s.adjudication.time_margin_ms = 3000;  // 1.3 s late twice is within it, three times is not
-    s.openings = {Opening{"start", loa::Position::start(), {}}};
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.games.size(), 2u);
     for (const GameRecord& g : r.games) {
@@ -694,13 +704,8 @@ TEST(ExternalEngines, AnOverrunWithinTheMarginIsJudgedByTheClockNotCutShort) {
 // A GTP engine is told the game one `play` at a time before each genmove; that set-up is the
 // runner's business and once counted against the engine's clock, which lost long games on time.
 TEST(ExternalEngines, ReplayingTheGameToAGtpEngineCostsNoClockTime) {
-    MatchSettings s;
-    s.engines = {parse_engine_spec("name=gtp,cmd=bash,proto=gtp,tc=1+0.05,args=" LOA_TEST_SOURCE_DIR
-                                   "/fake_engines/delay_wrapper.sh play 0.05 " LOA_BINARY " gtp", 0),
-                 parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
-    s.games = 2;
+    MatchSettings s = against_delayed_engine("gtp", "gtp", "tc=1+0.05", "play", "0.05");
     s.rules = loa::parse_rules("plylimit=20");  // 0.05 s a ply of set-up: 4.5 s by ply 20 against a 1.5 s clock
-    s.openings = {Opening{"start", loa::Position::start(), {}}};
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.games.size(), 2u);
     for (const GameRecord& g : r.games) {
