@@ -223,10 +223,10 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
             go += fmt::format(" {} {:.0f} {} {:.0f}", black ? "btime" : "wtime", std::max(0.0, clock.remaining_ms),
                               black ? "binc" : "winc", clock.increment_ms);
         last_info_.clear();
-        const auto asked = std::chrono::steady_clock::now();
+        const search::Stopwatch asked;
         process_->write_line(go);
         const auto answer = expect("bestmove", timeout);
-        thought_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
+        thought_ms = asked.elapsed_ms();
         if (!answer) return fail(no_answer("no bestmove in time"));
         score = parse_uci_score(last_info_, 0);
         std::istringstream in(*answer);
@@ -246,9 +246,9 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
                 ReadyTimeoutMs);
             gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
         }
-        const auto asked = std::chrono::steady_clock::now();
+        const search::Stopwatch asked;
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
-        thought_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - asked).count();
+        thought_ms = asked.elapsed_ms();
         if (!answer) return fail(no_answer("no move in time or genmove refused"));
         move_text = std::string(common::trim(*answer));
     }

@@ -172,16 +172,8 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     else throw InputError(fmt::format("go: unknown parameter '{}'", k));
                 }
                 clock.infinite = is_infinite;
-                if (session.game().over()) {
-                    out.line(fmt::format("info string game over: {}", describe(session.game().result())));
-                    const std::lock_guard guard(lock);
-                    infinite = is_infinite;
-                    pondering = clock.ponder;
-                    stop_requested = false;
-                    busy = owes_none = true;
-                    answer_owed();  // at once unless pondering or infinite
-                    continue;
-                }
+                const bool over = session.game().over();
+                if (over) out.line(fmt::format("info string game over: {}", describe(session.game().result())));
                 {
                     // Pondering answers, like an infinite search, only after ponderhit or stop.
                     const std::lock_guard guard(lock);
@@ -189,7 +181,11 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     pondering = clock.ponder;
                     stop_requested = false;
                     busy = true;
+                    // A finished game has no search to run, but its answer is owed the same way.
+                    owes_none = over;
+                    answer_owed();
                 }
+                if (over) continue;
                 session.start(
                     clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
                     [&](const Result& r) {
