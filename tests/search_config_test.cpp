@@ -111,6 +111,7 @@ void expect_error(const char* spec, const char* fragment) {
 
 TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
     expect_error("preset=pvs,colour=red", "unknown key 'colour'");
+    expect_error("full,multicut=on,mc_moves=2,mc_cuts=3", "mc_cuts (3) must not exceed mc_moves (2)");
     expect_error("preset=pvs+xyz", "unknown preset token 'xyz'");
     expect_error("killers=99", "'killers'");
     expect_error("history=sometimes", "'history'");

@@ -6,6 +6,7 @@
 #include "artificial_tree.hpp"
 #include "common/search/search.hpp"
 #include "reference_search.hpp"
+#include "walk_game.hpp"
 
 namespace {
 
@@ -134,6 +135,34 @@ TEST(SearchOnArtificialTree, NodeLimitStopsDeterministically) {
     EXPECT_EQ(r1.best_move, r2.best_move);
     EXPECT_EQ(r1.depth, r2.depth);
     EXPECT_FALSE(r1.best_move == TreeGame::Move::none());
+}
+
+// Futility pruning at depth 1 with a margin no quiet move can beat changes no value, so the
+// minimax value must come back, also where the side behind can repeat a position: a
+// repetition is a draw, worth more than the evaluation bounds, and may not be pruned.
+TEST(SearchOnWalkGame, ExactFutilityKeepsTheMinimaxValueWithRepetitions) {
+    using testing_walk::WalkGame;
+    const WalkGame game;
+    reference::Minimax<WalkGame> oracle(game);
+    std::uint64_t prunes = 0;
+    for (int mine = 0; mine < WalkGame::Cells; mine += 3) {
+        for (int theirs = 0; theirs < WalkGame::Cells; theirs += 2) {
+            const testing_walk::WalkPosition start{{mine, theirs}, 0};
+            for (int depth = 1; depth <= 7; ++depth) {
+                const search::Score expected = oracle.value(start, depth);
+                for (const char* spec : {"pvs", "pvs,futility=20", "pvs+killers+rhh,futility=20"}) {
+                    search::Searcher<WalkGame> searcher(game, search::parse_search_config(spec));
+                    search::SearchLimits limits;
+                    limits.depth = depth;
+                    const auto result = searcher.search(start, limits);
+                    EXPECT_EQ(result.score, expected) << spec << " tokens " << mine << "," << theirs << " depth " << depth;
+                    prunes += result.stats.futility_prunes;
+                }
+            }
+        }
+    }
+    static_assert(WalkGame::MaxGain == 20, "the margin above is the largest gain of one move");
+    EXPECT_GT(prunes, 0u) << "futility never pruned: the test checks nothing";
 }
 
 }  // namespace

@@ -218,6 +218,9 @@ SearchConfig parse_search_config(std::string_view spec) {
         if (!apply_search_option(c, key, value))
             throw InputError(fmt::format("search config: unknown key '{}'", key));
     }
+    // Multi-cut could then never fire, yet would pay for its reduced searches at every cut node.
+    if (c.mc_cuts > c.mc_moves)
+        throw InputError(fmt::format("search config: mc_cuts ({}) must not exceed mc_moves ({})", c.mc_cuts, c.mc_moves));
     return c;
 }
 

@@ -256,6 +256,9 @@ private:
 
     bool drawn_by_length(int ply) const { return limits_.game_plies_left > 0 && ply >= limits_.game_plies_left; }
 
+    // The position reached at `ply` is a draw by repetition or by the game's length.
+    bool draws_at(int ply) const { return (game_.repetition_draws() && is_repetition(ply)) || drawn_by_length(ply); }
+
     // Counts a node and checks the limits; true when the search must stop.
     bool count_node(int ply) {
         ++stats_.nodes;
@@ -296,8 +299,7 @@ private:
         const bool pv_node = beta - alpha > 1;
         if (!root) {
             if (const Status s = game_.status(pos_); s != Status::Ongoing) return terminal_score(s, ply);
-            if (game_.repetition_draws() && is_repetition(ply)) return DrawScore;
-            if (drawn_by_length(ply)) return DrawScore;
+            if (draws_at(ply)) return DrawScore;
             if (ply >= MaxPly - 1) return evaluate(ply);
         }
         if (units <= 0) return quiescence(alpha, beta, ply, 0);
@@ -366,18 +368,22 @@ private:
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
             make(m, ply, game_.is_irreversible(m));
-            if (prune_quiet && searched > 0 && !capture && MoveOrder<G>::history_band(next->score) &&
-                game_.status(pos_) == Status::Ongoing) {
+            // The depth a plain search gives the move (an extension for a threat, LOA's check).
+            const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
+            // Futility may skip only a move whose worth the static evaluation bounds: not one
+            // that ends the game, draws (a draw can be worth more than alpha when losing) or
+            // threatens to connect.
+            if (prune_quiet && searched > 0 && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
+                game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1)) {
                 game_.unmake(pos_, m);
                 ++stats_.futility_prunes;
                 // Fail-soft: the node's upper bound may not drop below what pruning assumed.
                 best = std::max(best, futility_value);
                 continue;
             }
-            // The depth a plain search gives the move, and what it gets: less for an unlikely
-            // move under ERPS (searched again at `full` if it beats alpha), more for a likely one.
-            int full = units - OnePly;
-            if (config_.extensions && ply < 2 * iteration_depth_) full += OnePly * game_.extension(pos_, m);
+            // What the move gets beside its plain depth `full`: less for an unlikely move under
+            // ERPS (searched again at `full` if it beats alpha), more for a likely one.
+            const int full = units - OnePly + OnePly * extension;
             // erps_floor: a reduced move keeps a ply of full-width search before quiescence where
             // its plain depth had one, as LMR does (without it ERPS's trees are 92% quiescence).
             const int new_units = config_.erps_floor ? std::max(full + OnePly - cost, std::min(full, OnePly)) : full + OnePly - cost;
@@ -503,7 +509,9 @@ private:
                 ++stats_.multicut_prunes;
                 return beta;
             }
-            if (++tried >= config_.mc_moves) break;
+            ++tried;
+            // Stop once the moves left cannot bring the cut-offs still needed.
+            if (tried >= config_.mc_moves || cuts + (config_.mc_moves - tried) < config_.mc_cuts) break;
         }
         return std::nullopt;
     }
