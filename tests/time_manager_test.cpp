@@ -10,6 +10,7 @@
 
 #include "common/search/time_manager.hpp"
 #include "loa/engine/frontends.hpp"
+#include "loa/engine/gtp_clock.hpp"
 #include "loa/engine/session.hpp"
 #include "loa/game.hpp"
 
@@ -123,6 +124,58 @@ TEST(TimeManager, TournamentExtendsOnInstabilityAndCutsWhenOneMoveDominates) {
     // One legal move: played at once.
     TimeManager forced(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     EXPECT_TRUE(forced.stop_after_iteration(report(1, 0, 3, 0.1, 1)));
+}
+
+TEST(TimeManager, TournamentLeavesAFixedTimeAMoveAsAsked) {
+    // Under movetime both policies stop at the same points: the tournament plan shapes only a
+    // clock's time, and a single legal move still gets its search.
+    ClockLimits c;
+    c.move_time_ms = 1000;
+    TimeManager classic(c, 30, TimePolicy::Classic), tournament(c, 30, TimePolicy::Tournament);
+    EXPECT_DOUBLE_EQ(tournament.maximum_ms(), classic.maximum_ms());
+    for (int d = 1; d <= 12; ++d) {
+        const auto it = report(d, 20, 7, 40.0 * d, d == 1 ? 1 : 30);  // the same move best throughout
+        EXPECT_EQ(tournament.stop_after_iteration(it), classic.stop_after_iteration(it)) << d;
+    }
+    EXPECT_TRUE(classic.stop_after_iteration(report(11, 20, 7, 440)));  // 0.45 of the time: no new iteration
+}
+
+TEST(TimeManager, TournamentFollowsStabilityWhilePondering) {
+    // Four iterations of the same best move while pondering: at ponderhit the move already
+    // dominates, and the shrunk target stops the search where a fresh plan would go on.
+    const double left = 60'000;
+    ClockLimits c = sudden_death(left, 0, 22);
+    c.ponder = true;
+    TimeManager pondered(c, 0, TimePolicy::Tournament);
+    const double slice = pondered.optimum_ms();
+    for (int d = 1; d <= 6; ++d) EXPECT_FALSE(pondered.stop_after_iteration(report(d, 20, 7, 0.01 * d)));
+    pondered.ponderhit();
+    EXPECT_TRUE(pondered.stop_after_iteration(report(7, 20, 7, 0.4 * slice)));
+    TimeManager fresh(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
+    EXPECT_FALSE(fresh.stop_after_iteration(report(7, 20, 7, 0.4 * slice)));
+}
+
+TEST(GtpClocks, CountOwnTimeWhenTheControllerSendsNoTimeLeft) {
+    loa::engine::GtpClocks clocks;
+    EXPECT_DOUBLE_EQ(clocks.plan(0).move_time_ms, 1000);  // no control: a second a move
+    clocks.set_control(10'000, 100);
+    ClockLimits plan = clocks.plan(0);
+    EXPECT_DOUBLE_EQ(plan.time_left_ms, 10'000);
+    EXPECT_DOUBLE_EQ(plan.increment_ms, 100);
+    clocks.moved(0, plan, 2'500);
+    EXPECT_DOUBLE_EQ(clocks.plan(0).time_left_ms, 7'600);  // 10 s - 2.5 s + the increment
+    EXPECT_DOUBLE_EQ(clocks.plan(1).time_left_ms, 10'000); // the other side has not moved
+    clocks.moved(0, clocks.plan(0), 9'000);                // an overrun: nothing left but the increment
+    EXPECT_DOUBLE_EQ(clocks.plan(0).time_left_ms, 100);
+    clocks.set_time_left(0, 4'000);                        // the controller's word wins
+    EXPECT_DOUBLE_EQ(clocks.plan(0).time_left_ms, 4'000);
+    clocks.forget();                                       // a new game
+    EXPECT_DOUBLE_EQ(clocks.plan(0).time_left_ms, 10'000);
+
+    clocks.set_control(0, 300);  // increment only: each move has the increment
+    plan = clocks.plan(1);
+    EXPECT_DOUBLE_EQ(plan.move_time_ms, 300);
+    EXPECT_LT(plan.time_left_ms, 0);
 }
 
 TEST(TimeManager, PonderingHoldsEveryLimitUntilPonderhit) {

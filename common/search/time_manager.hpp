@@ -79,12 +79,13 @@ public:
     }
 
     bool stop_after_iteration(const IterationReport& it) override {
+        // The tournament plan shapes a clock's time; a fixed time a move stays as asked.
+        const bool tournament = policy_ == TimePolicy::Tournament && clock_.move_time_ms <= 0;
+        // Stability is followed while pondering too, so that it is known at ponderhit.
+        const double stability = tournament ? stability_factor(it) : 1.0;
         if (pondering_.load(std::memory_order_relaxed)) return false;
-        double target = optimum_ms_;
-        if (policy_ == TimePolicy::Tournament) {
-            if (it.root_moves == 1) return true;  // nothing to choose
-            target *= stability_factor(it);
-        }
+        if (tournament && it.root_moves == 1) return true;  // nothing to choose
+        const double target = optimum_ms_ * stability;
         // The next iteration takes about as long as everything so far, times the branching
         // factor: starting it past StartFraction of the target would overshoot.
         return it.elapsed_ms >= std::min(StartFraction * target, maximum_ms_);

@@ -2,14 +2,17 @@
 // Computer Olympiads): "= result" or "? error", an optional numeric id echoed back, and a
 // blank line after every response.
 #include <algorithm>
+#include <cctype>
 #include <iostream>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "common/search/limits.hpp"
 #include "common/text.hpp"
 #include "loa/display.hpp"
 #include "loa/engine/frontends.hpp"
+#include "loa/engine/gtp_clock.hpp"
 #include "loa/error.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -22,9 +25,13 @@ const std::vector<std::string> Commands = {
     "clear_board",      "loa_setup",  "play",          "genmove",       "undo",          "showboard",
     "final_score",      "game_result", "time_settings", "time_left",     "set_option"};
 
+std::string lowercase(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char x) { return static_cast<char>(std::tolower(x)); });
+    return text;
+}
+
 Colour parse_colour(const std::string& text) {
-    std::string c = text;
-    std::transform(c.begin(), c.end(), c.begin(), [](unsigned char x) { return static_cast<char>(std::tolower(x)); });
+    const std::string c = lowercase(text);
     if (c == "b" || c == "black") return Colour::Black;
     if (c == "w" || c == "white") return Colour::White;
     throw InputError(fmt::format("invalid colour '{}'", text));
@@ -46,8 +53,7 @@ int run_gtp(std::istream& in, Output& out) {
 
 int run_gtp(std::istream& in, Output& out, Session& session) {
     session.prepare();
-    double main_ms = -1, increment_ms = 0;  // time_settings
-    double left_ms[2] = {-1, -1};           // time_left per colour
+    GtpClocks clocks;
 
     for (std::string line; std::getline(in, line);) {
         if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
@@ -87,12 +93,14 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 return 0;
             } else if (cmd == "clear_board") {
                 session.new_game();
+                clocks.forget();
                 ok("");
             } else if (cmd == "loa_setup") {
                 std::string text;
                 for (std::size_t k = 1; k < t.size(); ++k) common::append_word(text, t[k]);
                 const Position start = position_from_argument(text);
                 session.new_game(start);
+                clocks.forget();
                 ok("");
             } else if (cmd == "play") {
                 require_turn(session.game(), parse_colour(arg(1)));
@@ -101,24 +109,16 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 session.set_game(std::move(next));
                 ok("");
             } else if (cmd == "genmove") {
+                const search::Stopwatch thinking;  // from the command, as the controller counts
                 const Colour c = parse_colour(arg(1));
                 require_turn(session.game(), c);
-                search::ClockLimits clock;
                 const int side = index(c);
-                if (left_ms[side] >= 0) {
-                    clock.time_left_ms = left_ms[side];
-                    clock.increment_ms = increment_ms;
-                } else if (main_ms > 0) {
-                    clock.time_left_ms = main_ms;
-                    clock.increment_ms = increment_ms;
-                } else {
-                    clock.move_time_ms = 1000;  // no time given: a second a move
-                }
+                const search::ClockLimits clock = clocks.plan(side);
                 const Result r = session.think(clock);
                 Game next = session.game();
                 next.play(r.best_move);
                 session.set_game(std::move(next));
-                left_ms[side] = -1;  // the controller tells us again
+                clocks.moved(side, clock, thinking.elapsed_ms());
                 ok(move_to_text(r.best_move));
             } else if (cmd == "undo") {
                 Game next = session.game();
@@ -137,20 +137,20 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 // Seconds may carry decimals: controls under a second must not round to 0.
                 const auto m = common::parse_double(arg(1)), inc = common::parse_double(arg(2));
                 if (!m || !inc || *m < 0 || *inc < 0) throw InputError("time_settings: expected <main_s> <increment_s>");
-                main_ms = 1000.0 * *m;
-                increment_ms = 1000.0 * *inc;
+                clocks.set_control(1000.0 * *m, 1000.0 * *inc);
                 ok("");
             } else if (cmd == "time_left") {
                 const Colour c = parse_colour(arg(1));
                 const auto s = common::parse_double(arg(2));
                 if (!s || *s < 0) throw InputError("time_left: expected <colour> <seconds>");
-                left_ms[index(c)] = 1000.0 * *s;
+                clocks.set_time_left(index(c), 1000.0 * *s);
                 ok("");
             } else if (cmd == "set_option") {
                 std::string value;
                 for (std::size_t k = 2; k < t.size(); ++k) common::append_word(value, t[k]);
                 session.set_option(arg(1), value);
                 session.prepare();
+                if (lowercase(arg(1)) == "rules") clocks.forget();  // a new game
                 ok("");
             } else {
                 throw InputError(fmt::format("unknown command '{}'", cmd));
