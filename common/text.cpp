@@ -1,5 +1,7 @@
 #include "common/text.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 
@@ -70,6 +72,12 @@ std::optional<int> parse_int(std::string_view s) {
 void append_word(std::string& s, std::string_view word) {
     if (!s.empty()) s += ' ';
     s += word;
+}
+
+std::string lowercase(std::string_view s) {
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
 }
 
 }  // namespace common

@@ -25,13 +25,8 @@ const std::vector<std::string> Commands = {
     "clear_board",      "loa_setup",  "play",          "genmove",       "undo",          "showboard",
     "final_score",      "game_result", "time_settings", "time_left",     "set_option"};
 
-std::string lowercase(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char x) { return static_cast<char>(std::tolower(x)); });
-    return text;
-}
-
 Colour parse_colour(const std::string& text) {
-    const std::string c = lowercase(text);
+    const std::string c = common::lowercase(text);
     if (c == "b" || c == "black") return Colour::Black;
     if (c == "w" || c == "white") return Colour::White;
     throw InputError(fmt::format("invalid colour '{}'", text));
@@ -150,7 +145,7 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 for (std::size_t k = 2; k < t.size(); ++k) common::append_word(value, t[k]);
                 session.set_option(arg(1), value);
                 session.prepare();
-                if (lowercase(arg(1)) == "rules") clocks.forget();  // a new game
+                if (common::lowercase(arg(1)) == "rules") clocks.forget();  // a new game
                 ok("");
             } else {
                 throw InputError(fmt::format("unknown command '{}'", cmd));

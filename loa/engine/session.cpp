@@ -1,7 +1,6 @@
 #include "loa/engine/session.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -11,15 +10,6 @@
 #include "loa/error.hpp"
 
 namespace loa::engine {
-namespace {
-
-std::string lower(std::string_view s) {
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
-
-}  // namespace
 
 Output::Output(std::ostream& stream) : stream_(stream) {}
 
@@ -42,7 +32,7 @@ solver::SolvingSearcher<SearchGame>& Session::searcher() {
 
 void Session::set_option(std::string_view raw_name, std::string_view raw_value) {
     if (searching()) throw InputError("options cannot change while the engine is thinking");
-    const std::string name = lower(common::trim(raw_name));
+    const std::string name = common::lowercase(common::trim(raw_name));
     const std::string value(common::trim(raw_value));
     if (name == "hash") {
         const auto mb = common::parse_int(value);
