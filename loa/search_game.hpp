@@ -24,6 +24,7 @@ public:
     using MoveList = loa::MoveList;
     using CustomEvaluation = std::function<int(const Position&)>;
     static constexpr int MoveIndexCount = 2 * FromToCount;  // per side to move
+    static constexpr int MaxPhase = loa::MaxPhase;           // search::PhasedGame: all 24 pieces
 
     explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = Evaluator{}) : rules_(rules), evaluator_(evaluator) {}
     // Any evaluation function (tests, experiments).
@@ -74,6 +75,8 @@ public:
     bool repetition_draws() const { return rules_.repetition_draw; }
 
     int evaluate(const Position& pos) const { return custom_ ? custom_(pos) : evaluator_.evaluate(pos); }
+    // The tapered evaluation's phase, clamp(pieces - 4, 0, 20): frontier margins taper with it.
+    int phase(const Position& pos) const { return game_phase(pos); }
 
     // Level 1: every capture. Level 2 (MIA's rule): captures that create or break quads,
     // i.e. change either side's Euler numerator.
@@ -119,6 +122,6 @@ private:
     std::shared_ptr<const RealizationProbabilities> realization_;
 };
 
-static_assert(search::Game<SearchGame>);
+static_assert(search::PhasedGame<SearchGame>);
 
 }  // namespace loa

@@ -8,7 +8,6 @@
 #include <mutex>
 #include <random>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,6 +20,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
+#include "matches/parallel.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 
@@ -87,54 +87,43 @@ TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress) {
     TreeSizeResult r;
     r.runs.assign(s.variants.size(), std::vector<TreeRun>(s.positions.size()));
     const std::size_t jobs = s.variants.size() * s.positions.size();
-    std::atomic<std::size_t> next{0}, done{0};
-    std::mutex lock;
-    std::exception_ptr failure;
-    auto worker = [&] {
-        try {
-            // One searcher per variant on this thread; tables are cleared for every position.
-            std::vector<std::unique_ptr<search::Searcher<loa::SearchGame>>> searchers;
-            for (const TreeVariant& v : s.variants)
-                searchers.push_back(std::make_unique<search::Searcher<loa::SearchGame>>(
-                    loa::SearchGame::from_spec(loa::RuleSet{}, s.eval, s.rps), v.config));
-            for (std::size_t k; (k = next.fetch_add(1)) < jobs;) {
-                const std::size_t v = k % s.variants.size(), p = k / s.variants.size();
-                auto& searcher = *searchers[v];
-                searcher.new_game();
-                search::SearchLimits limits;
-                limits.depth = s.max_depth;
-                const auto result = searcher.search(s.positions[p], limits);
-                TreeRun run;
-                for (int d = 1; d <= s.max_depth; ++d) {
-                    // A search that proved a win or loss early stops deepening: later depths
-                    // cost nothing more and keep its result.
-                    const auto& it = result.iterations[static_cast<std::size_t>(std::min<int>(d, static_cast<int>(result.iterations.size())) - 1)];
-                    run.nodes.push_back(it.nodes);
-                    run.qnodes.push_back(it.stats.qnodes);
-                    run.tt_hits.push_back(it.stats.tt_hits);
-                    run.first_move_cutoff_rate.push_back(it.stats.first_move_cutoff_rate());
-                    run.scores.push_back(it.score);
-                    run.best_moves.push_back(it.pv.empty() ? "none" : loa::move_to_compact(it.pv.front()));
-                    run.time_ms.push_back(it.time_ms);
-                }
-                r.runs[v][p] = std::move(run);
-                const std::size_t finished = ++done;
-                if (progress && (finished % 50 == 0 || finished == jobs)) {
-                    const std::lock_guard guard(lock);
-                    fmt::print(stderr, "\rtreesize: {}/{} searches", finished, jobs);
-                    if (finished == jobs) fmt::print(stderr, "\n");
-                }
+    std::atomic<std::size_t> done{0};
+    std::mutex print_lock;
+    parallel_for(jobs, s.concurrency, [&] {
+        // One searcher per variant on this thread; tables are cleared for every position.
+        std::vector<std::unique_ptr<search::Searcher<loa::SearchGame>>> searchers;
+        for (const TreeVariant& v : s.variants)
+            searchers.push_back(std::make_unique<search::Searcher<loa::SearchGame>>(
+                loa::SearchGame::from_spec(loa::RuleSet{}, s.eval, s.rps), v.config));
+        return [&, searchers = std::move(searchers)](std::size_t k) {
+            const std::size_t v = k % s.variants.size(), p = k / s.variants.size();
+            auto& searcher = *searchers[v];
+            searcher.new_game();
+            search::SearchLimits limits;
+            limits.depth = s.max_depth;
+            const auto result = searcher.search(s.positions[p], limits);
+            TreeRun run;
+            for (int d = 1; d <= s.max_depth; ++d) {
+                // A search that proved a win or loss early stops deepening: later depths
+                // cost nothing more and keep its result.
+                const auto& it = result.iterations[static_cast<std::size_t>(std::min<int>(d, static_cast<int>(result.iterations.size())) - 1)];
+                run.nodes.push_back(it.nodes);
+                run.qnodes.push_back(it.stats.qnodes);
+                run.tt_hits.push_back(it.stats.tt_hits);
+                run.first_move_cutoff_rate.push_back(it.stats.first_move_cutoff_rate());
+                run.scores.push_back(it.score);
+                run.best_moves.push_back(it.pv.empty() ? "none" : loa::move_to_compact(it.pv.front()));
+                run.time_ms.push_back(it.time_ms);
             }
-        } catch (...) {
-            const std::lock_guard guard(lock);
-            if (!failure) failure = std::current_exception();
-            next = jobs;
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 0; t < std::max(1, s.concurrency); ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
+            r.runs[v][p] = std::move(run);
+            const std::size_t finished = ++done;
+            if (progress && (finished % 50 == 0 || finished == jobs)) {
+                const std::lock_guard guard(print_lock);
+                fmt::print(stderr, "\rtreesize: {}/{} searches", finished, jobs);
+                if (finished == jobs) fmt::print(stderr, "\n");
+            }
+        };
+    });
     return r;
 }
 

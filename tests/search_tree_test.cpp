@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "artificial_tree.hpp"
+#include "common/search/frontier.hpp"
+#include "common/search/margin_probe.hpp"
 #include "common/search/search.hpp"
 #include "reference_search.hpp"
 #include "walk_game.hpp"
@@ -140,29 +142,154 @@ TEST(SearchOnArtificialTree, NodeLimitStopsDeterministically) {
 // Futility pruning at depth 1 with a margin no quiet move can beat changes no value, so the
 // minimax value must come back, also where the side behind can repeat a position: a
 // repetition is a draw, worth more than the evaluation bounds, and may not be pruned.
-TEST(SearchOnWalkGame, ExactFutilityKeepsTheMinimaxValueWithRepetitions) {
-    using testing_walk::WalkGame;
-    const WalkGame game;
-    reference::Minimax<WalkGame> oracle(game);
-    std::uint64_t prunes = 0;
-    for (int mine = 0; mine < WalkGame::Cells; mine += 3) {
-        for (int theirs = 0; theirs < WalkGame::Cells; theirs += 2) {
+// Searches every walk from a grid of starts to depths 1..7 and counts the values that differ
+// from plain minimax; `prunes` adds up the futility prunes.
+template <class Walk>
+int walk_values_off_minimax(const char* spec, std::uint64_t& prunes) {
+    const Walk game;
+    reference::Minimax<Walk> oracle(game);
+    int wrong = 0;
+    for (int mine = 0; mine < Walk::Cells; mine += 3) {
+        for (int theirs = 0; theirs < Walk::Cells; theirs += 2) {
             const testing_walk::WalkPosition start{{mine, theirs}, 0};
             for (int depth = 1; depth <= 7; ++depth) {
-                const search::Score expected = oracle.value(start, depth);
-                for (const char* spec : {"pvs", "pvs,futility=20", "pvs+killers+rhh,futility=20"}) {
-                    search::Searcher<WalkGame> searcher(game, search::parse_search_config(spec));
-                    search::SearchLimits limits;
-                    limits.depth = depth;
-                    const auto result = searcher.search(start, limits);
-                    EXPECT_EQ(result.score, expected) << spec << " tokens " << mine << "," << theirs << " depth " << depth;
-                    prunes += result.stats.futility_prunes;
-                }
+                search::Searcher<Walk> searcher(game, search::parse_search_config(spec));
+                search::SearchLimits limits;
+                limits.depth = depth;
+                const auto result = searcher.search(start, limits);
+                if (result.score != oracle.value(start, depth)) ++wrong;
+                prunes += result.stats.futility_prunes;
             }
         }
     }
-    static_assert(WalkGame::MaxGain == 20, "the margin above is the largest gain of one move");
+    return wrong;
+}
+
+TEST(SearchOnWalkGame, ExactFutilityKeepsTheMinimaxValueWithRepetitions) {
+    static_assert(testing_walk::WalkGame::MaxGain == 20, "the margin below is the largest gain of one move");
+    std::uint64_t prunes = 0;
+    for (const char* spec : {"pvs", "pvs,futility=20", "pvs+killers+rhh,futility=20"})
+        EXPECT_EQ(walk_values_off_minimax<testing_walk::WalkGame>(spec, prunes), 0) << spec;
     EXPECT_GT(prunes, 0u) << "futility never pruned: the test checks nothing";
+}
+
+// The walk game with two phases: 1 while the tokens are near the start, 0 further on.
+struct PhasedWalkGame : testing_walk::WalkGame {
+    static constexpr int MaxPhase = 1;
+    int phase(const Position& p) const { return p.token[0] + p.token[1] < Cells ? 1 : 0; }
+};
+static_assert(search::PhasedGame<PhasedWalkGame>);
+
+// A tapered margin is read at the node's phase: exact wherever the margin of the phase covers
+// the largest gain, and wrong somewhere when either phase's margin falls short of it.
+TEST(SearchOnWalkGame, TaperedFutilityMarginIsReadAtTheNodesPhase) {
+    std::uint64_t prunes = 0;
+    for (const char* spec : {"pvs,futility=20:30", "pvs,futility=30:20", "pvs+killers+rhh,futility=20:20"})
+        EXPECT_EQ(walk_values_off_minimax<PhasedWalkGame>(spec, prunes), 0) << spec;
+    EXPECT_GT(prunes, 0u);
+    std::uint64_t unused = 0;
+    // Short in the opening phase only, in the endgame phase only, and in both.
+    EXPECT_GT(walk_values_off_minimax<PhasedWalkGame>("pvs,futility=5:20", unused), 0);
+    EXPECT_GT(walk_values_off_minimax<PhasedWalkGame>("pvs,futility=20:5", unused), 0);
+    EXPECT_GT(walk_values_off_minimax<testing_walk::WalkGame>("pvs,futility=5", unused), 0);
+}
+
+// On the walk game the lift follows from the rules: two cells forward gain 20 at depth 1, and
+// the opponent's reply of two cells takes it back at depth 2; near the end of the line less.
+TEST(FrontierLift, OnTheWalkGameIsTheLargestStepLessTheReply) {
+    using testing_walk::WalkGame;
+    search::Searcher<WalkGame> searcher(WalkGame{}, search::parse_search_config("pvs"));
+    const auto open = search::frontier_lift(searcher, testing_walk::WalkPosition{{0, 0}, 0}, 3);
+    ASSERT_TRUE(open.has_value());
+    EXPECT_EQ((*open)[0].lift, 20);
+    EXPECT_EQ((*open)[1].lift, 0);
+    EXPECT_EQ((*open)[2].lift, 20);
+    for (const auto& at : *open) EXPECT_FALSE(at.forced_win);
+    // One cell from the end: only a step forward (10) or back; the opponent still replies 20.
+    const auto late = search::frontier_lift(searcher, testing_walk::WalkPosition{{WalkGame::Cells - 2, 0}, 0}, 2);
+    ASSERT_TRUE(late.has_value());
+    EXPECT_EQ((*late)[0].lift, 10);
+    EXPECT_EQ((*late)[1].lift, -10);
+}
+
+// Phase 1 runs to the opening margin: from the start, four plies never leave it, so the
+// endgame margin is never read there.
+TEST(SearchOnWalkGame, TheOpeningMarginHoldsWhereThePhaseIsLargest) {
+    const PhasedWalkGame game;
+    reference::Minimax<PhasedWalkGame> oracle(game);
+    const testing_walk::WalkPosition start{{0, 0}, 0};
+    int wrong_when_reversed = 0;
+    for (int depth = 1; depth <= 4; ++depth) {
+        search::SearchLimits limits;
+        limits.depth = depth;
+        search::Searcher<PhasedWalkGame> right(game, search::parse_search_config("pvs,futility=20:5"));
+        EXPECT_EQ(right.search(start, limits).score, oracle.value(start, depth)) << depth;
+        search::Searcher<PhasedWalkGame> reversed(game, search::parse_search_config("pvs,futility=5:20"));
+        if (reversed.search(start, limits).score != oracle.value(start, depth)) ++wrong_when_reversed;
+    }
+    EXPECT_GT(wrong_when_reversed, 0) << "the opening margin is never used: the test checks nothing";
+}
+
+// The walk game where every move is a threat the search extends.
+struct ThreateningWalkGame : testing_walk::WalkGame {
+    int extension(const Position&, Move) const { return 1; }
+};
+
+// Limited razoring: with every move extended up to the search's extension limit (twice the
+// iteration depth), no depth-3 node is entered but by an extended move, so none is razored.
+TEST(SearchOnWalkGame, NoRazoringBehindAnExtendedMove) {
+    const ThreateningWalkGame game;
+    search::SearchLimits limits;
+    limits.depth = 3;
+    std::uint64_t razorings_with_extensions = 0, razorings_without = 0;
+    for (int mine = 0; mine < ThreateningWalkGame::Cells; mine += 3)
+        for (int theirs = 0; theirs < ThreateningWalkGame::Cells; theirs += 2) {
+            const testing_walk::WalkPosition start{{mine, theirs}, 0};
+            search::Searcher<ThreateningWalkGame> extended(game, search::parse_search_config("pvs,extensions=on,razoring=1"));
+            razorings_with_extensions += extended.search(start, limits).stats.razorings;
+            // Without extensions a depth-4 search has depth-3 nodes below the root to razor.
+            search::Searcher<ThreateningWalkGame> plain(game, search::parse_search_config("pvs,razoring=1"));
+            search::SearchLimits deeper = limits;
+            deeper.depth = 4;
+            razorings_without += plain.search(start, deeper).stats.razorings;
+        }
+    EXPECT_EQ(razorings_with_extensions, 0u);
+    EXPECT_GT(razorings_without, 0u) << "razoring never fired: the test checks nothing";
+}
+
+TEST(TaperedMargin, RunsFromTheOpeningToTheEndgameValue) {
+    constexpr search::TaperedMargin m{100, 300};
+    static_assert(m.at(20, 20) == 100 && m.at(0, 20) == 300 && m.at(10, 20) == 200 && m.at(15, 20) == 150);
+    static_assert(search::TaperedMargin::constant(70).at(3, 20) == 70);
+    static_assert(!search::TaperedMargin{}.on() && m.on());
+}
+
+TEST(FrontierDecision, FollowsTheMarginsAndSparesNodesBehindAThreat) {
+    using search::frontier_decision;
+    constexpr search::FrontierMargins m{100, 200, 400};
+    // Depth 1: futility when the evaluation + margin is at most alpha, even behind a threat.
+    EXPECT_EQ(frontier_decision(1, -100, 0, false, m).prune_margin, 100);
+    EXPECT_EQ(frontier_decision(1, -99, 0, false, m).prune_margin, 0);
+    EXPECT_EQ(frontier_decision(1, -100, 0, true, m).prune_margin, 100);
+    // Depth 2: extended futility, not behind a threat.
+    EXPECT_EQ(frontier_decision(2, -200, 0, false, m).prune_margin, 200);
+    EXPECT_EQ(frontier_decision(2, -199, 0, false, m).prune_margin, 0);
+    EXPECT_EQ(frontier_decision(2, -500, 0, true, m).prune_margin, 0);
+    // Depth 3: razoring to depth 2, then extended futility at depth 2; not behind a threat.
+    const auto razored = frontier_decision(3, -400, 0, false, m);
+    EXPECT_TRUE(razored.razor);
+    EXPECT_EQ(razored.prune_margin, 200);
+    EXPECT_FALSE(frontier_decision(3, -399, 0, false, m).razor);
+    EXPECT_EQ(frontier_decision(3, -399, 0, false, m).prune_margin, 0);
+    const auto behind_threat = frontier_decision(3, -1000, 0, true, m);
+    EXPECT_FALSE(behind_threat.razor);
+    EXPECT_EQ(behind_threat.prune_margin, 0);
+    // Off margins do nothing; deeper nodes are never touched.
+    EXPECT_EQ(frontier_decision(1, -1000, 0, false, {0, 200, 400}).prune_margin, 0);
+    const auto no_razor = frontier_decision(3, -1000, 0, false, {100, 200, 0});
+    EXPECT_FALSE(no_razor.razor);
+    EXPECT_EQ(no_razor.prune_margin, 0);
+    EXPECT_FALSE(frontier_decision(4, -1000, 0, false, m).razor);
 }
 
 }  // namespace

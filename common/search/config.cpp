@@ -34,6 +34,28 @@ Increment parse_increment(std::string_view key, std::string_view value) {
     bad_value(key, value, "1, d, d2 or 2d");
 }
 
+// What `on` means for the frontier margins (opening:endgame): the least tapered margins that
+// cover 99% of the nodes of every band of pieces in `loa-match margins` on
+// data/margins/positions.txt (docs/strength.md). One quiet move lifts a node by about 40 in the
+// opening and 200-300 in a sparse endgame, so one fixed margin is too wide early and too
+// narrow late.
+constexpr TaperedMargin StandardFutility{40, 320};
+constexpr TaperedMargin StandardExtFutility{50, 250};
+constexpr TaperedMargin StandardRazoring{50, 340};
+
+// off | on | <margin> | <opening>:<endgame>
+TaperedMargin parse_margin(std::string_view key, std::string_view value, TaperedMargin standard) {
+    if (value == "off") return {};
+    if (value == "on") return standard;
+    const auto parts = common::split(value, ':');
+    const auto opening = parts.size() <= 2 ? common::parse_int(parts[0]) : std::nullopt;
+    const auto endgame = parts.size() == 2 ? common::parse_int(parts[1]) : opening;
+    constexpr int Largest = 10000;
+    if (!opening || !endgame || *opening < 1 || *opening > Largest || *endgame < 1 || *endgame > Largest)
+        bad_value(key, value, fmt::format("off, on, a margin in 1..{0} or <opening>:<endgame> margins in 1..{0}", Largest));
+    return {*opening, *endgame};
+}
+
 // Turns on one preset feature token.
 void apply_token(SearchConfig& c, std::string_view token) {
     if (token == "ab") return;
@@ -67,6 +89,11 @@ Increment SearchConfig::hh_increment() const {
 
 Increment SearchConfig::bf_increment() const { return bf_inc.value_or(Increment::One); }
 
+std::string to_string(const TaperedMargin& m) {
+    if (!m.on()) return "off";
+    return m.endgame == m.opening ? std::to_string(m.opening) : fmt::format("{}:{}", m.opening, m.endgame);
+}
+
 std::string_view to_string(Increment inc) {
     switch (inc) {
         case Increment::One: return "1";
@@ -90,11 +117,8 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
     if (key == "preset") {
         c = preset_config(value);
     } else if (key == "futility" || key == "ext_futility" || key == "razoring") {
-        int& margin = key == "futility" ? c.futility_margin : key == "ext_futility" ? c.ext_futility_margin : c.razor_margin;
-        const int standard = key == "futility" ? 150 : key == "ext_futility" ? 300 : 600;
-        if (value == "off") margin = 0;
-        else if (value == "on") margin = standard;
-        else margin = parse_range(key, value, 1, 10000);
+        TaperedMargin& margin = key == "futility" ? c.futility_margin : key == "ext_futility" ? c.ext_futility_margin : c.razor_margin;
+        margin = parse_margin(key, value, key == "futility" ? StandardFutility : key == "ext_futility" ? StandardExtFutility : StandardRazoring);
     } else if (key == "multicut") {
         c.multicut = parse_on_off(key, value);
     } else if (key == "mc_moves") {
@@ -242,7 +266,7 @@ std::string to_string(const SearchConfig& c) {
                              : c.null_move == NullMove::Adaptive ? "adaptive"
                                                                  : std::to_string(c.null_r);
     const char* qsearch = c.qsearch == 0 ? "off" : c.qsearch == 1 ? "captures" : "quads";
-    auto margin = [](int m) { return m > 0 ? std::to_string(m) : std::string("off"); };
+    auto nodes = [](int n) { return n > 0 ? std::to_string(n) : std::string("off"); };
     return fmt::format(
         "preset={},pvs={},aspiration={},aspiration_research={},tt={},tt_replace={},tt_reuse={},eval_cache={},"
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
@@ -256,8 +280,8 @@ std::string to_string(const SearchConfig& c) {
         on(c.captures_first), c.killers, on(c.refutation), history(), to_string(c.hh_increment()),
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
-        c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), margin(c.futility_margin), margin(c.ext_futility_margin),
-        margin(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, margin(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), to_string(c.futility_margin), to_string(c.ext_futility_margin),
+        to_string(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, nodes(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -288,9 +312,14 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"qsearch_plies", "1..64: longest quiescence line"},
         {"qs_order", "captures|history: quiescence move order, the game's capture ranking or the history tables"},
         {"extensions", "on|off: the game's extension hook"},
-        {"futility", "off|on|<margin>: skip quiet moves at depth 1 when the evaluation + margin <= alpha (on: 150)"},
-        {"ext_futility", "off|on|<margin>: the same at depth 2 (extended futility pruning; on: 300)"},
-        {"razoring", "off|on|<margin>: depth 3 nodes that far below alpha are searched a ply shallower (on: 600)"},
+        {"futility", fmt::format("off|on|<margin>|<opening>:<endgame>: skip quiet moves at depth 1 when the evaluation + margin "
+                                 "<= alpha; a margin tapers from opening to endgame with the game's phase (on: {})",
+                                 to_string(StandardFutility))},
+        {"ext_futility", fmt::format("the same at depth 2 (extended futility pruning; on: {}), not below an extended move",
+                                     to_string(StandardExtFutility))},
+        {"razoring", fmt::format("the same form: depth 3 nodes that far below alpha are searched a ply shallower, not below an "
+                                 "extended move (on: {})",
+                                 to_string(StandardRazoring))},
         {"multicut", "on|off: multi-cut pruning at expected cut nodes"},
         {"mc_moves", "1..64: multi-cut: moves tried"},
         {"mc_cuts", "1..64: multi-cut: fail-highs needed"},

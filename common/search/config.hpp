@@ -23,6 +23,20 @@ enum class AspirationResearch { Full, Widen };
 enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
 enum class QsOrder { Captures, History };
 
+// A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
+// without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
+struct TaperedMargin {
+    int opening = 0;
+    int endgame = 0;
+
+    static constexpr TaperedMargin constant(int margin) { return {margin, margin}; }
+    constexpr bool on() const { return opening > 0; }
+    constexpr int at(int phase, int max_phase) const {
+        return (opening * phase + endgame * (max_phase - phase)) / max_phase;
+    }
+    friend bool operator==(const TaperedMargin&, const TaperedMargin&) = default;
+};
+
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
 
@@ -66,10 +80,13 @@ struct SearchConfig {
     // Selective search at the frontier (Heinz; the seed on selective search), off by default:
     // with the static evaluation `margin` below alpha, quiet moves that do not end the game
     // are skipped at depth 1 (futility) and 2 (extended futility); at depth 3 the node is
-    // searched a ply shallower (razoring). 0: off.
-    int futility_margin = 0;
-    int ext_futility_margin = 0;
-    int razor_margin = 0;
+    // searched a ply shallower (razoring). As in limited razoring, a node entered by an
+    // extended move is neither razored nor pruned at depth 2. Each margin may taper with the
+    // game's phase (PhasedGame), since one quiet move swings the evaluation more in a sparse
+    // endgame: `loa margins` measures by how much.
+    TaperedMargin futility_margin;
+    TaperedMargin ext_futility_margin;
+    TaperedMargin razor_margin;
     // Multi-cut (Björnsson and Marsland) at expected cut nodes: when `mc_cuts` of the first
     // `mc_moves` moves fail high on a search `mc_reduction` plies shallower, the node fails high.
     bool multicut = false;
@@ -130,5 +147,7 @@ std::string to_string(const SearchConfig& config);
 // The keys, with their accepted values, for help texts.
 const std::vector<std::pair<std::string, std::string>>& config_keys();
 std::string_view to_string(Increment inc);
+// "off", "<margin>" or "<opening>:<endgame>", as the keys futility, ext_futility, razoring take.
+std::string to_string(const TaperedMargin& margin);
 
 }  // namespace search

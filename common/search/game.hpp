@@ -52,6 +52,14 @@ concept Game = requires(const G& game, typename G::Position& pos, const typename
     { G::Move::from_raw(std::uint16_t{}) } -> std::same_as<typename G::Move>;
 };
 
+// A game whose evaluation swings more as the material thins out: frontier margins taper
+// between their opening value (at G::MaxPhase) and their endgame value (at 0) by its phase.
+template <class G>
+concept PhasedGame = Game<G> && requires(const G& game, const typename G::Position& pos) {
+    { game.phase(pos) } -> std::convertible_to<int>;
+    { G::MaxPhase } -> std::convertible_to<int>;
+};
+
 // A game that can tell ERPS how likely a move is: the category of a move and the realization
 // probability of each category.
 template <class G>

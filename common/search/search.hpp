@@ -22,6 +22,7 @@
 #include "common/error.hpp"
 #include "common/search/config.hpp"
 #include "common/search/eval_cache.hpp"
+#include "common/search/frontier.hpp"
 #include "common/search/game.hpp"
 #include "common/search/history.hpp"
 #include "common/search/limits.hpp"
@@ -193,6 +194,7 @@ private:
         keys_.resize(history_size_ + MaxPly + 2);
         keys_[history_size_] = game_.key(pos_);
         reversible_from_[0] = 0;
+        entered_by_extension_[0] = false;
     }
 
     // Stopped inside an iteration: a root move that beat the previous best there (it raised
@@ -279,6 +281,7 @@ private:
         const std::size_t at = history_size_ + static_cast<std::size_t>(ply) + 1;
         keys_[at] = game_.key(pos_);
         reversible_from_[ply + 1] = irreversible ? at : reversible_from_[ply];
+        entered_by_extension_[static_cast<std::size_t>(ply) + 1] = false;  // the caller sets it for an extended move
     }
 
     void update_pv(int ply, Move m) {
@@ -330,22 +333,21 @@ private:
             if (aborted_) return 0;
         }
 
-        // Frontier selectivity: far below alpha, quiet moves that do not end the game are
-        // skipped at depth 1 and 2, and a depth-3 node loses a ply (razoring, then extended
-        // futility at the depth it now has).
-        bool prune_quiet = false;
+        // Frontier selectivity (frontier.hpp): razoring, futility and extended futility.
+        int prune_margin = 0;              // quiet moves skipped when > 0
         Score futility_value = -Infinity;  // what a pruned move is taken to be worth at most
         if (!pv_node && !root && !is_decisive(alpha) && !is_decisive(beta) && depth <= 3 &&
-            (config_.futility_margin || config_.ext_futility_margin || config_.razor_margin)) {
+            (config_.futility_margin.on() || config_.ext_futility_margin.on() || config_.razor_margin.on())) {
             const Score static_eval = evaluate(ply);
-            if (depth == 3 && config_.razor_margin && static_eval + config_.razor_margin <= alpha) {
+            const FrontierDecision decision =
+                frontier_decision(depth, static_eval, alpha, entered_by_extension_[static_cast<std::size_t>(ply)], frontier_margins());
+            if (decision.razor) {
                 ++stats_.razorings;
                 units -= OnePly;
                 depth = whole_plies(units);
             }
-            const int margin = depth == 1 ? config_.futility_margin : depth == 2 ? config_.ext_futility_margin : 0;
-            prune_quiet = margin > 0 && static_eval + margin <= alpha;
-            futility_value = static_eval + margin;
+            prune_margin = decision.prune_margin;
+            futility_value = static_eval + prune_margin;
         }
 
         if (config_.multicut && cut_node && !pv_node && !root && depth >= config_.mc_reduction + 2 && !is_decisive(beta)) {
@@ -370,10 +372,11 @@ private:
             make(m, ply, game_.is_irreversible(m));
             // The depth a plain search gives the move (an extension for a threat, LOA's check).
             const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
+            entered_by_extension_[static_cast<std::size_t>(ply) + 1] = extension > 0;
             // Futility may skip only a move whose worth the static evaluation bounds: not one
             // that ends the game, draws (a draw can be worth more than alpha when losing) or
             // threatens to connect.
-            if (prune_quiet && searched > 0 && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
+            if (prune_margin > 0 && searched > 0 && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
                 game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1)) {
                 game_.unmake(pos_, m);
                 ++stats_.futility_prunes;
@@ -590,6 +593,18 @@ private:
         return OnePly;
     }
 
+    // The frontier margins at the current node: tapered by the game's phase where it has one.
+    FrontierMargins frontier_margins() const {
+        int phase = 1, max_phase = 1;
+        if constexpr (PhasedGame<G>) {
+            static_assert(G::MaxPhase > 0);
+            max_phase = G::MaxPhase;
+            phase = std::clamp<int>(game_.phase(pos_), 0, max_phase);
+        }
+        auto at = [&](const TaperedMargin& m) { return m.on() ? m.at(phase, max_phase) : 0; };
+        return {at(config_.futility_margin), at(config_.ext_futility_margin), at(config_.razor_margin)};
+    }
+
     // The game's static evaluation of the node at `ply`, through the cache when there is one.
     Score evaluate(int ply) {
         if (!eval_cache_) return game_.evaluate(pos_);
@@ -625,6 +640,7 @@ private:
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path
     std::size_t history_size_ = 0;
     std::array<std::size_t, MaxPly + 2> reversible_from_{};
+    std::array<bool, MaxPly + 2> entered_by_extension_{};  // the move into the node at a ply was extended
     std::array<std::array<Move, MaxPly + 1>, MaxPly + 1> pv_{};
     std::array<int, MaxPly + 2> pv_length_{};
 };

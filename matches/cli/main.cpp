@@ -11,7 +11,8 @@ int main(int argc, char** argv) {
     const matches::cli::Command subcommands[] = {
         matches::cli::add_treesize_command(app, args), matches::cli::add_positions_command(app),
         matches::cli::add_openings_command(app), matches::cli::add_tune_command(app),
-        matches::cli::add_learn_rps_command(app), matches::cli::add_merge_command(app)};
+        matches::cli::add_learn_rps_command(app), matches::cli::add_merge_command(app),
+        matches::cli::add_margins_command(app)};
     return common::run_cli("loa-match", app, [&]() -> int {
         app.parse(argc, argv);
         for (const matches::cli::Command& c : subcommands)

@@ -27,6 +27,7 @@ except ImportError:
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -35,6 +36,9 @@ started = time.monotonic()
 records = os.path.join(work, "records")
 shutil.rmtree(records, ignore_errors=True)
 os.makedirs(records)
+failure_shot = screenshot.replace(".png", "-failure.png")
+if os.path.exists(failure_shot):
+    os.remove(failure_shot)  # a screenshot of an earlier failure would mislead
 subprocess.run([loa_match, "--engine", "name=a,depth=1", "--engine", "name=b,depth=2", "--games", "2", "-q",
                 "--pgn", os.path.join(records, "games.pgn"), "--json", os.path.join(records, "match.json")],
                check=True, stdout=subprocess.DEVNULL)
@@ -49,7 +53,7 @@ driver = None
 def fail(message):
     print(f"FAIL: {message}")
     if driver is not None:
-        driver.save_screenshot(screenshot.replace(".png", "-failure.png"))
+        driver.save_screenshot(failure_shot)
     sys.exit(1)
 
 
@@ -70,8 +74,11 @@ def board_pieces():
 
 
 def wait_for(condition, what, seconds=20):
+    # Generous limits: RUN_SERIAL keeps other tests away, not other processes. An element the
+    # page redraws while the condition reads it is read again at the next poll.
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.05).until(lambda d: condition())
+        return WebDriverWait(driver, seconds, poll_frequency=0.05,
+                             ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
     except Exception:
         fail(f"timed out waiting for {what}")
 
@@ -109,7 +116,7 @@ try:
     if not any(t.get_attribute("data-square") == "d3" for t in targets):
         fail("d3 is not marked as a target of b1")
     driver.find_element(By.CSS_SELECTOR, '[data-square="d3"]').click()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 2, "the engine's reply")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 2, "the engine's reply", seconds=60)
     moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
     if moves[0] != "b1-d3":
         fail(f"the first move is {moves[0]}, not b1-d3")
@@ -124,7 +131,8 @@ try:
     drag = next(m for m in game["legal"] if m["from"])
     ActionChains(driver).click_and_hold(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["from"]}"]')) \
         .move_to_element(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["to"]}"]')).release().perform()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 4, "the dragged move and the reply")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 4, "the dragged move and the reply",
+             seconds=60)
     moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
     if moves[2] != drag["text"]:
         fail(f"dragging {drag['text']} played {moves[2]}")
@@ -136,7 +144,8 @@ try:
     # Analyse: iterations stream in and the best line is drawn, until Stop.
     driver.find_element(By.ID, "analyse").click()
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 9
-             and driver.find_elements(By.CSS_SELECTOR, "#play-board svg.arrows line"), "nine iterations and the line on the board")
+             and driver.find_elements(By.CSS_SELECTOR, "#play-board svg.arrows line"), "nine iterations and the line on the board",
+             seconds=90)
     if driver.find_element(By.ID, "analyse").text != "Stop":
         fail("the Analyse button does not offer Stop while analysing")
     driver.save_screenshot(screenshot)
@@ -176,7 +185,9 @@ try:
     # The finished match's standings, and a tree-size result as table and plot.
     driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="watch"]').click()
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr")) == 1, "the match's standings")
-    row = [td.text for td in driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr td")]
+    # One read of the whole row: the page rebuilds the table every 2 s, and cells read one by
+    # one can go stale between two WebDriver calls.
+    row = driver.execute_script("return [...document.querySelectorAll('#watch-pairings tbody tr td')].map(td => td.innerText)")
     if row[:2] != ["a", "b"] or sum(int(x) for x in row[2:5]) != 2:
         fail(f"the standings row is {row}")
     driver.save_screenshot(screenshot.replace(".png", "-watch.png"))
@@ -191,12 +202,15 @@ try:
     driver.get(base + "/#replay=nothere.pgn")
     wait_for(lambda: "nothere.pgn" in message(), "a message about the unknown record")
     print(f"unknown record: {message()!r}")
+except Exception as error:  # an unexpected exception gets the failure line and the screenshot too
+    fail(repr(error))
 finally:
     if driver is not None:
         driver.quit()
+        driver = None
     server.terminate()
     try:
-        server.wait(timeout=5)
+        server.wait(timeout=30)
     except subprocess.TimeoutExpired:
         server.kill()
         fail("loa serve did not stop on SIGTERM")
