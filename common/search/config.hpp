@@ -127,8 +127,9 @@ struct SearchConfig {
     int solver_nodes = 0;
 
     // How a clock becomes a time per move (not a search feature: the engine and the match
-    // runner's in-process players read it).
-    TimePolicy timeman = TimePolicy::Classic;
+    // runner's in-process players read it). Tournament is the default since its SPRTs accepted
+    // at stc and ltc (docs/strength.md); classic stays for the lab and for resuming older runs.
+    TimePolicy timeman = TimePolicy::Tournament;
 
     Increment hh_increment() const;
     Increment bf_increment() const;

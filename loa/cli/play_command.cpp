@@ -52,7 +52,7 @@ void add_play_command(CLI::App& app) {
     cmd->add_option("-v,--variant", o->variant, "Engine search variant")->capture_default_str();
     cmd->add_option("-c,--clock", o->clock,
                     "Play on a clock, BASE+INC seconds for each side (e.g. 1800+0): both clocks are shown, the "
-                    "engine manages its time (timeman=tournament in --variant for long games), a flag fall loses");
+                    "engine manages its time (timeman=tournament, the default; timeman=classic in --variant for the old plan), a flag fall loses");
     cmd->add_option("-p,--position", o->position, "Start position")->capture_default_str();
     cmd->callback([o] {
         engine::Session session;
