@@ -31,9 +31,10 @@ constexpr int ring_of(Square s) {
     return df > dr ? df : dr;
 }
 
-// The category of a legal move of the side to move (a pass: category 0).
+// The category of a legal move of the side to move; a pass, forced, has none (-1: the search
+// spends one ply on it, and learning skips it).
 inline int realization_category(const Position& pos, Move m) {
-    if (m.is_pass()) return 0;
+    if (m.is_pass()) return -1;
     const Bitboard own = pos.pieces(pos.side_to_move()) & ~square_bb(m.from());
     const int at_to = std::min(3, popcount(neighbours(square_bb(m.to())) & own));
     const int at_from = std::min(2, popcount(neighbours(square_bb(m.from())) & own));

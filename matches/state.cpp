@@ -20,9 +20,84 @@ namespace matches {
 
 using common::InputError;
 
+namespace {
+
+// An engine as it will play: for one in process, every search switch its text resolves to
+// (this binary's defaults included), its evaluation, its probabilities and its limits; for an
+// external one, its text (its own defaults are out of sight).
+nlohmann::ordered_json resolved_engine(const EngineSpec& e) {
+    if (e.external()) return {{"engine", e.name}, {"external", true}, {"plays", e.text}};
+    const auto tc = e.time_control ? fmt::format("{:g}+{:g}", e.time_control->base_ms / 1000, e.time_control->increment_ms / 1000)
+                                   : std::string("off");
+    return {{"engine", e.name},
+            {"external", false},
+            {"plays", fmt::format("{},eval={},rps={},depth={},nodes={},st={:g},tc={}", search::to_string(e.config), e.eval,
+                                  e.rps.empty() ? "none" : e.rps, e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
+}
+
+// "key=value,..." as a map; items without '=' keep an empty value.
+std::map<std::string, std::string, std::less<>> key_values(std::string_view text) {
+    std::map<std::string, std::string, std::less<>> out;
+    for (const std::string_view item : common::split(text, ',')) {
+        const auto eq = item.find('=');
+        out.emplace(std::string(item.substr(0, eq)), eq == std::string_view::npos ? "" : std::string(item.substr(eq + 1)));
+    }
+    return out;
+}
+
+const nlohmann::json* string_field(const nlohmann::json& j, const char* key) {
+    return j.is_object() && j.contains(key) && j[key].is_string() ? &j[key] : nullptr;
+}
+
+// Why the engines of `saved` are not those of `now`; empty when they are the same players.
+// Where both record how their engines resolved, that decides: the texts may differ (a switch
+// given explicitly that was a default before), a switch both know may not, and a switch only
+// one knows (added by a later version) is no difference. Before that record, the texts decide.
+std::string engine_difference(const nlohmann::json& saved, const nlohmann::json& now) {
+    const std::string other = "it belongs to another match (other engines)";
+    if (!saved.is_object() || !now.is_object()) return other;
+    if (!saved.contains("resolved") || !now.contains("resolved"))
+        return saved.value("engines", nlohmann::json()) == now.value("engines", nlohmann::json()) ? "" : other;
+    const nlohmann::json &a = saved["resolved"], &b = now["resolved"];
+    if (!a.is_array() || !b.is_array() || a.size() != b.size()) return other;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const nlohmann::json *name_a = string_field(a[i], "engine"), *name_b = string_field(b[i], "engine");
+        const nlohmann::json *plays_a = string_field(a[i], "plays"), *plays_b = string_field(b[i], "plays");
+        if (!name_a || !name_b || !plays_a || !plays_b || *name_a != *name_b) return other;
+        auto external_flag = [](const nlohmann::json& j) { return !j.contains("external") || !j["external"].is_boolean() || j["external"].get<bool>(); };
+        const bool external = external_flag(a[i]) || external_flag(b[i]);
+        if (external) {
+            if (*plays_a != *plays_b) return other;
+            continue;
+        }
+        const auto before = key_values(plays_a->get<std::string>());
+        for (const auto& [key, value] : key_values(plays_b->get<std::string>())) {
+            const auto it = before.find(key);
+            if (it != before.end() && it->second != value)
+                return fmt::format("engine '{}' now plays with {}={} where the saved games had {}={} (a default of the "
+                                   "binary changed, or the engine did: give the setting explicitly)",
+                                   name_b->get<std::string>(), key, value, key, it->second);
+        }
+    }
+    return {};
+}
+
+// What makes two runs one match besides their engines (and, unless kept, their shard).
+nlohmann::json identity(const nlohmann::json& settings, bool keep_shard) {
+    nlohmann::json x = settings;
+    if (!x.is_object()) return x;
+    x.erase("resolved");
+    x.erase("engines");
+    if (!keep_shard) x.erase("shard");
+    return x;
+}
+
+}  // namespace
+
 nlohmann::ordered_json settings_json(const MatchSettings& s) {
     nlohmann::ordered_json j;
     for (const EngineSpec& e : s.engines) j["engines"].push_back(e.text);
+    for (const EngineSpec& e : s.engines) j["resolved"].push_back(resolved_engine(e));
     j["format"] = s.format == Format::Gauntlet ? "gauntlet" : "roundrobin";
     j["games"] = s.games;
     j["rules"] = loa::to_string(s.rules);
@@ -35,10 +110,7 @@ nlohmann::ordered_json settings_json(const MatchSettings& s) {
 }
 
 bool same_match(const nlohmann::json& a, const nlohmann::json& b) {
-    nlohmann::json x = a, y = b;
-    x.erase("shard");
-    y.erase("shard");
-    return x == y;
+    return identity(a, false) == identity(b, false) && engine_difference(a, b).empty();
 }
 
 namespace {
@@ -198,10 +270,14 @@ std::vector<GameRecord> StateFile::load() const {
     } catch (const nlohmann::json::exception&) {
         throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
     }
-    if (saved != nlohmann::json(settings_))
-        throw InputError(fmt::format("state file '{}' belongs to another match (other engines, games, openings or "
+    if (!saved.is_object() || identity(saved, true) != identity(settings_, true))
+        throw InputError(fmt::format("state file '{}' belongs to another match (other games, openings, rules, SPRT or "
                                      "shard); delete it or pass --fresh",
                                      path_));
+    // The engines: the same texts may play differently (a binary whose defaults changed), and
+    // other texts the same (a default given explicitly).
+    if (const std::string difference = engine_difference(saved, settings_); !difference.empty())
+        throw InputError(fmt::format("state file '{}': {}; delete it or pass --fresh", path_, difference));
     std::map<int, GameRecord> by_index;  // a later record of the same game replaces an earlier one
     for (std::size_t i = 1; i < lines.size(); ++i) {
         if (common::trim(lines[i]).empty()) continue;

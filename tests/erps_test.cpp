@@ -6,6 +6,8 @@
 
 #include "common/error.hpp"
 #include "common/search/search.hpp"
+#include "loa/movegen.hpp"
+#include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "test_positions.hpp"
 
@@ -78,6 +80,45 @@ TEST(Erps, HalfAPlyAMoveSearchesTwiceAsDeep) {
             EXPECT_EQ(run(plain, pos, 2 * depth).score, run(erps, pos, depth).score) << pos.to_text() << " depth " << depth;
         }
     }
+}
+
+TEST(Erps, PlainRpsSearchesEveryMoveAtItsOwnDepthWithPvs) {
+    // Without the safeguard nothing is searched deeper than its category says, the PVS re-search
+    // of a later move included: with every move at two plies, nominal depth 2d is plain depth d,
+    // value for value (PVS reads no whole plies either). Before the fix that re-search ran at
+    // depth 2d - 1 and the values differed.
+    int compared = 0;
+    for (const Position& pos : positions()) {
+        for (const int depth : {1, 2}) {
+            Searcher plain(SearchGame{}, search::parse_search_config("pvs"));
+            Searcher rps(game_with(probabilities(1.0 / 16, 1.0 / 16)), search::parse_search_config("pvs,erps=on,erps_research=off"));
+            const auto a = run(plain, pos, depth);
+            const auto b = run(rps, pos, 2 * depth);
+            EXPECT_EQ(a.score, b.score) << pos.to_text() << " depth " << depth;
+            ++compared;
+        }
+    }
+    EXPECT_GE(compared, 40);
+}
+
+TEST(Erps, AForcedPassCostsOnePly) {
+    // Black's a1 and h8 are walled in by White: Black must pass. With every category at one ply
+    // but category 0 (a quiet move between centre squares, no neighbours), which no move of this
+    // 3-ply tree belongs to, ERPS is the plain search node for node, unless the pass is charged
+    // as a category-0 move (two plies), as it was before.
+    const Position pos = parse_position("6wb/6ww/8/8/8/8/ww6/bw6 b");
+    const MoveList moves = legal_moves(pos);
+    ASSERT_EQ(moves.size(), 1u);
+    ASSERT_TRUE(moves.front().is_pass());
+    RealizationProbabilities p = probabilities(0.25, 0.25);
+    p.probability[0] = 1.0 / 16;
+    Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
+    Searcher erps(game_with(p), search::parse_search_config("full,erps=on"));
+    const auto a = run(plain, pos, 3);
+    const auto b = run(erps, pos, 3);
+    EXPECT_EQ(a.stats.nodes, b.stats.nodes);
+    EXPECT_EQ(a.score, b.score);
+    EXPECT_EQ(b.stats.erps_researches, 0u);
 }
 
 TEST(Erps, AReducedMoveKeepsAPlyBeforeQuiescence) {

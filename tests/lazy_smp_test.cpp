@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <sstream>
+#include <stdexcept>
+#include <thread>
 
 #include "common/search/lazy_smp.hpp"
 #include "loa/engine/frontends.hpp"
@@ -97,6 +99,31 @@ TEST(LazySmp, StopsOnTimeWithEveryThread) {
     const auto r = parallel.search(Position::start(), limits);
     EXPECT_LT(clock.elapsed_ms(), 1000.0);  // helpers joined promptly (a generous bound: sanitizers are slow)
     EXPECT_TRUE(legal(Position::start(), r.best_move));
+}
+
+// The LOA game, except that its evaluation fails on any thread but the one that made it: the
+// helpers of a parallel search, never its main thread.
+class FailsOffItsThread : public SearchGame {
+public:
+    int evaluate(const Position& pos) const {
+        if (std::this_thread::get_id() != owner_) throw std::runtime_error("helper failed");
+        return SearchGame::evaluate(pos);
+    }
+
+private:
+    std::thread::id owner_ = std::this_thread::get_id();
+};
+
+TEST(LazySmp, AHelpersErrorReachesTheCaller) {
+    // Escaping its thread, the helper's exception would end the program; swallowed, the search
+    // would pretend two threads ran. Either way the test fails.
+    search::ParallelSearcher<FailsOffItsThread> parallel(FailsOffItsThread{}, with_threads(2));
+    search::SearchLimits limits;
+    limits.depth = 4;
+    EXPECT_THROW(parallel.search(Position::start(), limits), std::runtime_error);
+    // One thread never leaves the caller's: the same game searches normally.
+    search::ParallelSearcher<FailsOffItsThread> one(FailsOffItsThread{}, with_threads(1));
+    EXPECT_TRUE(legal(Position::start(), one.search(Position::start(), limits).best_move));
 }
 
 TEST(LazySmp, UciThreadsOption) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -932,6 +933,71 @@ TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     state.remove();
 }
 
+TEST(MatchState, AResumeWhoseEnginesNowResolveDifferentlyIsRefused) {
+    // The same engine texts, but one engine's search now resolves to another setting, as when a
+    // binary's default changed between the interrupted run and its resume (timeman, 2026-11-24).
+    const MatchResult whole = run_match(small_match(1), {});
+    const auto path = (std::filesystem::temp_directory_path() / "loa_match_state_resolved.state").string();
+    StateFile state(path, small_match(1));
+    state.remove();
+    state.append(whole.games[0]);
+    state.append(whole.games[1]);
+    MatchSettings changed = small_match(1);
+    changed.engines[1].config.timeman =
+        changed.engines[1].config.timeman == search::TimePolicy::Tournament ? search::TimePolicy::Classic : search::TimePolicy::Tournament;
+    try {
+        (void)StateFile(path, changed).load();
+        ADD_FAILURE() << "a resume with another time manager was accepted";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("engine 'b' now plays with timeman="), std::string::npos) << e.what();
+    }
+    // Results of the two are not one match either (what merge checks).
+    EXPECT_FALSE(same_match(settings_json(small_match(1)), settings_json(changed)));
+    EXPECT_TRUE(same_match(settings_json(small_match(1)), settings_json(small_match(1))));
+    EXPECT_EQ(StateFile(path, small_match(1)).load().size(), 2u);
+    // The way out the message gives: the setting the saved games had, given explicitly, is the
+    // same engine although its text differs. Another limit is another engine.
+    MatchSettings explicit_default = small_match(1);
+    const std::string text = explicit_default.engines[1].text;
+    const bool tournament = explicit_default.engines[1].config.timeman == search::TimePolicy::Tournament;
+    explicit_default.engines[1] = parse_engine_spec(text + (tournament ? ",timeman=tournament" : ",timeman=classic"), 1);
+    EXPECT_EQ(StateFile(path, explicit_default).load().size(), 2u);
+    MatchSettings more_nodes = small_match(1);
+    more_nodes.engines[1] = parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=800,qsearch_plies=2", 1);
+    EXPECT_THROW(StateFile(path, more_nodes).load(), common::InputError);
+    MatchSettings renamed = small_match(1);
+    renamed.engines[1] = parse_engine_spec("name=c,preset=pvs+tt+hh,nodes=600,qsearch_plies=2", 1);
+    EXPECT_THROW(StateFile(path, renamed).load(), common::InputError);
+    EXPECT_EQ(StateFile(path, small_match(1)).load().size(), 2u);  // rewritten with the first texts
+
+    // A state written before the record (no "resolved") or by a version that lacked a key
+    // still resumes: only a key both know and set differently is a difference.
+    auto rewrite_settings = [&](const std::function<void(nlohmann::json&)>& edit) {
+        std::ifstream in(path);
+        std::string first, rest, line;
+        std::getline(in, first);
+        while (std::getline(in, line)) rest += line + "\n";
+        nlohmann::json settings = nlohmann::json::parse(first);
+        edit(settings);
+        std::ofstream out(path, std::ios::trunc);
+        out << settings.dump() << "\n" << rest;
+    };
+    rewrite_settings([](nlohmann::json& j) { j.erase("resolved"); });
+    EXPECT_EQ(StateFile(path, changed).load().size(), 2u);  // nothing to compare with: the texts decide
+    rewrite_settings([](nlohmann::json& j) { j.erase("resolved"); });
+    EXPECT_THROW(StateFile(path, explicit_default).load(), common::InputError);
+    EXPECT_EQ(StateFile(path, small_match(1)).load().size(), 2u);  // the texts agree: rewritten with the record
+    rewrite_settings([](nlohmann::json& j) {
+        std::string plays = j["resolved"][1]["plays"].get<std::string>();
+        const auto at = plays.find(",timeman=");
+        ASSERT_NE(at, std::string::npos);
+        const auto end = plays.find(',', at + 1);
+        j["resolved"][1]["plays"] = plays.erase(at, end - at);  // as if written before the key existed
+    });
+    EXPECT_EQ(StateFile(path, changed).load().size(), 2u);  // a switch the saved record lacks is no difference
+    state.remove();
+}
+
 TEST(MatchState, RoundsOfMaxPairsAddUpToTheWholeRunAndShareItsStateFile) {
     const MatchResult whole = run_match(small_match(1), {});  // 3 pairs
     MatchSettings first = small_match(1);
@@ -994,7 +1060,7 @@ TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {
     EXPECT_EQ(merged.pairings[0].games.wins, whole.pairings[0].games.wins);
     EXPECT_DOUBLE_EQ(merged.pairings[0].llr, whole.pairings[0].llr);
     MatchSettings other = s;
-    other.engines[0].text += ",killers=1";
+    other.engines[0] = parse_engine_spec(other.engines[0].text + ",killers=1", 0);
     EXPECT_FALSE(same_match(settings_json(other), settings_json(s)));
 }
 

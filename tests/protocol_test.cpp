@@ -6,6 +6,8 @@
 #include <chrono>
 #include <regex>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "loa/engine/frontends.hpp"
 #include "loa/notation.hpp"
@@ -74,6 +76,8 @@ TEST(Uci, ErrorsLeaveThePositionUnchanged) {
     EXPECT_TRUE(contains(out, "info string error: setoption"));
     EXPECT_TRUE(contains(out, "info string error: go: bad value 'x' for 'depth'"));
     EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'sideways'"));
+    // Every go is answered, even one the engine cannot read (a controller would wait for ever).
+    EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'sideways'\nbestmove none\n")) << out;
     EXPECT_TRUE(contains(out, "info string error: unknown command 'fly'"));
     Game after;
     after.play("b1d3");
@@ -85,6 +89,43 @@ TEST(Uci, PassAndGameOver) {
     const std::string over = uci("position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\ngo depth 2\nquit\n");
     EXPECT_TRUE(contains(over, "info string game over: black wins by connection"));
     EXPECT_EQ(bestmove(over), "none");
+}
+
+std::vector<std::string> bestmoves(const std::string& output) {
+    const std::regex re("bestmove (\\S+)");
+    std::vector<std::string> all;
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it) all.push_back((*it)[1]);
+    return all;
+}
+
+TEST(Uci, ASearchThatCannotStartStillAnswersAndLeavesTheEngineUsable) {
+    // erps=on without probabilities: the searcher refuses it. isready must still say readyok
+    // and go must still answer (bestmove none), or the controller drops the engine or waits
+    // for a move until its clock runs out; and the engine must not stay "thinking".
+    const std::string out = uci("setoption name erps value on\nisready\nposition startpos\ngo wtime 1000 btime 1000\n"
+                                "setoption name erps value off\nposition startpos\ngo depth 2\nquit\n");
+    EXPECT_TRUE(contains(out, "info string error: erps=on needs")) << out;
+    EXPECT_TRUE(contains(out, "readyok")) << out;
+    EXPECT_FALSE(contains(out, "the engine is thinking")) << out;
+    const std::vector<std::string> answers = bestmoves(out);
+    ASSERT_EQ(answers.size(), 2u) << out;
+    EXPECT_EQ(answers[0], "none");
+    EXPECT_NO_THROW(parse_move(Position::start(), answers[1])) << out;
+}
+
+TEST(Uci, GoAfterARefusedPositionPlaysNoMoveOfTheGameBefore) {
+    // The refused command named a game two plies on; a move of the game before would be a
+    // move for another position.
+    const std::string out = uci("position startpos moves b1d3\nposition startpos moves b1d3 a2c2 zz\ngo depth 2\n"
+                                "position startpos moves b1d3 a2c2\ngo depth 2\nquit\n");
+    EXPECT_TRUE(contains(out, "info string error: go: the last position command was refused")) << out;
+    const std::vector<std::string> answers = bestmoves(out);
+    ASSERT_EQ(answers.size(), 2u) << out;
+    EXPECT_EQ(answers[0], "none");
+    Game game;
+    game.play("b1d3");
+    game.play("a2c2");
+    EXPECT_NO_THROW(parse_move(game.position(), answers[1])) << out;
 }
 
 // Once answered `bestmove none` at once: a GUI that pondered on a finished game read it as
@@ -186,17 +227,40 @@ TEST(Gtp, ResponsesFramingAndErrors) {
     EXPECT_TRUE(contains(out, "=5\n\n"));
     EXPECT_TRUE(contains(out, "? no move to undo\n\n"));
     EXPECT_TRUE(contains(out, "? position: unexpected character '9'"));
-    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n"));
+    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>\n\n"));
     EXPECT_TRUE(contains(out, "? unknown option 'bogus'\n\n"));
     EXPECT_TRUE(contains(out, "? unknown command 'foo'\n\n"));
+}
+
+TEST(Gtp, GenericControllersSetUpTheBoardAndScoreOnlyAFinishedGame) {
+    const std::string out = gtp("1 boardsize 8\n2 boardsize 19\n3 komi 6.5\n4 komi x\n5 final_score\n6 game_result\n"
+                                "7 known_command komi\n8 time_settings 600 30 5\n9 time_left b 25 3\n10 time_settings 1 2 x\n"
+                                "11 time_left w 5 1 1\nquit\n");
+    EXPECT_TRUE(contains(out, "=1\n\n")) << out;
+    EXPECT_TRUE(contains(out, "?2 unacceptable size\n\n")) << out;
+    EXPECT_TRUE(contains(out, "=3\n\n")) << out;
+    EXPECT_TRUE(contains(out, "?4 syntax error\n\n")) << out;
+    EXPECT_TRUE(contains(out, "?5 cannot score: the game is not over\n\n")) << out;
+    EXPECT_TRUE(contains(out, "=6 ?\n\n")) << out;
+    EXPECT_TRUE(contains(out, "=7 true\n\n")) << out;
+    EXPECT_TRUE(contains(out, "=8\n\n=9\n\n?10 time_settings: expected")) << out;  // Canadian byo-yomi
+    EXPECT_TRUE(contains(out, "?11 time_left: expected <colour> <seconds> [<stones>]\n\n")) << out;
+}
+
+TEST(Gtp, AnOptionTheSearchCannotUseYetSaysItIsSet) {
+    // erps=on needs probabilities (Rps), which a controller may send next: the option is kept.
+    const std::string out = gtp("1 set_option erps on\n2 genmove b\n3 set_option erps off\n4 genmove b\nquit\n");
+    EXPECT_TRUE(contains(out, "?1 erps is set, but the engine cannot search so: erps=on needs")) << out;
+    EXPECT_TRUE(contains(out, "?2 erps=on needs")) << out;
+    EXPECT_TRUE(std::regex_search(out, std::regex("=4 [a-h][1-8][-x][a-h][1-8]\n\n"))) << out;
 }
 
 TEST(Gtp, TimesUnderASecondAreKept) {
     // 0.3 s for the game, 0.05 s a move: whole seconds would make it 0 and 0.
     const std::string out = gtp("time_settings 0.3 0.05\ntime_left b 0.25\ngenmove b\ntime_settings 1.5x 0\nquit\n");
-    EXPECT_FALSE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n? time_left")) << out;
+    EXPECT_FALSE(contains(out, "? time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>\n\n? time_left")) << out;
     EXPECT_TRUE(std::regex_search(out, std::regex("^=\n\n=\n\n= [a-h][1-8][-x][a-h][1-8]\n\n"))) << out;
-    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s>\n\n")) << out;  // 1.5x
+    EXPECT_TRUE(contains(out, "? time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>\n\n")) << out;  // 1.5x
 }
 
 TEST(Gtp, PlaysAWholeGameWithGenmoveAndReportsTheResult) {

@@ -60,8 +60,9 @@ concept PhasedGame = Game<G> && requires(const G& game, const typename G::Positi
     { G::MaxPhase } -> std::convertible_to<int>;
 };
 
-// A game that can tell ERPS how likely a move is: the category of a move and the realization
-// probability of each category.
+// A game that can tell ERPS how likely a move is: the category of a move (negative for a move
+// without one, such as a forced pass, which costs one ply) and the realization probability of
+// each category.
 template <class G>
 concept RealizationGame = Game<G> && requires(const G& game, const typename G::Position& pos, typename G::Move move) {
     { game.realization_category(pos, move) } -> std::convertible_to<int>;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <exception>
 #include <memory>
 #include <span>
 #include <thread>
@@ -59,12 +60,23 @@ public:
         helper_limits.stop = &stop_helpers;
         helper_limits.timer = nullptr;  // the main thread's clock decides for everyone
         std::vector<std::uint64_t> helper_nodes(searchers_.size(), 0);
+        // A helper's exception is kept for the caller: escaping its thread would terminate the
+        // program, and the search must not pretend the helper ran.
+        std::vector<std::exception_ptr> helper_errors(searchers_.size());
         Result result;
         {
             std::vector<std::jthread> helpers;
-            for (std::size_t i = 1; i < searchers_.size(); ++i)
-                helpers.emplace_back([&, i] { helper_nodes[i] = searchers_[i]->search(root, helper_limits, history).stats.nodes; });
             try {
+                // Inside the try: if starting a thread fails, the helpers already running have
+                // no limit of their own and must be told to stop before they are joined.
+                for (std::size_t i = 1; i < searchers_.size(); ++i)
+                    helpers.emplace_back([&, i] {
+                        try {
+                            helper_nodes[i] = searchers_[i]->search(root, helper_limits, history).stats.nodes;
+                        } catch (...) {
+                            helper_errors[i] = std::current_exception();
+                        }
+                    });
                 result = searchers_.front()->search(root, limits, history, on_iteration);
             } catch (...) {
                 stop_helpers.store(true, std::memory_order_relaxed);  // before the helpers are joined
@@ -72,6 +84,8 @@ public:
             }
             stop_helpers.store(true, std::memory_order_relaxed);
         }  // joins the helpers
+        for (const std::exception_ptr& error : helper_errors)
+            if (error) std::rethrow_exception(error);
         for (const std::uint64_t n : helper_nodes) result.stats.nodes += n;
         return result;
     }

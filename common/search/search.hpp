@@ -418,11 +418,15 @@ private:
                     }
                     if (score > alpha && score < beta && !aborted_) {
                         ++stats_.pvs_researches;
-                        // At the root the move has just beaten the best so far at full depth:
-                        // it is the one to play if time runs out during the re-search.
+                        // The window is opened at the depth the scout last confirmed: `full`
+                        // after a re-search, else the move's own depth (plain RPS keeps its
+                        // reduction here as at the first move). At the root the move has just
+                        // beaten the best so far at that depth: it is the one to play if time
+                        // runs out during the re-search.
+                        const int confirmed_units = search_again ? full : reduced;
                         const Move confirmed_best = root_best_;
                         if (root) root_best_ = m;
-                        score = -alpha_beta(-beta, -alpha, std::max(new_units, full), ply + 1, false, false);
+                        score = -alpha_beta(-beta, -alpha, confirmed_units, ply + 1, false, false);
                         if (root && !aborted_ && score <= alpha) root_best_ = confirmed_best;
                     }
                 } else {
@@ -587,7 +591,10 @@ private:
     // The depth a move of the current position costs: a ply, or under ERPS its category's cost.
     int move_cost(Move m) const {
         if constexpr (RealizationGame<G>) {
-            if (!erps_costs_.empty()) return erps_costs_[static_cast<std::size_t>(game_.realization_category(pos_, m))];
+            if (!erps_costs_.empty()) {
+                const int category = game_.realization_category(pos_, m);
+                if (category >= 0) return erps_costs_[static_cast<std::size_t>(category)];
+            }
         }
         (void)m;
         return OnePly;

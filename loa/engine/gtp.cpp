@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -23,7 +24,8 @@ namespace {
 const std::vector<std::string> Commands = {
     "protocol_version", "name",       "version",       "known_command", "list_commands", "quit",
     "clear_board",      "loa_setup",  "play",          "genmove",       "undo",          "showboard",
-    "final_score",      "game_result", "time_settings", "time_left",     "set_option"};
+    "final_score",      "game_result", "time_settings", "time_left",     "set_option",    "boardsize",
+    "komi"};
 
 Colour parse_colour(const std::string& text) {
     const std::string c = common::lowercase(text);
@@ -86,6 +88,14 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
             } else if (cmd == "quit") {
                 ok("");
                 return 0;
+            } else if (cmd == "boardsize") {
+                // Generic controllers set the board up before a game: LOA's is 8x8, no other.
+                if (arg(1) != "8") throw InputError("unacceptable size");
+                ok("");
+            } else if (cmd == "komi") {
+                // Accepted for the same controllers; LOA has no komi, the value changes nothing.
+                if (!common::parse_double(arg(1))) throw InputError("syntax error");
+                ok("");
             } else if (cmd == "clear_board") {
                 session.new_game();
                 clocks.forget();
@@ -124,28 +134,41 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 ok(fmt::format("\n{}position {}", diagram(session.game().position()), session.game().position().to_text()));
             } else if (cmd == "final_score" || cmd == "game_result") {
                 const GameResult& r = session.game().result();
+                // GTP's final_score is an error while the game goes on (game_result says "?").
+                if (cmd == "final_score" && r.outcome == Outcome::Ongoing) throw InputError("cannot score: the game is not over");
                 ok(r.outcome == Outcome::BlackWins   ? "B+"
                    : r.outcome == Outcome::WhiteWins ? "W+"
                    : r.outcome == Outcome::Draw      ? "0"
                                                      : "?");
             } else if (cmd == "time_settings") {
                 // Seconds may carry decimals: controls under a second must not round to 0.
-                const auto m = common::parse_double(arg(1)), inc = common::parse_double(arg(2));
-                if (!m || !inc || *m < 0 || *inc < 0) throw InputError("time_settings: expected <main_s> <increment_s>");
-                clocks.set_control(1000.0 * *m, 1000.0 * *inc);
+                // Two numbers: main time and increment; three: the standard's Canadian byo-yomi.
+                const auto m = common::parse_double(arg(1)), second = common::parse_double(arg(2));
+                const bool byo_yomi = t.size() == 4;
+                const auto stones = byo_yomi ? common::parse_int(t[3]) : std::optional<int>(0);
+                if (!m || !second || *m < 0 || *second < 0 || !stones || *stones < 0 || *stones > 1000 || t.size() > 4)
+                    throw InputError("time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>");
+                if (byo_yomi) clocks.set_byo_yomi(1000.0 * *m, 1000.0 * *second, static_cast<int>(*stones));
+                else clocks.set_control(1000.0 * *m, 1000.0 * *second);
                 ok("");
             } else if (cmd == "time_left") {
                 const Colour c = parse_colour(arg(1));
                 const auto s = common::parse_double(arg(2));
-                if (!s || *s < 0) throw InputError("time_left: expected <colour> <seconds>");
-                clocks.set_time_left(index(c), 1000.0 * *s);
+                const auto stones = t.size() > 3 ? common::parse_int(t[3]) : std::optional<int>(0);
+                if (!s || *s < 0 || !stones || *stones < 0 || *stones > 1000 || t.size() > 4)
+                    throw InputError("time_left: expected <colour> <seconds> [<stones>]");
+                clocks.set_time_left(index(c), 1000.0 * *s, static_cast<int>(*stones));
                 ok("");
             } else if (cmd == "set_option") {
                 std::string value;
                 for (std::size_t k = 2; k < t.size(); ++k) common::append_word(value, t[k]);
                 session.set_option(arg(1), value);
-                session.prepare();
                 if (common::lowercase(arg(1)) == "rules") clocks.forget();  // a new game
+                try {
+                    session.prepare();
+                } catch (const InputError& e) {  // set (another option may complete it), but not yet searchable
+                    throw InputError(fmt::format("{} is set, but the engine cannot search so: {}", arg(1), e.what()));
+                }
                 ok("");
             } else {
                 throw InputError(fmt::format("unknown command '{}'", cmd));

@@ -1,6 +1,8 @@
 #include "loa/engine/session.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -124,17 +126,26 @@ Result Session::run(const std::function<void(const IterationInfo&)>& on_iteratio
 }
 
 void Session::start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
-                    std::function<void(const Result&)> on_done) {
+                    std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error) {
     wait();
     searcher();  // built on this thread, before the search thread starts
     plan(clock);
     stop_ = false;
     searching_ = true;
     try {
-        thread_ = std::thread([this, on_iteration = std::move(on_iteration), on_done = std::move(on_done)] {
-            const Result r = run(on_iteration);
+        thread_ = std::thread([this, on_iteration = std::move(on_iteration), on_done = std::move(on_done),
+                               on_error = std::move(on_error)] {
+            // An exception escaping this thread would end the program without an answer.
+            std::optional<Result> r;
+            std::string error;
+            try {
+                r = run(on_iteration);
+            } catch (const std::exception& e) {
+                error = e.what();
+            }
             searching_ = false;
-            on_done(r);
+            if (r) on_done(*r);
+            else if (on_error) on_error(error);
         });
     } catch (...) {  // no thread: the session is idle, not searching for ever
         searching_ = false;

@@ -52,9 +52,12 @@ public:
     const RuleSet& rules() const { return rules_; }
 
     // Starts a search of the current position on the search thread. `on_iteration` and
-    // `on_done` run on that thread.
+    // `on_done` run on that thread; if the search fails there (an exception), `on_error` runs
+    // with its message instead of `on_done`, so that the front end still answers. Throws (on
+    // the calling thread, the session left idle) when the search cannot be set up, e.g. a
+    // configuration the searcher refuses.
     void start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
-               std::function<void(const Result&)> on_done);
+               std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error);
     // Searches on the calling thread.
     Result think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration = {});
     void stop();  // asks a running search to end (its on_done still runs)

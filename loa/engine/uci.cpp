@@ -86,6 +86,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     // A `go ponder` or `go infinite` on a finished game owes its `bestmove none` until ponderhit
     // or stop, like any other pondering or infinite search (guarded by lock).
     bool owes_none = false;
+    bool position_refused = false;  // the last position command failed (input thread only)
     auto answer_owed = [&] {  // with lock held
         if (owes_none && ((!infinite && !pondering) || stop_requested)) {
             out.line("bestmove none");
@@ -128,7 +129,14 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 }
                 out.line("uciok");
             } else if (cmd == "isready") {
-                session.prepare();
+                // readyok is owed whatever happens: a controller that does not get it drops the
+                // engine. A configuration the searcher refuses is reported, and refused again
+                // by the next go.
+                try {
+                    session.prepare();
+                } catch (const std::exception& e) {  // a refused configuration, a table too large
+                    out.line(fmt::format("info string error: {}", e.what()));
+                }
                 out.line("readyok");
             } else if (cmd == "setoption") {
                 // setoption name <name...> value <value...>
@@ -146,34 +154,49 @@ int run_uci(std::istream& in, Output& out, Session& session) {
             } else if (cmd == "ucinewgame") {
                 settle("ucinewgame");
                 session.new_game();
+                position_refused = false;
             } else if (cmd == "position") {
+                // A refused position (also one refused while the engine thinks) leaves no game
+                // to search: the next go must not answer with a move of the game before it.
+                position_refused = true;
                 settle("position");
                 session.set_game(parse_position_command(t, session.rules()));
+                position_refused = false;
             } else if (cmd == "go") {
                 settle("go");
                 search::ClockLimits clock;
                 const bool black = session.game().position().side_to_move() == Colour::Black;
                 bool is_infinite = false;
-                for (std::size_t i = 1; i < t.size(); ++i) {
-                    const std::string& k = t[i];
-                    if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
-                    else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
-                    else if (k == "movetime") clock.move_time_ms = number_after(t, i);
-                    else if (k == "wtime" || k == "btime") {
-                        // Some GUIs send a negative time after an overrun: it means none left.
-                        const double v = std::max(0.0, signed_number_after(t, i));
-                        if ((k == "btime") == black) clock.time_left_ms = v;
-                    } else if (k == "winc" || k == "binc") {
-                        const double v = number_after(t, i);
-                        if ((k == "binc") == black) clock.increment_ms = v;
-                    } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
-                    else if (k == "infinite") is_infinite = true;
-                    else if (k == "ponder") clock.ponder = true;
-                    else throw InputError(fmt::format("go: unknown parameter '{}'", k));
+                try {
+                    for (std::size_t i = 1; i < t.size(); ++i) {
+                        const std::string& k = t[i];
+                        if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
+                        else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
+                        else if (k == "movetime") clock.move_time_ms = number_after(t, i);
+                        else if (k == "wtime" || k == "btime") {
+                            // Some GUIs send a negative time after an overrun: it means none left.
+                            const double v = std::max(0.0, signed_number_after(t, i));
+                            if ((k == "btime") == black) clock.time_left_ms = v;
+                        } else if (k == "winc" || k == "binc") {
+                            const double v = number_after(t, i);
+                            if ((k == "binc") == black) clock.increment_ms = v;
+                        } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
+                        else if (k == "infinite") is_infinite = true;
+                        else if (k == "ponder") clock.ponder = true;
+                        else throw InputError(fmt::format("go: unknown parameter '{}'", k));
+                    }
+                } catch (const InputError& e) {
+                    // A go the engine cannot read is still answered: the controller would
+                    // otherwise wait for a move until the engine loses on time.
+                    out.line(fmt::format("info string error: {}", e.what()));
+                    out.line("bestmove none");
+                    continue;
                 }
                 clock.infinite = is_infinite;
-                const bool over = session.game().over();
-                if (over) out.line(fmt::format("info string game over: {}", describe(session.game().result())));
+                // No search either after a refused position: the game held is not the one asked.
+                const bool over = position_refused || session.game().over();
+                if (position_refused) out.line("info string error: go: the last position command was refused; send a valid one");
+                else if (over) out.line(fmt::format("info string game over: {}", describe(session.game().result())));
                 {
                     // Pondering answers, like an infinite search, only after ponderhit or stop.
                     const std::lock_guard guard(lock);
@@ -186,20 +209,34 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     answer_owed();
                 }
                 if (over) continue;
-                session.start(
-                    clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
-                    [&](const Result& r) {
-                        // In infinite mode the answer waits for 'stop', as UCI requires.
-                        std::unique_lock guard(lock);
-                        stopped.wait(guard, [&] { return (!infinite && !pondering) || stop_requested; });
-                        if (r.proven_win)
-                            out.line(fmt::format("info string solver: proven win, {} nodes", r.solver_nodes));
-                        std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
-                        if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
-                            line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));
-                        out.line(line);
-                        busy = false;
-                    });
+                // A search that cannot start or fails still owes its bestmove ("none", after the
+                // error): without it the controller waits until the engine loses on time, and
+                // every later command would be refused as the engine thinking.
+                auto owe_none = [&](const std::string& error) {
+                    out.line(fmt::format("info string error: {}", error));
+                    const std::lock_guard guard(lock);
+                    owes_none = true;
+                    answer_owed();
+                };
+                try {
+                    session.start(
+                        clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
+                        [&](const Result& r) {
+                            // In infinite mode the answer waits for 'stop', as UCI requires.
+                            std::unique_lock guard(lock);
+                            stopped.wait(guard, [&] { return (!infinite && !pondering) || stop_requested; });
+                            if (r.proven_win)
+                                out.line(fmt::format("info string solver: proven win, {} nodes", r.solver_nodes));
+                            std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
+                            if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
+                                line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));
+                            out.line(line);
+                            busy = false;
+                        },
+                        owe_none);
+                } catch (const std::exception& e) {
+                    owe_none(e.what());
+                }
             } else if (cmd == "ponderhit") {
                 // The expected move was played: the search goes on as a timed one, its plan
                 // counted from its start (a search already long enough answers at once).

@@ -141,7 +141,8 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
                                     {"nodes", r.stats.nodes},
                                     {"pv", pv_json(r.pv)}}),
                  true);
-        });
+        },
+        [&](const std::string& error) { push(event("error", {{"error", error}}), true); });
     // Whatever happens below, the search thread is stopped and joined before the queue and
     // the lease it uses go away.
     struct JoinSearch {
