@@ -35,13 +35,10 @@ nlohmann::ordered_json resolved_engine(const EngineSpec& e) {
                                   e.rps.empty() ? "none" : e.rps, e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
 }
 
-// "key=value,..." as a map; items without '=' keep an empty value.
-std::map<std::string, std::string, std::less<>> key_values(std::string_view text) {
-    std::map<std::string, std::string, std::less<>> out;
-    for (const std::string_view item : common::split(text, ',')) {
-        const auto eq = item.find('=');
-        out.emplace(std::string(item.substr(0, eq)), eq == std::string_view::npos ? "" : std::string(item.substr(eq + 1)));
-    }
+// A resolved engine's "key=value,..." as a map (throws InputError when malformed).
+std::map<std::string_view, std::string_view> key_values(std::string_view text) {
+    std::map<std::string_view, std::string_view> out;
+    for (const auto& [key, value] : common::parse_key_values(text, "resolved engine")) out.emplace(key, value);
     return out;
 }
 
@@ -70,8 +67,10 @@ std::string engine_difference(const nlohmann::json& saved, const nlohmann::json&
             if (*plays_a != *plays_b) return other;
             continue;
         }
-        const auto before = key_values(plays_a->get<std::string>());
-        for (const auto& [key, value] : key_values(plays_b->get<std::string>())) {
+        const std::string& text_a = plays_a->get_ref<const std::string&>();
+        const std::string& text_b = plays_b->get_ref<const std::string&>();
+        const auto before = key_values(text_a);
+        for (const auto& [key, value] : key_values(text_b)) {
             const auto it = before.find(key);
             if (it != before.end() && it->second != value)
                 return fmt::format("engine '{}' now plays with {}={} where the saved games had {}={} (a default of the "

@@ -72,6 +72,12 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
             if (t.size() <= k) throw InputError(fmt::format("{}: missing argument", t[0]));
             return t[k];
         };
+        // An optional byo-yomi stone count at `k` (0 when absent); nullopt when malformed.
+        auto stones_at = [&](std::size_t k) -> std::optional<int> {
+            if (t.size() <= k) return 0;
+            const auto n = common::parse_int(t[k]);
+            return n && *n >= 0 && *n <= 1000 ? n : std::nullopt;
+        };
         const std::string& cmd = t[0];
         try {
             if (cmd == "protocol_version") ok("2");
@@ -145,19 +151,19 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 // Two numbers: main time and increment; three: the standard's Canadian byo-yomi.
                 const auto m = common::parse_double(arg(1)), second = common::parse_double(arg(2));
                 const bool byo_yomi = t.size() == 4;
-                const auto stones = byo_yomi ? common::parse_int(t[3]) : std::optional<int>(0);
-                if (!m || !second || *m < 0 || *second < 0 || !stones || *stones < 0 || *stones > 1000 || t.size() > 4)
+                const auto stones = stones_at(3);
+                if (!m || !second || *m < 0 || *second < 0 || !stones || t.size() > 4)
                     throw InputError("time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>");
-                if (byo_yomi) clocks.set_byo_yomi(1000.0 * *m, 1000.0 * *second, static_cast<int>(*stones));
+                if (byo_yomi) clocks.set_byo_yomi(1000.0 * *m, 1000.0 * *second, *stones);
                 else clocks.set_control(1000.0 * *m, 1000.0 * *second);
                 ok("");
             } else if (cmd == "time_left") {
                 const Colour c = parse_colour(arg(1));
                 const auto s = common::parse_double(arg(2));
-                const auto stones = t.size() > 3 ? common::parse_int(t[3]) : std::optional<int>(0);
-                if (!s || *s < 0 || !stones || *stones < 0 || *stones > 1000 || t.size() > 4)
+                const auto stones = stones_at(3);
+                if (!s || *s < 0 || !stones || t.size() > 4)
                     throw InputError("time_left: expected <colour> <seconds> [<stones>]");
-                clocks.set_time_left(index(c), 1000.0 * *s, static_cast<int>(*stones));
+                clocks.set_time_left(index(c), 1000.0 * *s, *stones);
                 ok("");
             } else if (cmd == "set_option") {
                 std::string value;

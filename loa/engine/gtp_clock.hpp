@@ -28,13 +28,7 @@ public:
         forget();
     }
     void set_byo_yomi(double main_ms, double byo_ms, int stones) {
-        if (stones == 0 && byo_ms > 0) {  // the standard's "no time limits"
-            main_ms_ = -1;
-            increment_ms_ = byo_ms_ = 0;
-            byo_stones_ = 0;
-            forget();
-            return;
-        }
+        if (stones == 0 && byo_ms > 0) return set_control(-1, 0);  // the standard's "no time limits"
         set_control(main_ms, 0);
         byo_ms_ = byo_ms;
         byo_stones_ = stones;

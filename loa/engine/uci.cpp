@@ -66,6 +66,30 @@ double number_after(const std::vector<std::string>& t, std::size_t& i) {
     return v;
 }
 
+// The limits of `go ...` for the side to move (`black`); throws InputError on a parameter it
+// cannot read.
+search::ClockLimits parse_go(const std::vector<std::string>& t, bool black) {
+    search::ClockLimits clock;
+    for (std::size_t i = 1; i < t.size(); ++i) {
+        const std::string& k = t[i];
+        if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
+        else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
+        else if (k == "movetime") clock.move_time_ms = number_after(t, i);
+        else if (k == "wtime" || k == "btime") {
+            // Some GUIs send a negative time after an overrun: it means none left.
+            const double v = std::max(0.0, signed_number_after(t, i));
+            if ((k == "btime") == black) clock.time_left_ms = v;
+        } else if (k == "winc" || k == "binc") {
+            const double v = number_after(t, i);
+            if ((k == "binc") == black) clock.increment_ms = v;
+        } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
+        else if (k == "infinite") clock.infinite = true;
+        else if (k == "ponder") clock.ponder = true;
+        else throw InputError(fmt::format("go: unknown parameter '{}'", k));
+    }
+    return clock;
+}
+
 }  // namespace
 
 // The input reader never waits for a search: `stop`, `quit` and `isready` are answered in every
@@ -165,26 +189,8 @@ int run_uci(std::istream& in, Output& out, Session& session) {
             } else if (cmd == "go") {
                 settle("go");
                 search::ClockLimits clock;
-                const bool black = session.game().position().side_to_move() == Colour::Black;
-                bool is_infinite = false;
                 try {
-                    for (std::size_t i = 1; i < t.size(); ++i) {
-                        const std::string& k = t[i];
-                        if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
-                        else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
-                        else if (k == "movetime") clock.move_time_ms = number_after(t, i);
-                        else if (k == "wtime" || k == "btime") {
-                            // Some GUIs send a negative time after an overrun: it means none left.
-                            const double v = std::max(0.0, signed_number_after(t, i));
-                            if ((k == "btime") == black) clock.time_left_ms = v;
-                        } else if (k == "winc" || k == "binc") {
-                            const double v = number_after(t, i);
-                            if ((k == "binc") == black) clock.increment_ms = v;
-                        } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
-                        else if (k == "infinite") is_infinite = true;
-                        else if (k == "ponder") clock.ponder = true;
-                        else throw InputError(fmt::format("go: unknown parameter '{}'", k));
-                    }
+                    clock = parse_go(t, session.game().position().side_to_move() == Colour::Black);
                 } catch (const InputError& e) {
                     // A go the engine cannot read is still answered: the controller would
                     // otherwise wait for a move until the engine loses on time.
@@ -192,7 +198,6 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     out.line("bestmove none");
                     continue;
                 }
-                clock.infinite = is_infinite;
                 // No search either after a refused position: the game held is not the one asked.
                 const bool over = position_refused || session.game().over();
                 if (position_refused) out.line("info string error: go: the last position command was refused; send a valid one");
@@ -200,7 +205,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 {
                     // Pondering answers, like an infinite search, only after ponderhit or stop.
                     const std::lock_guard guard(lock);
-                    infinite = is_infinite;
+                    infinite = clock.infinite;
                     pondering = clock.ponder;
                     stop_requested = false;
                     busy = true;
