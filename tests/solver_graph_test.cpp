@@ -72,7 +72,8 @@ static_assert(search::Game<GraphGame>);
 std::vector<solver::SolverOptions> all_solvers() {
     std::vector<solver::SolverOptions> out;
     for (const auto algorithm :
-         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
+         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+          solver::Algorithm::PDS, solver::Algorithm::PDS_PN})
         for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility}) {
             solver::SolverOptions o;
             o.algorithm = algorithm;
@@ -81,7 +82,7 @@ std::vector<solver::SolverOptions> all_solvers() {
             o.pn2_min_nodes = 2;
             o.pn2_fraction = 1e-9;  // second-level trees of two nodes: the table carries the work
             out.push_back(o);
-            if (algorithm == solver::Algorithm::DFPN_PN) {
+            if (algorithm == solver::Algorithm::DFPN_PN || algorithm == solver::Algorithm::PDS_PN) {
                 o.pn2_min_nodes = 1000;  // and one whose second level sees the whole graph
                 out.push_back(o);
             }

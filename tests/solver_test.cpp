@@ -7,6 +7,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <utility>
 
 #include "and_or_oracle.hpp"
 #include "common/search/search.hpp"
@@ -45,7 +47,8 @@ struct Variant {
 std::vector<Variant> variants() {
     std::vector<Variant> out;
     for (const auto algorithm :
-         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
+         {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+          solver::Algorithm::PDS, solver::Algorithm::PDS_PN})
         for (const auto init : {solver::LeafInit::Uniform, solver::LeafInit::Mobility})
             for (const std::size_t table_mb : {std::size_t{0}, std::size_t{1}}) {
                 solver::SolverOptions o;
@@ -124,32 +127,84 @@ TEST(Solver, PnTwoEndsWithTheSmallestSecondLevelBound) {
     EXPECT_LE(r.nodes, 20'000u + 400u);
 }
 
-TEST(Solver, DfpnOverPnIsDfpnWithTheSmallestSecondLevelAndDiffersWithALargerOne) {
+TEST(Solver, DepthFirstOverPnIsTheFirstLevelAloneWithTheSmallestSecondLevelAndDiffersWithALargerOne) {
     // A second-level tree of two nodes is one expansion of the node, whose children get leaf
-    // numbers: just what df-pn does, so the two must agree node for node. With larger trees
-    // the numbers differ, the search with them, but no value may.
-    solver::SolverOptions dfpn, smallest, larger;
+    // numbers: just what the first level does alone, so the two must agree node for node. With
+    // larger trees the numbers differ, the search with them, but no value may.
+    const std::pair<solver::Algorithm, solver::Algorithm> pairs[] = {{solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN},
+                                                                      {solver::Algorithm::PDS, solver::Algorithm::PDS_PN}};
+    for (const auto& [one_level, two_levels] : pairs) {
+        solver::SolverOptions alone, smallest, larger;
+        alone.algorithm = one_level;
+        smallest.algorithm = larger.algorithm = two_levels;
+        smallest.pn2_min_nodes = 0;
+        smallest.pn2_fraction = 0;
+        larger.pn2_min_nodes = 50;
+        int differing = 0, compared = 0;
+        for (const Position& pos : test_positions()) {
+            const std::string where = std::string(solver::to_string(two_levels)) + " " + pos.to_text();
+            const auto plain = solve(alone, pos, 30'000);
+            const auto same = solve(smallest, pos, 30'000);
+            EXPECT_EQ(same.nodes, plain.nodes) << where;
+            EXPECT_EQ(same.value, plain.value) << where;
+            EXPECT_EQ(same.win.pn, plain.win.pn) << where;
+            const auto other = solve(larger, pos, 30'000);
+            differing += other.nodes != plain.nodes;
+            if (other.value != Value::Unknown && plain.value != Value::Unknown) {
+                EXPECT_EQ(other.value, plain.value) << where;
+                ++compared;
+            }
+        }
+        EXPECT_GT(differing, 10) << solver::to_string(two_levels);
+        EXPECT_GT(compared, 10) << solver::to_string(two_levels);
+    }
+}
+
+TEST(Solver, PdsRaisesTheChildsNumberItsRuleNames) {
+    // Nagai's rule, in negamax form: the node (phi, delta) with thresholds (th_phi, th_delta)
+    // searches its child (phi_c, delta_c) with (phi_c + 1, delta_c) when delta < th_delta and
+    // (phi_c <= delta_c or phi >= th_phi), else with (phi_c, delta_c + 1). At an OR node phi is
+    // pn and the child's phi is its dn; at an AND node the other way round. Expected values
+    // worked by hand from that rule.
+    using solver::pds_child_thresholds;
+    auto check = [](solver::ChildThresholds got, solver::ProofNumber pn, solver::ProofNumber dn) {
+        EXPECT_EQ(got.pn, pn);
+        EXPECT_EQ(got.dn, dn);
+    };
+    // OR node (pn 2, dn 4), thresholds (pn 3, dn 5).
+    check(pds_child_thresholds(true, 2, 4, 3, 5, 2, 1), 2, 2);  // dn_c 1 <= pn_c 2: its dn
+    check(pds_child_thresholds(true, 2, 4, 3, 5, 2, 3), 3, 3);  // dn_c 3 > pn_c 2: its pn
+    check(pds_child_thresholds(true, 2, 4, 2, 5, 2, 3), 2, 4);  // pn threshold met: its dn
+    check(pds_child_thresholds(true, 2, 4, 3, 4, 2, 1), 3, 1);  // dn threshold met: its pn
+    // The same at an AND node (pn and dn swapped everywhere).
+    check(pds_child_thresholds(false, 4, 2, 5, 3, 1, 2), 2, 2);
+    check(pds_child_thresholds(false, 4, 2, 5, 3, 3, 2), 3, 3);
+    check(pds_child_thresholds(false, 4, 2, 5, 2, 3, 2), 4, 2);
+    check(pds_child_thresholds(false, 4, 2, 4, 3, 1, 2), 1, 3);
+    // A saturated number is raised to infinity: the child is searched until it is solved.
+    const solver::ProofNumber big = solver::MaxFinite;
+    check(pds_child_thresholds(true, big, 5, solver::Infinite, 5, big, 3), solver::Infinite, 3);
+    check(pds_child_thresholds(true, big, 4, solver::Infinite, 5, big, big), big, solver::Infinite);
+}
+
+TEST(Solver, PdsAndDfpnSearchDifferentlyButAgreeOnEveryValue) {
+    // The two differ only in their thresholds (PDS deepens one step at a time and stops a node
+    // when both numbers reach theirs): different node counts, never a different value.
+    solver::SolverOptions pds, dfpn;
+    pds.algorithm = solver::Algorithm::PDS;
     dfpn.algorithm = solver::Algorithm::DFPN;
-    smallest.algorithm = larger.algorithm = solver::Algorithm::DFPN_PN;
-    smallest.pn2_min_nodes = 0;
-    smallest.pn2_fraction = 0;
-    larger.pn2_min_nodes = 50;
-    int differing = 0, compared = 0;
+    int differing = 0, both_decided = 0;
     for (const Position& pos : test_positions()) {
-        const auto plain = solve(dfpn, pos, 30'000);
-        const auto same = solve(smallest, pos, 30'000);
-        EXPECT_EQ(same.nodes, plain.nodes) << pos.to_text();
-        EXPECT_EQ(same.value, plain.value) << pos.to_text();
-        EXPECT_EQ(same.win.pn, plain.win.pn) << pos.to_text();
-        const auto other = solve(larger, pos, 30'000);
-        differing += other.nodes != plain.nodes;
-        if (other.value != Value::Unknown && plain.value != Value::Unknown) {
-            EXPECT_EQ(other.value, plain.value) << pos.to_text();
-            ++compared;
+        const auto a = solve(pds, pos, 50'000);
+        const auto b = solve(dfpn, pos, 50'000);
+        differing += a.nodes != b.nodes;
+        if (a.value != Value::Unknown && b.value != Value::Unknown) {
+            EXPECT_EQ(a.value, b.value) << pos.to_text();
+            ++both_decided;
         }
     }
     EXPECT_GT(differing, 10);
-    EXPECT_GT(compared, 10);
+    EXPECT_GT(both_decided, 10);
 }
 
 TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
@@ -183,9 +238,10 @@ TEST(Solver, ForcedResultsOfTheBruteForceAreProvenAndNothingElse) {
 
 TEST(Solver, TheProvingMoveWins) {
     const SearchGame game;
-    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN};
-    int checked[3] = {0, 0, 0};
-    for (const Position& pos : test_positions()) for (std::size_t a = 0; a < 3; ++a) {
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+                                            solver::Algorithm::PDS, solver::Algorithm::PDS_PN};
+    int checked[std::size(algorithms)] = {};
+    for (const Position& pos : test_positions()) for (std::size_t a = 0; a < std::size(algorithms); ++a) {
         const solver::Algorithm algorithm = algorithms[a];
         solver::SolverOptions options;
         options.algorithm = algorithm;
@@ -254,7 +310,8 @@ TEST(Solver, GameHistoryRepetitionsAreDraws) {
             history.push_back(child.key());
         }
     }
-    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN}) {
+    for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+                                 solver::Algorithm::PDS, solver::Algorithm::PDS_PN}) {
         solver::SolverOptions options;
         options.algorithm = algorithm;
         Solver s(SearchGame{}, options);
@@ -268,8 +325,9 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
     // A win that takes more than one move, every child of the root put once in the game
     // history: a second occurrence is no draw yet, so the win stands.
     const SearchGame game;
-    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN};
-    int checked[3] = {0, 0, 0};
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+                                            solver::Algorithm::PDS, solver::Algorithm::PDS_PN};
+    int checked[std::size(algorithms)] = {};
     for (const Position& pos : test_positions()) {
         MoveList moves;
         game.generate(pos, moves);
@@ -283,7 +341,7 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
             history.push_back(child.key());
         }
         if (wins_at_once) continue;
-        for (std::size_t a = 0; a < 3; ++a) {
+        for (std::size_t a = 0; a < std::size(algorithms); ++a) {
             solver::SolverOptions options;
             options.algorithm = algorithms[a];
             if (solve(options, pos, 100'000).value != Value::Win) continue;  // a win this budget proves
@@ -332,9 +390,9 @@ TEST(SolvedTables, AProofIsTrustedOnlyInTheSolveThatFoundItADisproofInEvery) {
 
 TEST(Solver, ASecondSolveProvesItsWinAgainInsteadOfReadingTheFirstOnesProof) {
     const SearchGame game;
-    const solver::Algorithm algorithms[] = {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN,
-                                            solver::Algorithm::DFPN_PN};
-    int checked[4] = {0, 0, 0, 0};
+    const solver::Algorithm algorithms[] = {solver::Algorithm::PN,  solver::Algorithm::PN2, solver::Algorithm::DFPN,
+                                            solver::Algorithm::DFPN_PN, solver::Algorithm::PDS, solver::Algorithm::PDS_PN};
+    int checked[std::size(algorithms)] = {};
     for (const Position& pos : test_positions()) {
         MoveList moves;
         game.generate(pos, moves);
@@ -345,7 +403,7 @@ TEST(Solver, ASecondSolveProvesItsWinAgainInsteadOfReadingTheFirstOnesProof) {
             wins_at_once = wins_at_once || game.status(child) == search::Status::Loss;
         }
         if (wins_at_once) continue;  // the children's own status proves it, no table needed
-        for (std::size_t a = 0; a < 4; ++a) {
+        for (std::size_t a = 0; a < std::size(algorithms); ++a) {
             solver::SolverOptions options;
             options.algorithm = algorithms[a];
             options.table_mb = 1;
@@ -381,7 +439,8 @@ TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
             EXPECT_EQ(*e.value, Value::Loss) << where;
             ++checked_by_brute_force;
         }
-        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN}) {
+        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+                                 solver::Algorithm::PDS, solver::Algorithm::PDS_PN}) {
             solver::SolverOptions options;
             options.algorithm = algorithm;
             const auto r = solve(options, e.position, 20'000);
@@ -419,12 +478,14 @@ TEST(EndgameSet, RoundTripAndBadInput) {
 }
 
 TEST(Solver, RejectsUnknownNames) {
-    EXPECT_THROW(solver::parse_algorithm("pds"), common::InputError);
+    EXPECT_THROW(solver::parse_algorithm("pns"), common::InputError);
+    EXPECT_EQ(solver::parse_algorithm("pds"), solver::Algorithm::PDS);
     EXPECT_THROW(solver::parse_leaf_init("random"), common::InputError);
     EXPECT_EQ(solver::parse_algorithm("pn2"), solver::Algorithm::PN2);
     EXPECT_EQ(solver::parse_algorithm("dfpn"), solver::Algorithm::DFPN);
     EXPECT_THROW(solver::parse_algorithm("dfpn_pn"), common::InputError);
-    for (const auto a : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN})
+    for (const auto a : {solver::Algorithm::PN, solver::Algorithm::PN2, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
+          solver::Algorithm::PDS, solver::Algorithm::PDS_PN})
         EXPECT_EQ(solver::parse_algorithm(solver::to_string(a)), a);
 }
 

@@ -46,7 +46,7 @@ inline bool repeats(std::span<const std::uint64_t> keys, std::size_t game_histor
     return false;
 }
 
-// The size a second-level tree may reach (PN², dfpn-pn): `fraction` times the first level's
+// The size a second-level tree may reach (PN², dfpn-pn, pds-pn): `fraction` times the first level's
 // size, at least `min_nodes`, and at least 2 so that it expands its root.
 inline std::uint64_t second_level_bound(double fraction, std::uint64_t min_nodes, std::uint64_t first_level_size) {
     return std::max<std::uint64_t>({2, min_nodes, static_cast<std::uint64_t>(fraction * static_cast<double>(first_level_size))});

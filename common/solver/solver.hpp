@@ -1,7 +1,7 @@
 // Proves a position won, lost or drawn with proof-number search: PN (one tree), PN²
-// (Breuker; Winands used it for LOA endgames), depth-first df-pn, or df-pn over PN (the scheme
-// of Winands' PDS-PN with df-pn as its first level; both in depth_first.hpp), over any
-// search::Game, with a table of solved positions.
+// (Breuker; Winands used it for LOA endgames), the depth-first PDS and df-pn, or either over PN
+// trees (Winands' PDS-PN, and the same with df-pn at the first level; depth_first.hpp), over
+// any search::Game, with a table of solved positions.
 //
 // Two goals are searched in turn: "the side to move wins" and, once that is disproven, "the
 // side to move loses". Proven first: a win; proven second: a loss; both disproven: a draw.
@@ -31,7 +31,7 @@
 
 namespace solver {
 
-enum class Algorithm { PN, PN2, DFPN, DFPN_PN };
+enum class Algorithm { PN, PN2, DFPN, DFPN_PN, PDS, PDS_PN };
 enum class Value { Unknown, Win, Loss, Draw };
 
 inline std::string_view to_string(Value v) {
@@ -48,19 +48,25 @@ inline std::string_view to_string(Algorithm a) {
         case Algorithm::PN: return "pn";
         case Algorithm::PN2: return "pn2";
         case Algorithm::DFPN: return "dfpn";
+        case Algorithm::PDS: return "pds";
+        case Algorithm::PDS_PN: return "pds-pn";
         case Algorithm::DFPN_PN: break;
     }
     return "dfpn-pn";
 }
 
-inline bool depth_first(Algorithm a) { return a == Algorithm::DFPN || a == Algorithm::DFPN_PN; }
+inline bool depth_first(Algorithm a) { return a != Algorithm::PN && a != Algorithm::PN2; }
+inline bool two_levels(Algorithm a) { return a == Algorithm::PN2 || a == Algorithm::DFPN_PN || a == Algorithm::PDS_PN; }
 
 inline Algorithm parse_algorithm(std::string_view text) {
     if (text == "pn") return Algorithm::PN;
     if (text == "pn2") return Algorithm::PN2;
     if (text == "dfpn") return Algorithm::DFPN;
     if (text == "dfpn-pn") return Algorithm::DFPN_PN;
-    throw common::InputError("unknown proof-number algorithm '" + std::string(text) + "' (pn, pn2, dfpn or dfpn-pn)");
+    if (text == "pds") return Algorithm::PDS;
+    if (text == "pds-pn") return Algorithm::PDS_PN;
+    throw common::InputError("unknown proof-number algorithm '" + std::string(text) +
+                             "' (pn, pn2, dfpn, dfpn-pn, pds or pds-pn)");
 }
 inline LeafInit parse_leaf_init(std::string_view text) {
     if (text == "uniform") return LeafInit::Uniform;
@@ -73,8 +79,8 @@ struct SolverOptions {
     // to a million nodes (docs/solver.md); PN² saves memory, not nodes.
     Algorithm algorithm = Algorithm::PN;
     LeafInit init = LeafInit::Mobility;
-    std::size_t table_mb = 16;  // 0: no table of solved positions (df-pn: its smallest table)
-    double pn2_fraction = 1.0;        // PN² and dfpn-pn: the second level's bound, times the first level's size
+    std::size_t table_mb = 16;  // 0: no table of solved positions (the depth-first ones: their smallest table)
+    double pn2_fraction = 1.0;        // two levels: the second level's bound, times the first level's size
     std::uint64_t pn2_min_nodes = 100;  // ... and at least this
 };
 
@@ -115,7 +121,7 @@ public:
     ProofNumberSolver(G game, SolverOptions options)
         : game_(std::move(game)),
           options_(options),
-          // df-pn keeps its verdicts in its own table: no second one.
+          // The depth-first searches keep their verdicts in their own table: no second one.
           table_(options.table_mb && !depth_first(options.algorithm) ? std::make_unique<SolvedTable>(options.table_mb)
                                                                       : nullptr),
           first_(game_, table_.get(), options.init),
@@ -123,7 +129,10 @@ public:
           depth_first_(depth_first(options.algorithm)
                            ? std::make_unique<DepthFirstProofSearch<G>>(
                                  game_, options.table_mb, options.init,
-                                 SecondLevel{options.algorithm == Algorithm::DFPN_PN, options.pn2_fraction, options.pn2_min_nodes})
+                                 SecondLevel{two_levels(options.algorithm), options.pn2_fraction, options.pn2_min_nodes},
+                                 options.algorithm == Algorithm::PDS || options.algorithm == Algorithm::PDS_PN
+                                     ? Thresholds::Pds
+                                     : Thresholds::DfPn)
                            : nullptr) {}
 
     // The trees refer to the game member: a solver stays where it was made.

@@ -105,15 +105,15 @@ void add_solve_command(CLI::App& app) {
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     cmd->add_option("-t,--time", o->time_ms, "Time limit in milliseconds (0: none)")->check(CLI::NonNegativeNumber);
-    cmd->add_option("-a,--algo", o->algorithm, "pn (one tree), pn2 (two levels), dfpn (depth-first, a table instead of a tree) or dfpn-pn (df-pn over PN trees, as PDS-PN)")
-        ->check(CLI::IsMember({"pn", "pn2", "dfpn", "dfpn-pn"}))
+    cmd->add_option("-a,--algo", o->algorithm, "pn (one tree), pn2 (two levels), depth-first with a table instead of a tree: pds (Nagai's PDS), dfpn (df-pn), pds-pn (Winands' PDS over PN trees) or dfpn-pn (df-pn over PN trees)")
+        ->check(CLI::IsMember({"pn", "pn2", "pds", "dfpn", "pds-pn", "dfpn-pn"}))
         ->capture_default_str();
     cmd->add_option("--init", o->init, "Leaf numbers: uniform (1, 1) or mobility (moves of the side to move)")
         ->check(CLI::IsMember({"uniform", "mobility"}))
         ->capture_default_str();
-    cmd->add_option("--table-mb", o->table_mb, "Table of solved positions in MB (0: none; dfpn, dfpn-pn: its table, at least 1,024 entries)")
+    cmd->add_option("--table-mb", o->table_mb, "Table of solved positions in MB (0: none; pds, dfpn and their two-level forms: their table, at least 1,024 entries)")
         ->capture_default_str();
-    cmd->add_option("--pn2-fraction", o->pn2_fraction, "PN², dfpn-pn: second-level tree size as a fraction of the first level (pn2: its tree; dfpn-pn: its expansions)")
+    cmd->add_option("--pn2-fraction", o->pn2_fraction, "pn2, pds-pn, dfpn-pn: second-level tree size as a fraction of the first level (pn2: its tree; pds-pn, dfpn-pn: its expansions)")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     cmd->add_option("-r,--rules", o->rules, "Rules: a named set and/or key=value list")->capture_default_str();
