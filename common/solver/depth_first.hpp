@@ -32,9 +32,9 @@
 // a best-first PN search at the second; here the first level is PDS (pds-pn) or df-pn, PDS's
 // successor (dfpn-pn). The first time the first level expands a node (the node has no entry
 // in the table), a PN tree grown below the node gives its children their starting numbers
-// instead of the leaf numbers, and the table keeps them for the node's later visits (under
-// keys of their own: a child's own entry would mark it expanded); the tree is then thrown
-// away. Its bound grows with the first level, as PN²'s does: `fraction` times the
+// instead of the leaf numbers, and the table keeps those of the children it expanded for the
+// node's later visits (under keys of their own: a child's own entry would mark it expanded);
+// the tree is then thrown away. Its bound grows with the first level, as PN²'s does: `fraction` times the
 // first-level nodes expanded so far in the goal, at least `min_nodes`.
 #pragma once
 
@@ -210,9 +210,6 @@ private:
         game_.generate(pos, moves);
         if (below.empty()) *total_ += moves.size();  // else the second level has counted them
         else assert(below.size() == moves.size());
-        // A tree that went no further than its root's children gave them leaf numbers: no
-        // seeds to keep.
-        const bool seed = !below.empty() && below_.size() > 1 + below.size();
         std::vector<Node> children;
         children.reserve(moves.size());
         for (std::size_t i = 0; i < moves.size(); ++i) {
@@ -222,7 +219,8 @@ private:
             keys_.push_back(game_.key(pos));
             // Both levels generate the same moves in the same order.
             const Source source = classify(child, pos, ply + 1, !or_node, below.empty() ? nullptr : &below[i]);
-            if (seed && source == Source::Below && !child.solved() && !child.path_dependent)
+            // Only a child the tree expanded has more than its leaf numbers to keep.
+            if (source == Source::Below && below[i].expanded() && !child.solved() && !child.path_dependent)
                 table_.store(seed_key(goal_key(keys_.back(), !or_node)), child.pn, child.dn);
             keys_.pop_back();
             game_.unmake(pos, child.move);
@@ -284,7 +282,8 @@ private:
             return Source::Below;
         }
         if (second_.enabled)
-            if (const auto seeded = table_.probe(seed_key(key))) {
+            // Seeds are never solved: a solved entry here could only be another key's.
+            if (const auto seeded = table_.probe(seed_key(key)); seeded && seeded->pn != 0 && seeded->dn != 0) {
                 node.pn = seeded->pn;
                 node.dn = seeded->dn;
                 return Source::Seed;
