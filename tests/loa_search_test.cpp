@@ -260,25 +260,46 @@ const char* const EveryPreset[] = {
     "full,null_verify=on", "full,qsearch=off", "full,qsearch=quads", "full,extensions=on", "pvs+tt+lmr,lmr_min_moves=1",
     "full,aspiration_research=full,tt_replace=always", "full,futility=on,ext_futility=on,razoring=on",
     "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
+    "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
 };
 
 // The selective switches do act (on endgame-like positions, where evaluations spread), and a
 // switched-off search is the default one node for node.
 TEST(LoaSearch, SelectiveSearchPrunesAndOffIsTheDefault) {
     search::SearchStats total;
-    std::uint64_t plain_nodes = 0, off_nodes = 0;
+    std::uint64_t plain_nodes = 0, off_nodes = 0, frontier_nodes = 0, frontier_alternate_nodes = 0, alternate_tries = 0;
+    std::uint64_t unreachable_tries = 0, unreachable_nodes = 0;
+    int positions_with_other_tries = 0;
     for (const Position& pos : testing::sparse_positions(21, 12, 5, 8)) {
         const auto selective = run("full,futility=40,ext_futility=80,razoring=160,multicut=on", pos, 6);
         total.futility_prunes += selective.stats.futility_prunes;
         total.razorings += selective.stats.razorings;
         total.multicut_tries += selective.stats.multicut_tries;
+        const auto alternate = run("full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_types=alternate", pos, 6);
+        alternate_tries += alternate.stats.multicut_tries;
+        if (alternate.stats.multicut_tries != selective.stats.multicut_tries) ++positions_with_other_tries;
         plain_nodes += run("full", pos, 6).stats.nodes;
         off_nodes += run("full,futility=off,ext_futility=off,razoring=off,multicut=off", pos, 6).stats.nodes;
+        // Node types serve multi-cut alone: without it the scheme changes nothing, not even
+        // in the frontier rules, null-move verification or extensions.
+        const char* const frontier = "full,futility=40,ext_futility=80,razoring=160,extensions=on,null_verify=on";
+        frontier_nodes += run(frontier, pos, 6).stats.nodes;
+        frontier_alternate_nodes += run((std::string(frontier) + ",mc_types=alternate").c_str(), pos, 6).stats.nodes;
+        // A node with fewer legal moves than mc_cuts cannot be cut by multi-cut: no try, no cost
+        // (8 pieces a side at most, at most 8 moves a piece, and pieces in a small box block each other).
+        const auto unreachable = run("full,multicut=on,mc_moves=64,mc_cuts=64", pos, 6);
+        unreachable_tries += unreachable.stats.multicut_tries;
+        unreachable_nodes += unreachable.stats.nodes;
     }
     EXPECT_GT(total.futility_prunes, 0u);
     EXPECT_GT(total.razorings, 0u);
     EXPECT_GT(total.multicut_tries, 0u);
+    EXPECT_GT(alternate_tries, 0u);
+    EXPECT_GT(positions_with_other_tries, 0);  // the scheme moves the tries
     EXPECT_EQ(plain_nodes, off_nodes);
+    EXPECT_EQ(frontier_nodes, frontier_alternate_nodes);
+    EXPECT_EQ(unreachable_tries, 0u);
+    EXPECT_EQ(unreachable_nodes, plain_nodes);
 }
 
 TEST(LoaSearch, EveryPresetFindsEveryWinInOne) {

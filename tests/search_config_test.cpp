@@ -70,6 +70,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
                              "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
                              "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament",
+                             "full,multicut=on,mc_types=alternate",
                              "pvs+tt+killers+rhh,qs_order=history", "full,solver=50000",
                              "full,futility=120:240,ext_futility=on,razoring=500:900"}) {
         const SearchConfig c = parse_search_config(spec);
@@ -77,6 +78,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
         EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
         EXPECT_EQ(parse_search_config(text).history, c.history);
         EXPECT_EQ(parse_search_config(text).qs_order, c.qs_order) << text;
+        EXPECT_EQ(parse_search_config(text).mc_types, c.mc_types) << text;
     }
     const SearchConfig s = parse_search_config("full,futility=120:240,ext_futility=250,multicut=on,mc_moves=6,threads=3,timeman=tournament");
     EXPECT_EQ(s.futility_margin, (TaperedMargin{120, 240}));
@@ -88,6 +90,8 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     EXPECT_TRUE(parse_search_config("futility=on").futility_margin.on());
     EXPECT_TRUE(s.multicut);
     EXPECT_EQ(s.mc_moves, 6);
+    EXPECT_EQ(s.mc_types, McTypes::Retype);
+    EXPECT_EQ(parse_search_config("full,mc_types=alternate").mc_types, McTypes::Alternate);
     EXPECT_EQ(s.threads, 3);
     EXPECT_EQ(s.timeman, TimePolicy::Tournament);
     EXPECT_EQ(s.qs_order, QsOrder::Captures);
@@ -102,7 +106,7 @@ TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
     for (const char* spec : {"full,futility=-5", "full,razoring=maybe", "full,futility=0:5", "full,futility=5:0",
                              "full,futility=5:", "full,futility=:5", "full,futility=1:2:3", "full,razoring=10001",
                              "full,ext_futility=50:10001", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
-                             "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv",
+                             "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv", "full,mc_types=pv",
                              "full,solver=-1", "full,solver=on", "full,solver=10000001"})
         EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
 }

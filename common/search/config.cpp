@@ -127,6 +127,10 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         c.mc_cuts = parse_range(key, value, 1, 64);
     } else if (key == "mc_reduction") {
         c.mc_reduction = parse_range(key, value, 1, 8);
+    } else if (key == "mc_types") {
+        if (value == "retype") c.mc_types = McTypes::Retype;
+        else if (value == "alternate") c.mc_types = McTypes::Alternate;
+        else bad_value(key, value, "retype or alternate");
     } else if (key == "timeman") {
         if (value == "classic") c.timeman = TimePolicy::Classic;
         else if (value == "tournament") c.timeman = TimePolicy::Tournament;
@@ -272,7 +276,7 @@ std::string to_string(const SearchConfig& c) {
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
         "lmr_min_moves={},qsearch={},qsearch_plies={},qs_order={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
-        "mc_reduction={},erps={},erps_research={},erps_floor={},erps_base={},erps_min={},erps_max={},threads={},solver={},timeman={}",
+        "mc_reduction={},mc_types={},erps={},erps_research={},erps_floor={},erps_base={},erps_min={},erps_max={},threads={},solver={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -281,7 +285,7 @@ std::string to_string(const SearchConfig& c) {
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
         c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), to_string(c.futility_margin), to_string(c.ext_futility_margin),
-        to_string(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, nodes(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        to_string(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.mc_types == McTypes::Retype ? "retype" : "alternate", on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, nodes(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -324,6 +328,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"mc_moves", "1..64: multi-cut: moves tried"},
         {"mc_cuts", "1..64: multi-cut: fail-highs needed"},
         {"mc_reduction", "1..8: multi-cut: depth reduction of its searches"},
+        {"mc_types", "retype|alternate: multi-cut: later children of an expected cut node are cut nodes (retype) or all nodes (alternate)"},
         {"erps", "on|off: enhanced realization probability search (needs the game's probabilities: rps=FILE in LOA)"},
         {"erps_research", "on|off: ERPS: search a reduced move again a full ply below when it beats alpha (off: plain RPS)"},
         {"erps_floor", "on|off: ERPS: a reduced move keeps one ply before quiescence where its plain depth had one"},

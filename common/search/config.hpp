@@ -22,6 +22,7 @@ enum class NullMove { Off, Fixed, Adaptive };
 enum class AspirationResearch { Full, Widen };
 enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
 enum class QsOrder { Captures, History };
+enum class McTypes { Retype, Alternate };  // see node_type.hpp
 
 // A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
 // without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
@@ -89,10 +90,12 @@ struct SearchConfig {
     TaperedMargin razor_margin;
     // Multi-cut (Björnsson and Marsland) at expected cut nodes: when `mc_cuts` of the first
     // `mc_moves` moves fail high on a search `mc_reduction` plies shallower, the node fails high.
+    // `mc_types`: which nodes count as expected cut nodes (node_type.hpp).
     bool multicut = false;
     int mc_moves = 10;
     int mc_cuts = 3;
     int mc_reduction = 2;
+    McTypes mc_types = McTypes::Retype;
     // Enhanced realization probability search (realization.hpp): a move costs log(P) / log(base)
     // plies, P its category's realization probability (the game must provide them: in LOA the
     // key rps=FILE), within [min, max]; values in hundredths (of a ply for min and max). LMR

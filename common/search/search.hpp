@@ -27,6 +27,7 @@
 #include "common/search/history.hpp"
 #include "common/search/limits.hpp"
 #include "common/search/move_order.hpp"
+#include "common/search/node_type.hpp"
 #include "common/search/realization.hpp"
 #include "common/search/score.hpp"
 #include "common/search/stats.hpp"
@@ -276,6 +277,16 @@ private:
         return aborted_;
     }
 
+    // Makes a move of the search and returns the plies of extension it earns (a threat, LOA's
+    // check), remembered for the child's frontier rules. The main loop and multi-cut's shallow
+    // searches both enter moves here, so that a shallow search is the normal one, shallower.
+    int enter(Move m, int ply) {
+        make(m, ply, game_.is_irreversible(m));
+        const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
+        entered_by_extension_[static_cast<std::size_t>(ply) + 1] = extension > 0;
+        return extension;
+    }
+
     void make(Move m, int ply, bool irreversible) {
         game_.make(pos_, m);
         const std::size_t at = history_size_ + static_cast<std::size_t>(ply) + 1;
@@ -293,8 +304,8 @@ private:
 
     bool in_tables(Move m) const { return config_.history_captures || !game_.is_capture(m); }
 
-    // `cut_node`: a node expected to fail high (Knuth and Moore's type 2): a null-window child
-    // of a PV node, and every other generation below it. Only multi-cut uses it.
+    // `cut_node`: a node expected to fail high (Knuth and Moore's type 2; node_type.hpp says
+    // which children are). Only multi-cut uses it.
     // `units`: the depth left in 1/OnePly plies.
     Score alpha_beta(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
         pv_length_[ply] = 0;
@@ -369,10 +380,7 @@ private:
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
-            make(m, ply, game_.is_irreversible(m));
-            // The depth a plain search gives the move (an extension for a threat, LOA's check).
-            const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
-            entered_by_extension_[static_cast<std::size_t>(ply) + 1] = extension > 0;
+            const int extension = enter(m, ply);
             // Futility may skip only a move whose worth the static evaluation bounds: not one
             // that ends the game, draws (a draw can be worth more than alpha when losing) or
             // threatens to connect.
@@ -387,21 +395,19 @@ private:
             // What the move gets beside its plain depth `full`: less for an unlikely move under
             // ERPS (searched again at `full` if it beats alpha), more for a likely one.
             const int full = units - OnePly + OnePly * extension;
-            // erps_floor: a reduced move keeps a ply of full-width search before quiescence where
-            // its plain depth had one, as LMR does (without it ERPS's trees are 92% quiescence).
-            const int new_units = config_.erps_floor ? std::max(full + OnePly - cost, std::min(full, OnePly)) : full + OnePly - cost;
+            const int new_units = erps_units(full, cost);
             // At the frontier both depths are quiescence: nothing to search again.
             const bool erps_reduced = new_units < full && full > 0 && config_.erps_research;
             Score score;
             if (searched == 0) {
-                score = -alpha_beta(-beta, -alpha, new_units, ply + 1, false, pv_node ? false : !cut_node);
+                const bool child_cut = child_expects_cut(config_.mc_types, pv_node, cut_node, true);
+                score = -alpha_beta(-beta, -alpha, new_units, ply + 1, false, child_cut);
                 if (erps_reduced && score > alpha && !aborted_) {
                     ++stats_.erps_researches;
-                    score = -alpha_beta(-beta, -alpha, full, ply + 1, false, pv_node ? false : !cut_node);
+                    score = -alpha_beta(-beta, -alpha, full, ply + 1, false, child_cut);
                 }
             } else {
-                // Scout searches of a PV node's later moves expect a cut; below, types alternate.
-                const bool child_cut = pv_node || !cut_node;
+                const bool child_cut = child_expects_cut(config_.mc_types, pv_node, cut_node, false);
                 int r = 0;  // LMR's reduction, in units
                 if (config_.lmr && !config_.erps && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
                     full == units - OnePly && !capture && MoveOrder<G>::history_band(next->score)) {
@@ -497,19 +503,27 @@ private:
     }
 
     // Multi-cut: the first mc_moves moves (in the usual order) searched mc_reduction plies
-    // shallower with the null window at beta; mc_cuts fail-highs among them and the node is
-    // taken to fail high. Its children are expected all-nodes.
+    // shallower than the normal search would (extensions included), with the null window at
+    // beta; mc_cuts fail-highs among them and the node is taken to fail high.
+    // Its children are expected all-nodes.
     std::optional<Score> try_multicut(Score beta, int units, int ply, Move tt_move) {
-        ++stats_.multicut_tries;
         MoveList moves;
         game_.generate(pos_, moves);
+        if (moves.size() < static_cast<std::size_t>(config_.mc_cuts)) return std::nullopt;  // cannot cut
+        ++stats_.multicut_tries;
         MoveOrder<G> order(game_, pos_, moves);
         order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
         int tried = 0, cuts = 0;
         while (auto next = order.next()) {
             const Move m = next->move;
-            make(m, ply, game_.is_irreversible(m));
-            const Score score = -alpha_beta(-beta, -beta + 1, units - (1 + config_.mc_reduction) * OnePly, ply + 1, false, false);
+            const int cost = move_cost(m);
+            const int full = units - OnePly + OnePly * enter(m, ply);
+            // mc_reduction plies below the depth at which the normal search settles a fail-high:
+            // ERPS's depth for the move, or its plain depth where ERPS searches a reduced move
+            // again (without ERPS the two are the same).
+            const int settled = config_.erps_research ? std::max(full, erps_units(full, cost)) : erps_units(full, cost);
+            const int shallow = settled - config_.mc_reduction * OnePly;
+            const Score score = -alpha_beta(-beta, -beta + 1, shallow, ply + 1, false, false);
             game_.unmake(pos_, m);
             if (aborted_) return std::nullopt;
             if (score >= beta && ++cuts >= config_.mc_cuts) {
@@ -589,6 +603,13 @@ private:
     }
 
     // The depth a move of the current position costs: a ply, or under ERPS its category's cost.
+    // The depth ERPS gives a move of plain depth `full` and cost `cost` (`full` without ERPS).
+    // erps_floor: a reduced move keeps a ply of full-width search before quiescence where its
+    // plain depth had one, as LMR does (without it ERPS's trees are 92% quiescence).
+    int erps_units(int full, int cost) const {
+        return config_.erps_floor ? std::max(full + OnePly - cost, std::min(full, OnePly)) : full + OnePly - cost;
+    }
+
     int move_cost(Move m) const {
         if constexpr (RealizationGame<G>) {
             if (!erps_costs_.empty()) {
