@@ -32,32 +32,43 @@ namespace {
 EloEstimate from_distribution(const double* values, const double* freq, int k, double units, double per_game_factor) {
     EloEstimate e;
     if (units <= 0) return e;
-    auto variance = [&](const double* f) {
-        double m = 0, v = 0;
+    // The k-th central moment of a distribution over `values`.
+    auto moment = [&](const double* f, int power) {
+        double m = 0, sum = 0;
         for (int i = 0; i < k; ++i) m += values[i] * f[i];
-        for (int i = 0; i < k; ++i) v += f[i] * (values[i] - m) * (values[i] - m);
-        return v;
+        for (int i = 0; i < k; ++i) sum += f[i] * std::pow(values[i] - m, power);
+        return sum;
     };
     double mean = 0;
     for (int i = 0; i < k; ++i) mean += values[i] * freq[i];
-    double var = variance(freq);
-    if (var == 0) {
-        // Every unit alike: the variance of the sample with one more unit spread evenly over
-        // the outcomes (see stats.hpp). The mean stays the sample's.
-        double smoothed[5];
+    // The distribution whose spread the intervals use: the sample's, or when every unit is
+    // alike the sample with one more unit spread evenly over the outcomes (see stats.hpp).
+    // The mean stays the sample's.
+    double smoothed[5];
+    const double* spread = freq;
+    if (moment(freq, 2) == 0) {
         for (int i = 0; i < k; ++i) smoothed[i] = (freq[i] * units + 1.0 / k) / (units + 1);
-        var = variance(smoothed);
+        spread = smoothed;
     }
+    const double var = moment(spread, 2);
     e.score = mean;
     e.variance = var;
     const double se = std::sqrt(var / units);
     e.elo = score_to_elo(mean);
     e.elo_low = score_to_elo(mean - Z95 * se);
     e.elo_high = score_to_elo(mean + Z95 * se);
-    const double game_sd = std::sqrt(var * per_game_factor);
-    if (game_sd > 0) {
-        e.normalized_elo = (mean - 0.5) / game_sd * NeloScale;
-        e.nelo_error = Z95 * se / game_sd * NeloScale;
+    if (var > 0) {
+        const double sd = std::sqrt(var);
+        const double t = (mean - 0.5) / sd;  // per unit: a game or a pair
+        const double per_game = NeloScale / std::sqrt(per_game_factor);
+        e.normalized_elo = t * per_game;
+        // The interval of t by the delta method (fishtest's): the sampling error of the
+        // deviation counts too, through the skewness and excess kurtosis of the unit scores.
+        // Taking the deviation as known (fastchess's convention) would make var_t 1.
+        const double skewness = moment(spread, 3) / (var * sd);
+        const double excess_kurtosis = moment(spread, 4) / (var * var) - 3;
+        const double var_t = std::max(0.0, 1 - t * skewness + 0.25 * t * t * (excess_kurtosis + 2));
+        e.nelo_error = Z95 * std::sqrt(var_t / units) * per_game;
     }
     return e;
 }
