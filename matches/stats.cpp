@@ -32,32 +32,48 @@ namespace {
 EloEstimate from_distribution(const double* values, const double* freq, int k, double units, double per_game_factor) {
     EloEstimate e;
     if (units <= 0) return e;
-    auto variance = [&](const double* f) {
-        double m = 0, v = 0;
+    // The `power`-th central moment of a distribution over `values`.
+    auto moment = [&](const double* f, int power) {
+        double m = 0, sum = 0;
         for (int i = 0; i < k; ++i) m += values[i] * f[i];
-        for (int i = 0; i < k; ++i) v += f[i] * (values[i] - m) * (values[i] - m);
-        return v;
+        for (int i = 0; i < k; ++i) sum += f[i] * std::pow(values[i] - m, power);
+        return sum;
     };
     double mean = 0;
     for (int i = 0; i < k; ++i) mean += values[i] * freq[i];
-    double var = variance(freq);
-    if (var == 0) {
-        // Every unit alike: the variance of the sample with one more unit spread evenly over
-        // the outcomes (see stats.hpp). The mean stays the sample's.
-        double smoothed[5];
-        for (int i = 0; i < k; ++i) smoothed[i] = (freq[i] * units + 1.0 / k) / (units + 1);
-        var = variance(smoothed);
-    }
+    // The distribution whose spread the intervals use: the sample's, or when every unit is
+    // alike the sample with one more unit spread evenly over the outcomes (see stats.hpp).
+    // The mean stays the sample's.
+    double smoothed[5];
+    for (int i = 0; i < k; ++i) smoothed[i] = (freq[i] * units + 1.0 / k) / (units + 1);
+    const double* spread = moment(freq, 2) == 0 ? smoothed : freq;
+    const double var = moment(spread, 2);
     e.score = mean;
     e.variance = var;
     const double se = std::sqrt(var / units);
     e.elo = score_to_elo(mean);
     e.elo_low = score_to_elo(mean - Z95 * se);
     e.elo_high = score_to_elo(mean + Z95 * se);
-    const double game_sd = std::sqrt(var * per_game_factor);
-    if (game_sd > 0) {
-        e.normalized_elo = (mean - 0.5) / game_sd * NeloScale;
-        e.nelo_error = Z95 * se / game_sd * NeloScale;
+    if (var > 0) {
+        const double sd = std::sqrt(var);
+        const double t = (mean - 0.5) / sd;  // per unit: a game or a pair
+        const double per_game = NeloScale / std::sqrt(per_game_factor);
+        e.normalized_elo = t * per_game;
+        // The interval of t by the delta method (fishtest's formula): the sampling error of
+        // the deviation and its covariance with the mean count too, through the skewness and
+        // excess kurtosis of the unit scores (taking the deviation as known, fastchess's
+        // convention, makes var_t 1). On a sample with fewer than three outcomes the shape
+        // comes from the smoothed sample: var_t vanishes where the quadratic
+        // z - t (z^2 - 1) / 2 is 0 at every outcome, which two outcomes in the right ratio
+        // allow ({0, 0, 0, 2, 1} pairs would read as a certainty); with three or more it is
+        // positive (Pearson: kurtosis >= skewness^2 + 1).
+        const int outcomes = static_cast<int>(std::count_if(freq, freq + k, [](double f) { return f > 0; }));
+        const double* shape = outcomes >= 3 ? spread : smoothed;
+        const double shape_var = moment(shape, 2), shape_sd = std::sqrt(shape_var);
+        const double skewness = moment(shape, 3) / (shape_var * shape_sd);
+        const double excess_kurtosis = moment(shape, 4) / (shape_var * shape_var) - 3;
+        const double var_t = std::max(0.0, 1 - t * skewness + 0.25 * t * t * (excess_kurtosis + 2));
+        e.nelo_error = Z95 * std::sqrt(var_t / units) * per_game;
     }
     return e;
 }

@@ -5,7 +5,11 @@
 // normal approximation on the mean score with the sample variance of game (or pair) scores;
 // LOS = Phi((W - L) / sqrt(W + L)); normalised Elo (Van den Bergh; as fishtest and fastchess)
 // nElo = (s - 0.5) / sigma * 800 / ln 10 with sigma the standard deviation of one game's
-// score (a pair's, divided by sqrt 2, for pentanomial counts). A sample without variance
+// score (a pair's, divided by sqrt 2, for pentanomial counts). Its interval is fishtest's, by
+// the delta method on t = (s - 0.5) / sigma_unit: n Var(t) = 1 - t skew + t^2 (exkurt + 2) / 4
+// over n units (games or pairs), skew and exkurt those of the unit scores (of the smoothed
+// sample below when fewer than three outcomes occur); fastchess takes n Var(t) = 1, ignoring
+// the sampling error of sigma, usually a narrower interval. A sample without variance
 // (every game or pair alike) would give an interval of width 0; its variance is taken as that
 // of the sample with one more game (pair) spread evenly over the outcomes, so that ten drawn
 // pairs read as roughly +-45 Elo, not as a certainty. The SPRT is in sprt.hpp.

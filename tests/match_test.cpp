@@ -45,6 +45,8 @@ TEST(MatchStats, TrinomialEloIntervalLosAndNelo) {
     EXPECT_NEAR(e.elo_high, 504.0333, 1e-3);
     EXPECT_NEAR(e.los, 0.921350, 1e-5);
     EXPECT_NEAR(e.normalized_elo, 173.7178, 1e-3);
+    // Delta method: t = 0.5, skewness -0.84375, excess kurtosis -0.921875, var(t) 1.489258.
+    EXPECT_NEAR(e.nelo_error, 262.7891, 1e-3);
     EXPECT_NEAR(e.draw_ratio, 0.2, 1e-12);
 }
 
@@ -58,6 +60,26 @@ TEST(MatchStats, PentanomialEloAndNelo) {
     EXPECT_NEAR(e.elo_low, 6.1673, 1e-3);
     EXPECT_NEAR(e.elo_high, 268.7159, 1e-3);
     EXPECT_NEAR(e.normalized_elo, 131.3183, 1e-3);
+    EXPECT_NEAR(e.nelo_error, 147.3722, 1e-3);  // var(t) 1.405102 by the delta method
+}
+
+// The two 1,000-game stc totals of docs/strength.md, recomputed by an independent script
+// written from the formulas (fishtest's delta method for nElo's interval): the fastchess
+// convention, var(t) = 1, would give +-21.53 for both.
+TEST(MatchStats, NeloIntervalCountsTheSamplingErrorOfTheDeviation) {
+    Pentanomial head;
+    head.count = {25, 2, 174, 16, 283};
+    const EloEstimate h = estimate(head, Trinomial{756, 18, 226});
+    EXPECT_NEAR(h.elo, 205.0374, 1e-3);
+    EXPECT_NEAR(h.elo_low, 181.0643, 1e-3);
+    EXPECT_NEAR(h.elo_high, 230.9058, 1e-3);
+    EXPECT_NEAR(h.normalized_elo, 221.9693, 1e-3);
+    EXPECT_NEAR(h.nelo_error, 31.6547, 1e-3);
+    Pentanomial earlier;
+    earlier.count = {42, 4, 211, 11, 232};
+    const EloEstimate e = estimate(earlier, Trinomial{686, 15, 299});
+    EXPECT_NEAR(e.normalized_elo, 149.2627, 1e-3);
+    EXPECT_NEAR(e.nelo_error, 26.1351, 1e-3);
 }
 
 TEST(MatchStats, SprtBoundsAndDecisions) {
@@ -170,6 +192,13 @@ TEST(MatchStats, AnIntervalIsNeverZeroWide) {
     const EloEstimate w = estimate(wins, Trinomial{12, 0, 0});
     EXPECT_LT(w.elo_low, w.elo);
     EXPECT_GT(w.nelo_error, 0);
+    // Two outcomes in the ratio that zeroes the delta method's variance on the sample itself
+    // (pairs of 1.5 and 2 points, 2 : 1): the shape comes from the smoothed sample, and the
+    // interval is still wide (about +-1,000 nElo from three pairs).
+    Pentanomial two_outcomes;
+    two_outcomes.count = {0, 0, 0, 2, 1};
+    const EloEstimate t = estimate(two_outcomes, Trinomial{4, 2, 0});
+    EXPECT_GT(t.nelo_error, 100);
 }
 
 TEST(MatchStats, SprtRejectsBadSettings) {
