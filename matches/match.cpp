@@ -16,6 +16,7 @@ struct Job {
     int pairing;      // index into the pairing list
     int pair;         // pair number within the pairing
     int global_pair;  // position in the whole schedule
+    bool half_played = false;  // a resumed pair whose first game the interrupted run had counted
 };
 
 double points_for(const GameRecord& g, const std::string& name) {
@@ -112,6 +113,19 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
             finished.push_back(g);
             ++finished_count;
         }
+    {
+        // The state file holds the games in the order the run counted them: replayed in that
+        // order, every pairing's SPRT decision is the one the interrupted run took.
+        MatchResult resumed;
+        resumed.games = finished;
+        tally(s, resumed, SprtReplay::GivenOrder);
+        result.pairings = resumed.pairings;
+    }
+    if (!callbacks.keep_games) std::vector<GameRecord>().swap(finished);  // counted: the caller has them
+    auto decided = [&](int pairing) {
+        return s.sprt && result.pairings[static_cast<std::size_t>(pairing)].decision != SprtDecision::Continue;
+    };
+
     const int pairs_per_pairing = (s.games + 1) / 2;
     // Interleave pairings so that every pairing advances at the same pace.
     std::vector<Job> jobs;
@@ -120,29 +134,27 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
         for (int p = 0; p < static_cast<int>(result.pairings.size()); ++p, ++global)
             if (global % s.shard_count == s.shard_index) {
                 if (s.max_pairs > 0 && ++in_shard > s.max_pairs) continue;
-                if (done_in_pair[global] != 2) jobs.push_back({p, pair, global});
                 result.scheduled_games += 2;
+                if (done_in_pair[global] == 2) continue;
+                const bool half_played = done_in_pair[global] == 1;
+                // A pairing that had decided plays no new pairs. A pair it had half played was
+                // in flight at its decision (none starts after one), and the uninterrupted run
+                // would have finished and counted it: it is played again. (A pair in flight
+                // with neither game finished is not in the state file: it is lost, at most
+                // one a worker; the decision does not depend on it.)
+                if (decided(p) && !half_played) {
+                    result.stopped_by_sprt = true;
+                    continue;
+                }
+                jobs.push_back({p, pair, global, half_played});
             }
+    // As when a run decides while playing: a single pairing's decision stops the run.
+    if (s.sprt && result.pairings.size() == 1 && decided(0)) result.stopped_by_sprt = true;
 
     std::mutex lock;
     std::atomic<std::size_t> next{0};
     std::atomic<bool> stop{false};
     std::map<int, std::vector<GameRecord>> pending;  // by pairing: games waiting for their partner
-    {
-        // The state file holds the games in the order the run counted them: replayed in that
-        // order, every pairing's SPRT decision is the one the interrupted run took (a decided
-        // pairing of a gauntlet stays stopped).
-        MatchResult resumed;
-        resumed.games = finished;
-        tally(s, resumed, SprtReplay::GivenOrder);
-        result.pairings = resumed.pairings;
-    }
-    if (!callbacks.keep_games) std::vector<GameRecord>().swap(finished);  // counted: the caller has them
-    // A resumed match that had already decided plays no more games.
-    if (s.sprt && result.pairings.size() == 1 && result.pairings[0].decision != SprtDecision::Continue) {
-        stop = true;
-        result.stopped_by_sprt = true;
-    }
 
     std::exception_ptr failure;
     std::atomic<int> workers_started{0};
@@ -159,11 +171,11 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
             const std::size_t k = next.fetch_add(1);
             if (k >= jobs.size()) return;
             const Job job = jobs[k];
-            if (s.sprt && result.pairings.size() > 1) {
+            if (s.sprt && result.pairings.size() > 1 && !job.half_played) {
                 // A gauntlet or round robin with an SPRT: a pairing that has decided plays no
                 // more pairs (those in flight are finished and counted); the others go on.
                 const std::lock_guard guard(lock);
-                if (result.pairings[static_cast<std::size_t>(job.pairing)].decision != SprtDecision::Continue) {
+                if (decided(job.pairing)) {
                     result.stopped_by_sprt = true;
                     continue;
                 }

@@ -36,6 +36,7 @@ struct MatchSettings {
     int max_pairs = 0;
     std::string event = "loa-match";
     std::string openings_source;  // how the openings were made, for resume and merge checks
+    std::string openings_digest;  // what they are (openings_digest()); empty: not checked
     std::string sprt_text;        // as given
     std::string start_name = "standard";
     bool test_vs_base = false;  // --test/--base: the first engine is the change, the second its base

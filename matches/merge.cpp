@@ -31,6 +31,10 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
         } else if (!same_match(out.settings, j["settings"])) {
             throw common::InputError(fmt::format("merge: '{}' is from another match than '{}'", file, files.front()));
         }
+        if (files.size() == 1) {
+            out.single_run = j;
+            out.single_run.erase("games");
+        }
         for (const auto& g : j["games"]) {
             GameRecord record = game_from_json(g);
             const auto [it, inserted] = games.emplace(record.index, record);
@@ -40,6 +44,54 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
     }
     for (auto& [index, g] : games) out.games.push_back(std::move(g));
     return out;
+}
+
+void keep_recorded_decisions(const nlohmann::json& run, const MatchSettings& s, MatchResult& result) {
+    if (!run.is_object()) return;
+    auto bad = [](const std::string& what) { return common::InputError(fmt::format("result file: {}", what)); };
+    if (const auto it = run.find("scheduled_games"); it != run.end()) {
+        if (!it->is_number_integer() || it->get<long long>() < static_cast<long long>(result.games.size()) ||
+            it->get<long long>() > 2'000'000'000)
+            throw bad("'scheduled_games' must be an integer no smaller than the number of games");
+        result.scheduled_games = it->get<int>();
+    }
+    if (const auto it = run.find("stopped_by_sprt"); it != run.end()) {
+        if (!it->is_boolean()) throw bad("'stopped_by_sprt' must be true or false");
+        result.stopped_by_sprt = it->get<bool>();
+    }
+    if (!s.sprt) return;
+    const auto pairings = run.find("pairings");
+    if (pairings == run.end()) return;
+    if (!pairings->is_array() || pairings->size() != result.pairings.size())
+        throw bad(fmt::format("'pairings' must list the match's {} pairings", result.pairings.size()));
+    for (std::size_t i = 0; i < result.pairings.size(); ++i) {
+        const nlohmann::json& x = (*pairings)[i];
+        if (!x.is_object() || !x.contains("sprt") || !x["sprt"].is_object()) continue;
+        const nlohmann::json& sprt = x["sprt"];
+        PairingStats& p = result.pairings[i];
+        const auto recorded = sprt.find("decision");
+        if (recorded != sprt.end() && !recorded->is_string()) throw bad("an SPRT 'decision' must be a string");
+        const std::string decision = recorded == sprt.end() ? "continue" : recorded->get<std::string>();
+        if (decision == "continue") {
+            p.decision = SprtDecision::Continue;
+            p.decision_llr = 0;
+            p.decision_games = 0;
+            continue;
+        }
+        const SprtDecision d = decision == to_string(SprtDecision::AcceptH1)   ? SprtDecision::AcceptH1
+                               : decision == to_string(SprtDecision::AcceptH0) ? SprtDecision::AcceptH0
+                                                                              : throw bad(fmt::format("unknown SPRT decision '{}'", decision));
+        const auto llr = sprt.find("decision_llr"), games = sprt.find("decision_games");
+        if (llr == sprt.end() || games == sprt.end() || !llr->is_number() || !games->is_number_integer())
+            throw bad("a decided pairing needs 'decision_llr' and 'decision_games'");
+        const double at = llr->get<double>();
+        const long long counted = games->get<long long>();  // a decision needs a whole pair
+        if (sprt_decision(at, *s.sprt) != d || counted < 2 || counted > p.games.games())
+            throw bad(fmt::format("pairing {}'s recorded decision does not fit its bounds or its games", i + 1));
+        p.decision = d;
+        p.decision_llr = at;
+        p.decision_games = counted;
+    }
 }
 
 }  // namespace matches

@@ -105,4 +105,19 @@ std::string openings_file_text(const std::vector<Opening>& openings, const std::
     return out;
 }
 
+std::string openings_digest(const std::vector<Opening>& openings) {
+    // FNV-1a over each opening's start position and moves, in the order they are played: the
+    // same on every machine and build (std::hash is neither).
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&h](std::string_view text) {
+        for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
+        h = (h ^ 0xff) * 0x100000001b3ull;  // a separator no text contains
+    };
+    for (const Opening& o : openings) {
+        mix(loa::position_to_text(o.start));
+        for (const loa::Move m : o.moves) mix(loa::move_to_text(m));
+    }
+    return fmt::format("{} openings, fnv1a {:016x}", openings.size(), h);
+}
+
 }  // namespace matches

@@ -42,6 +42,10 @@ std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Pos
 // from the start position the openings were generated from: give it again with --start).
 std::string openings_file_text(const std::vector<Opening>& openings, const std::vector<std::string>& header);
 
+// A fingerprint of the openings as a match plays them (positions, moves, order): two runs
+// with the same fingerprint play the same openings.
+std::string openings_digest(const std::vector<Opening>& openings);
+
 // Plays the opening on a new game; the opening's moves are checked against the rules.
 loa::Game start_game(const Opening& opening, const loa::RuleSet& rules);
 

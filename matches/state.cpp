@@ -1,6 +1,7 @@
 #include "matches/state.hpp"
 
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -8,6 +9,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -81,14 +83,30 @@ std::string engine_difference(const nlohmann::json& saved, const nlohmann::json&
     return {};
 }
 
+// Settings recorded only since a later version: compared when both runs record them, so that
+// a state or result file written before still resumes or merges (on what it does record).
+constexpr const char* LaterSettings[] = {"openings_digest", "time_margin_ms"};
+
 // What makes two runs one match besides their engines (and, unless kept, their shard).
 nlohmann::json identity(const nlohmann::json& settings, bool keep_shard) {
     nlohmann::json x = settings;
     if (!x.is_object()) return x;
     x.erase("resolved");
     x.erase("engines");
+    x.erase("test_vs_base");  // how the summary reads, not what was played
     if (!keep_shard) x.erase("shard");
     return x;
+}
+
+bool same_identity(const nlohmann::json& a, const nlohmann::json& b, bool keep_shard) {
+    nlohmann::json x = identity(a, keep_shard), y = identity(b, keep_shard);
+    if (!x.is_object() || !y.is_object()) return x == y;
+    for (const char* key : LaterSettings)
+        if (!x.contains(key) || !y.contains(key)) {
+            x.erase(key);
+            y.erase(key);
+        }
+    return x == y;
 }
 
 }  // namespace
@@ -105,11 +123,16 @@ nlohmann::ordered_json settings_json(const MatchSettings& s) {
     j["sprt"] = s.sprt_text;
     j["resign"] = {{"score", s.adjudication.resign_score}, {"moves", s.adjudication.resign_moves}};
     j["shard"] = fmt::format("{}/{}", s.shard_index + 1, s.shard_count);
+    // The openings themselves, not only how they were named: a file edited in place, or
+    // generated openings that a rebuilt binary's balance search picks differently.
+    if (!s.openings_digest.empty()) j["openings_digest"] = s.openings_digest;
+    j["time_margin_ms"] = s.adjudication.time_margin_ms;  // it decides time losses
+    if (s.test_vs_base) j["test_vs_base"] = true;
     return j;
 }
 
 bool same_match(const nlohmann::json& a, const nlohmann::json& b) {
-    return identity(a, false) == identity(b, false) && engine_difference(a, b).empty();
+    return same_identity(a, b, false) && engine_difference(a, b).empty();
 }
 
 namespace {
@@ -171,6 +194,14 @@ MatchSettings settings_from_json(const nlohmann::json& j) {
         s.start_name = j.at("start").get<std::string>();
         s.sprt_text = j.at("sprt").get<std::string>();
         if (!s.sprt_text.empty()) s.sprt = parse_sprt(s.sprt_text);
+        s.openings_digest = j.value("openings_digest", std::string());
+        if (j.contains("time_margin_ms")) {
+            const nlohmann::json& margin = j.at("time_margin_ms");
+            if (!margin.is_number() || !std::isfinite(margin.get<double>()) || margin.get<double>() < 0)
+                throw InputError("result file: 'time_margin_ms' must be a non-negative number");
+            s.adjudication.time_margin_ms = margin.get<double>();
+        }
+        s.test_vs_base = j.value("test_vs_base", false);
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("result file: bad settings ({})", e.what()));
     }
@@ -249,7 +280,41 @@ GameRecord game_from_json(const nlohmann::json& j) {
 
 StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), settings_(settings_json(s)) {}
 
-std::vector<GameRecord> StateFile::load() const {
+std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines) {
+    // The lines are in the order the run counted the games (appended as each was counted),
+    // which is not the schedule's with -j > 1; a replay in that order takes every SPRT decision
+    // where the run took it, so the order is kept. A later record of the same game replaces an
+    // earlier one and takes its place in the order.
+    std::map<int, std::pair<std::size_t, GameRecord>> by_index;  // game index -> (line, record)
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (common::trim(lines[i]).empty()) continue;
+        try {
+            GameRecord g = game_from_json(nlohmann::json::parse(lines[i]));
+            const int index = g.index;
+            by_index.insert_or_assign(index, std::pair{i, std::move(g)});
+        } catch (const nlohmann::json::exception&) {
+            // A line cut short and then followed by others (written by versions before
+            // StateFile::load_all rewrote the file): that game is played again.
+        }
+    }
+    std::vector<std::pair<std::size_t, GameRecord>> ordered(by_index.size());
+    std::transform(by_index.begin(), by_index.end(), ordered.begin(), [](auto& entry) { return std::move(entry.second); });
+    std::sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    std::vector<GameRecord> games;
+    for (auto& [line, g] : ordered) games.push_back(std::move(g));
+    return games;
+}
+
+std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games) {
+    std::set<int> seen;
+    for (const GameRecord& g : games) seen.insert(g.index);
+    std::vector<GameRecord> out;
+    for (const GameRecord& g : games)
+        if (seen.contains(g.index ^ 1)) out.push_back(g);  // games 2p and 2p + 1 make pair p
+    return out;
+}
+
+std::vector<GameRecord> StateFile::load_all() const {
     std::string text;
     {
         std::ifstream in(path_, std::ios::binary);
@@ -269,32 +334,28 @@ std::vector<GameRecord> StateFile::load() const {
     } catch (const nlohmann::json::exception&) {
         throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
     }
-    if (!saved.is_object() || identity(saved, true) != identity(settings_, true))
-        throw InputError(fmt::format("state file '{}' belongs to another match (other games, openings, rules, SPRT or "
-                                     "shard); delete it or pass --fresh",
+    if (saved.is_object() && !same_identity(saved, settings_, true)) {
+        nlohmann::json saved_names = saved, now_names = settings_;
+        saved_names.erase("openings_digest");
+        now_names.erase("openings_digest");
+        if (same_identity(saved_names, now_names, true))
+            throw InputError(fmt::format("state file '{}': the openings are not the ones its games were played from (the "
+                                         "openings file changed, or this binary generates other openings); delete it "
+                                         "or pass --fresh",
+                                         path_));
+    }
+    if (!saved.is_object() || !same_identity(saved, settings_, true))
+        throw InputError(fmt::format("state file '{}' belongs to another match (other games, openings, rules, SPRT, clock "
+                                     "margin or shard); delete it or pass --fresh",
                                      path_));
     // The engines: the same texts may play differently (a binary whose defaults changed), and
     // other texts the same (a default given explicitly).
     if (const std::string difference = engine_difference(saved, settings_); !difference.empty())
         throw InputError(fmt::format("state file '{}': {}; delete it or pass --fresh", path_, difference));
-    std::map<int, GameRecord> by_index;  // a later record of the same game replaces an earlier one
-    for (std::size_t i = 1; i < lines.size(); ++i) {
-        if (common::trim(lines[i]).empty()) continue;
-        try {
-            GameRecord g = game_from_json(nlohmann::json::parse(lines[i]));
-            by_index.insert_or_assign(g.index, std::move(g));
-        } catch (const nlohmann::json::exception&) {
-            // A line cut short and then followed by others (written by versions before the
-            // rewrite below): that game is played again.
-        }
-    }
-    std::vector<GameRecord> games;
-    for (const auto& [index, g] : by_index) {
-        const int partner = index ^ 1;  // games 2p and 2p + 1 make pair p
-        if (by_index.contains(partner)) games.push_back(g);
-    }
-    // Rewrite to exactly what is kept (a new file renamed over the old: a kill leaves one or
-    // the other, both whole).
+    std::vector<GameRecord> games = saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()));
+    // Rewrite to exactly what is kept, in that order (a new file renamed over the old: a kill
+    // leaves one or the other, both whole). A half-played pair's game stays: the resume needs
+    // to know the pair was in flight, and the game played again replaces it.
     const std::string fresh_path = path_ + ".tmp";
     {
         std::ofstream out(fresh_path, std::ios::trunc);
@@ -307,6 +368,8 @@ std::vector<GameRecord> StateFile::load() const {
     std::filesystem::rename(fresh_path, path_);
     return games;
 }
+
+std::vector<GameRecord> StateFile::load() const { return whole_pairs(load_all()); }
 
 void StateFile::append(const GameRecord& g) {
     const bool fresh = !std::filesystem::exists(path_) || std::filesystem::file_size(path_) == 0;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -22,16 +23,28 @@ bool same_match(const nlohmann::json& a, const nlohmann::json& b);
 nlohmann::ordered_json game_json(const GameRecord& g);
 GameRecord game_from_json(const nlohmann::json& j);  // replays the moves; throws InputError
 
+// The finished games of a state file's game lines (after the settings line), each game once
+// (a later record of the same game replaces an earlier one and takes its place), in the
+// order the run counted them; a line that is not JSON (cut short by a kill) is skipped.
+std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines);
+// Only the games whose pair is complete, in the same order.
+std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games);
+
 // State file: the settings on the first line, then one finished game a line (JSON Lines), so
 // that a crash loses at most the game being written.
 class StateFile {
 public:
     StateFile(std::string path, const MatchSettings& s);
-    // Games of an earlier interrupted run of the same match, only whole game pairs (a half-
-    // played pair is played again), each game once (a game written again by a later run
-    // replaces the earlier record), in schedule order. The file is rewritten to hold exactly
-    // those, so that a line cut short by a kill is gone before new lines follow it. Throws
-    // InputError when the file belongs to another match.
+    // Games of an earlier interrupted run of the same match (saved_games): whole pairs, and the
+    // finished game of each half-played pair (run_match plays that pair again and counts
+    // neither of its old games; a pairing whose SPRT had decided still finishes it, as the
+    // uninterrupted run would have). In the order the run counted them (the file's order; the
+    // schedule's only with -j 1): replayed in that order, every SPRT decision is the one the
+    // run took. The file is rewritten to hold exactly those, in that order, so that a line cut
+    // short by a kill is gone before new lines follow it. Throws InputError when the file
+    // belongs to another match.
+    std::vector<GameRecord> load_all() const;
+    // load_all()'s whole pairs only: the games to count, record and report.
     std::vector<GameRecord> load() const;
     void append(const GameRecord& g);
     void remove() const;

@@ -7,4 +7,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" release
 mkdir -p "$root/out"
+# The main job is played anew once it has finished (loa-match refuses to play a finished match
+# again over its result), and resumed when it was interrupted (its state file is there).
+[ -e "$root/out/default-match.json.state" ] || rm -f "$root/out/default-match.json"
 "$root/build/release/matches/loa-match" -j "$(nproc)" --pgn "$root/out/default-match.pgn" --json "$root/out/default-match.json" "$@"

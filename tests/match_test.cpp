@@ -848,14 +848,18 @@ TEST(MatchState, LoadKeepsWholePairsOnceAndDropsATornLine) {
     }
     const std::vector<GameRecord> kept = state.load();
     ASSERT_EQ(kept.size(), 2u);
-    EXPECT_EQ(kept[0].index, 0);
-    EXPECT_EQ(kept[1].index, 1);
+    EXPECT_EQ(kept[0].index, 1);  // in the order counted: game 0's later record is its place
+    EXPECT_EQ(kept[1].index, 0);
     // The file now holds exactly those: new games appended after it load cleanly.
     state.append(r.games[2]);
     state.append(r.games[3]);
     const std::vector<GameRecord> later = state.load();
     ASSERT_EQ(later.size(), 4u);
-    for (int i = 0; i < 4; ++i) EXPECT_EQ(later[static_cast<std::size_t>(i)].moves, r.games[static_cast<std::size_t>(i)].moves);
+    const int order[] = {1, 0, 2, 3};
+    for (int i = 0; i < 4; ++i) {
+        EXPECT_EQ(later[static_cast<std::size_t>(i)].index, order[i]);
+        EXPECT_EQ(later[static_cast<std::size_t>(i)].moves, r.games[static_cast<std::size_t>(order[i])].moves);
+    }
     // Killed while writing the settings line: nothing to resume.
     {
         std::ofstream cut(path, std::ios::trunc);

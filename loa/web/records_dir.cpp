@@ -144,12 +144,12 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
         matches::MatchResult run;
         try {
             settings = matches::settings_from_json(nlohmann::json::parse(lines.front()));
-            for (std::size_t i = 1; i < lines.size(); ++i)
-                if (!common::trim(lines[i]).empty()) run.games.push_back(matches::game_from_json(nlohmann::json::parse(lines[i])));
         } catch (const nlohmann::json::exception& e) {
             throw InputError(fmt::format("'{}' is not a loa-match state file ({})", file.filename().string(), e.what()));
         }
-        matches::tally(settings, run);
+        // Each game once, in the order the run counted them: its SPRT decisions as it took them.
+        run.games = matches::saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()));
+        matches::tally(settings, run, matches::SprtReplay::GivenOrder);
         run.scheduled_games = matches::scheduled_games(settings);
         result = nlohmann::json::parse(matches::result_json(settings, run));
         // A run holds a lock on its state file while it plays; without one the run was stopped

@@ -145,6 +145,7 @@ MatchSettings build_settings(Options* o) {
         std::mt19937_64 rng(o->seed ^ 0x0DE7);
         std::shuffle(s.openings.begin(), s.openings.end(), rng);
     }
+    s.openings_digest = openings_digest(s.openings);
     if (!o->quiet) {
         fmt::print("Engines:\n");
         for (const EngineSpec& e : s.engines)
@@ -189,17 +190,24 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
 }
 
 // Plays the match here, with resume, records, reports and the result files.
+// Whether the result file at `json_path` holds this match played to its end (all its games,
+// or stopped by its SPRT).
+bool holds_finished_match(const std::string& json_path, const MatchSettings& s) {
+    if (json_path.empty() || !std::filesystem::exists(json_path)) return false;
+    std::ifstream in(json_path);
+    const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
+    if (done.is_discarded() || !done.is_object() || !done.contains("settings") || !same_match(done["settings"], settings_json(s)))
+        return false;
+    const nlohmann::json played = done.value("played_games", nlohmann::json()), stopped = done.value("stopped_by_sprt", nlohmann::json());
+    return (played.is_number_integer() && played.get<long long>() >= scheduled_games(s)) || (stopped.is_boolean() && stopped.get<bool>());
+}
+
 int run_locally(const MatchSettings& s, Options* o) {
     // A shard whose result file already holds its games (a Slurm task submitted again after
     // it had finished) has nothing to do.
-    if (s.shard_count > 1 && !o->json_path.empty() && std::filesystem::exists(o->json_path)) {
-        std::ifstream in(o->json_path);
-        const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
-        if (!done.is_discarded() && done.contains("settings") && same_match(done["settings"], settings_json(s)) &&
-            (done.value("played_games", 0) >= scheduled_games(s) || done.value("stopped_by_sprt", false))) {
-            if (!o->quiet) fmt::print("{} already holds this shard's {} games\n", o->json_path, scheduled_games(s));
-            return 0;
-        }
+    if (s.shard_count > 1 && holds_finished_match(o->json_path, s)) {
+        if (!o->quiet) fmt::print("{} already holds this shard's {} games\n", o->json_path, scheduled_games(s));
+        return 0;
     }
     // Finished games go to the state file as they come, so that an interrupted run
     // restarted with the same command continues where it stopped.
@@ -208,10 +216,18 @@ int run_locally(const MatchSettings& s, Options* o) {
         o->state_path = o->resume_path;
     }
     if (o->state_path.empty()) o->state_path = o->json_path.empty() ? "loa-match.state" : o->json_path + ".state";
+    // The same command once more after the match finished (a long run resumed session after
+    // session, one time too many) would start it over: its PGN emptied at once, its result
+    // replaced. Without a state file to resume there is nothing left to play.
+    if (!o->fresh && !std::filesystem::exists(o->state_path) && holds_finished_match(o->json_path, s))
+        throw common::InputError(fmt::format("{} already holds this match, played to its end; `loa-match merge {}` "
+                                             "prints its summary, --fresh plays it again",
+                                             o->json_path, o->json_path));
     const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
     StateFile state(o->state_path, s);
     if (o->fresh) state.remove();
-    const std::vector<GameRecord> resumed = state.load();
+    const std::vector<GameRecord> saved = state.load_all();  // with half-played pairs: run_match plays them again
+    const std::vector<GameRecord> resumed = whole_pairs(saved);
     if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
     // Opened (and emptied) only now: a run refused above leaves the PGN of the run it
     // collided with alone.
@@ -226,6 +242,15 @@ int run_locally(const MatchSettings& s, Options* o) {
     const int total_per_pairing = 2 * ((s.games + 1) / 2);
     const int scheduled = scheduled_games(s);
     std::map<std::pair<int, int>, PairingStats> latest;  // for --report-every
+    {
+        // Resumed pairings are in the reports from the start, those whose SPRT had decided
+        // too (they play no more games).
+        MatchResult before;
+        before.games = resumed;
+        tally(s, before, SprtReplay::GivenOrder);
+        for (const PairingStats& p : before.pairings)
+            if (p.games.games() > 0) latest[{p.first, p.second}] = p;
+    }
     std::map<int, int> resumed_in_pair;
     for (const GameRecord& g : resumed) ++resumed_in_pair[g.pair];
     int finished = 0, played_this_run = 0;  // a half-played pair is played again
@@ -259,10 +284,13 @@ int run_locally(const MatchSettings& s, Options* o) {
     callbacks.interrupt = &interrupt_requested;
     callbacks.keep_games = false;  // the state file has every finished game: memory stays flat
     install_interrupt_handlers();
-    MatchResult result = run_match(s, callbacks, resumed);
+    MatchResult result = run_match(s, callbacks, saved);
     // The run kept only counts; the records, moves included, are read back from the state
     // file for the summary, the plot and the JSON.
     result.games = state.load();
+    // The result lists them in schedule order, as merge and the Slurm driver do (the counts and
+    // the decisions taken while playing do not depend on it).
+    std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
     if (static_cast<int>(result.games.size()) != result.finished_games && !result.interrupted)
         fmt::print(stderr, "warning: the state file holds {} games, the run finished {}\n", result.games.size(),
                    result.finished_games);

@@ -24,6 +24,7 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
     result.games = std::move(merged.games);
     result.scheduled_games = static_cast<int>(result.games.size());
     tally(s, result);
+    keep_recorded_decisions(merged.single_run, s, result);
     fmt::print("Merged {} files: {} games\n{}", files.size(), result.games.size(), summary(s, result));
     if (!json_path.empty()) {
         std::ofstream out(json_path);
