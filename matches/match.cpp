@@ -57,13 +57,14 @@ std::vector<PairingStats> pairings_of(const MatchSettings& s) {
     return out;
 }
 
+void sort_into_schedule_order(std::vector<GameRecord>& games) {
+    std::sort(games.begin(), games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+}
+
 void tally(const MatchSettings& s, MatchResult& result, SprtReplay replay) {
     result.pairings = pairings_of(s);
-    auto schedule_order = [&result] {
-        std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
-    };
     // The counts are the same in any order; the SPRT decisions are not (the first crossing).
-    if (replay == SprtReplay::ScheduleOrder) schedule_order();
+    if (replay == SprtReplay::ScheduleOrder) sort_into_schedule_order(result.games);
     std::map<int, std::vector<GameRecord>> pending;
     const int per_round = static_cast<int>(result.pairings.size());
     for (const GameRecord& g : result.games) {
@@ -72,7 +73,7 @@ void tally(const MatchSettings& s, MatchResult& result, SprtReplay replay) {
         add_game(stats, g, s.engines[static_cast<std::size_t>(stats.first)].name, pending[p]);
         if (s.sprt) update_sprt(stats, *s.sprt);
     }
-    if (replay == SprtReplay::GivenOrder) schedule_order();
+    if (replay == SprtReplay::GivenOrder) sort_into_schedule_order(result.games);
 }
 
 void update_sprt(PairingStats& stats, const SprtSettings& sprt) {

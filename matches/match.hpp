@@ -105,6 +105,7 @@ MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callb
 // uninterrupted run. The SPRT decisions (taken at the first crossing of a bound) replay the
 // games in schedule order, or in the order given (a state file's: the order a run counted them).
 enum class SprtReplay { ScheduleOrder, GivenOrder };
+void sort_into_schedule_order(std::vector<GameRecord>& games);  // by game number
 void tally(const MatchSettings& settings, MatchResult& result, SprtReplay replay = SprtReplay::ScheduleOrder);
 
 // Adds one game to a pairing's counts; pair results are counted when both games are in.

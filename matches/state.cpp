@@ -334,20 +334,19 @@ std::vector<GameRecord> StateFile::load_all() const {
     } catch (const nlohmann::json::exception&) {
         throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
     }
-    if (saved.is_object() && !same_identity(saved, settings_, true)) {
+    if (!saved.is_object() || !same_identity(saved, settings_, true)) {
         nlohmann::json saved_names = saved, now_names = settings_;
-        saved_names.erase("openings_digest");
+        if (saved.is_object()) saved_names.erase("openings_digest");
         now_names.erase("openings_digest");
         if (same_identity(saved_names, now_names, true))
             throw InputError(fmt::format("state file '{}': the openings are not the ones its games were played from (the "
                                          "openings file changed, or this binary generates other openings); delete it "
                                          "or pass --fresh",
                                          path_));
-    }
-    if (!saved.is_object() || !same_identity(saved, settings_, true))
         throw InputError(fmt::format("state file '{}' belongs to another match (other games, openings, rules, SPRT, clock "
                                      "margin or shard); delete it or pass --fresh",
                                      path_));
+    }
     // The engines: the same texts may play differently (a binary whose defaults changed), and
     // other texts the same (a default given explicitly).
     if (const std::string difference = engine_difference(saved, settings_); !difference.empty())

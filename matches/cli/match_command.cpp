@@ -189,7 +189,6 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
     if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
 }
 
-// Plays the match here, with resume, records, reports and the result files.
 // Whether the result file at `json_path` holds this match played to its end (all its games,
 // or stopped by its SPRT).
 bool holds_finished_match(const std::string& json_path, const MatchSettings& s) {
@@ -202,6 +201,7 @@ bool holds_finished_match(const std::string& json_path, const MatchSettings& s) 
     return (played.is_number_integer() && played.get<long long>() >= scheduled_games(s)) || (stopped.is_boolean() && stopped.get<bool>());
 }
 
+// Plays the match here, with resume, records, reports and the result files.
 int run_locally(const MatchSettings& s, Options* o) {
     // A shard whose result file already holds its games (a Slurm task submitted again after
     // it had finished) has nothing to do.
@@ -251,10 +251,7 @@ int run_locally(const MatchSettings& s, Options* o) {
         for (const PairingStats& p : before.pairings)
             if (p.games.games() > 0) latest[{p.first, p.second}] = p;
     }
-    std::map<int, int> resumed_in_pair;
-    for (const GameRecord& g : resumed) ++resumed_in_pair[g.pair];
-    int finished = 0, played_this_run = 0;  // a half-played pair is played again
-    for (const auto& [pair, count] : resumed_in_pair) finished += count == 2 ? 2 : 0;
+    int finished = static_cast<int>(resumed.size()), played_this_run = 0;  // whole pairs: a half-played one is played again
     const auto run_start = std::chrono::steady_clock::now();
     // The games in play, for watchers (loa serve's Watch tab), beside the state file.
     LiveFile live(o->state_path + ".live");
@@ -290,7 +287,7 @@ int run_locally(const MatchSettings& s, Options* o) {
     result.games = state.load();
     // The result lists them in schedule order, as merge and the Slurm driver do (the counts and
     // the decisions taken while playing do not depend on it).
-    std::sort(result.games.begin(), result.games.end(), [](const GameRecord& x, const GameRecord& y) { return x.index < y.index; });
+    sort_into_schedule_order(result.games);
     if (static_cast<int>(result.games.size()) != result.finished_games && !result.interrupted)
         fmt::print(stderr, "warning: the state file holds {} games, the run finished {}\n", result.games.size(),
                    result.finished_games);
