@@ -163,10 +163,14 @@ std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
                                   signed_elo(e.elo_low), signed_elo(e.elo_high), p.games.games());
     if (s.sprt) {
         switch (p.decision) {
+            // What a decision says depends on where the bounds lie: [0, 10] asks "stronger?", a
+            // non-regression test such as [-10, 0] asks "weaker?" (an ablation's question).
             case SprtDecision::AcceptH1:
-                return out + fmt::format("SPRT accepted H1: {} is stronger (elo1 = {:g})\n", test, s.sprt->elo1);
+                return out + fmt::format("SPRT accepted H1: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
+                                         s.sprt->elo0 >= 0 ? "stronger" : "not weaker", s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::AcceptH0:
-                return out + fmt::format("SPRT accepted H0: {} is not stronger (elo0 = {:g})\n", test, s.sprt->elo0);
+                return out + fmt::format("SPRT accepted H0: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
+                                         s.sprt->elo1 <= 0 ? "weaker" : "not stronger", s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::Continue:
                 return out + fmt::format("no SPRT decision (LLR {:.2f} within [{:.2f}, {:.2f}])\n", p.llr,
                                          s.sprt->lower_bound(), s.sprt->upper_bound());

@@ -6,6 +6,9 @@
 #   default OUT_DIR out/ablation, 200 games a pairing, -j 2, seed 16 (give all three to change
 #   one), e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000 -j 2 --seed 16
 # Without --tc the engines play at 20,000 nodes a move (contention-free).
+# A gauntlet's SPRT is taken from its first engine's side, here `full`: --sprt elo0=0,elo1=10
+# asks the ablation's question, "is full stronger than the engine without it?" (H1: the
+# enhancement is worth something). A decided pairing stops, the others go on.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/out/ablation}"; shift || true

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The history question in Elo (issue "Experiments II"): the default engine (`full`) with each
 # history scheme, as two gauntlets, each pairing with its own Elo interval (and its own SPRT
-# when --sprt is given; a decided pairing stops, the others go on):
+# when --sprt is given; a decided pairing stops, the others go on). A gauntlet's SPRT is taken
+# from its first engine's side (hh-1, none): --sprt elo0=-10,elo1=0 asks "is the variant
+# stronger?" (H0 accepted: the base is weaker), elo0=0,elo1=10 "is the base stronger?":
 #   base hh-1 (absolute history, increment 1) against RHH with both update schemes and
 #   increments 1 and d^2: rhh-all-1 (the default engine), rhh-all-d2, rhh-cut-1, rhh-cut-d2;
 #   base none (no history) against rhh-all-1, bf (butterfly boards alone) and hh-1.
@@ -11,11 +13,15 @@
 #   LIMIT: nodes=20000, stc, ltc, or tc=BASE+INC; default OUT_DIR out/history-elo/<LIMIT>.
 #   Defaults --games 1000 -j 2 --seed 16 (each replaced when given). Resumable: the same command
 #   continues an interrupted gauntlet and skips a finished one.
+#   GAUNTLETS="vs-none" (or "vs-hh", or both, the default) plays only those gauntlets.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 limit="${1:?usage: history-elo.sh LIMIT [OUT_DIR] [loa-match arguments...]}"; shift
 out="$root/out/history-elo/${limit//[=+]/-}"
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out="$1"; shift; fi
+for g in ${GAUNTLETS:-}; do
+  case "$g" in vs-hh|vs-none) ;; *) echo "history-elo.sh: unknown gauntlet '$g' in GAUNTLETS (vs-hh, vs-none)" >&2; exit 2 ;; esac
+done
 mkdir -p "$out"
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 case "$limit" in
@@ -41,6 +47,7 @@ e() { echo "name=$1,preset=full,$2$engine_limit"; }
 # run removes its state file, so running it again would start it over).
 gauntlet() {
   local name="$1"; shift
+  case " ${GAUNTLETS:-vs-hh vs-none} " in *" $name "*) ;; *) echo "== $name: not in GAUNTLETS"; return ;; esac
   if [ -s "$out/$name.json" ] && [ ! -e "$out/$name.json.state" ]; then
     echo "== $name: finished before ($out/$name.json)"; return
   fi

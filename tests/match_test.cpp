@@ -499,6 +499,27 @@ TEST(Match, SprtStopsARunOnceABoundIsCrossed) {
     EXPECT_LT(r.games.size(), 400u);
 }
 
+TEST(Match, TheVerdictSaysWhatTheSprtBoundsAsked) {
+    // [0, 10] asks "is the test stronger?"; a non-regression test such as an ablation's
+    // [-10, 0] asks "is it weaker?": its H0 means weaker, its H1 not weaker (never "stronger").
+    MatchSettings s;
+    s.engines = {parse_engine_spec("name=test,preset=full,depth=1", 0), parse_engine_spec("name=base,preset=full,depth=1", 1)};
+    PairingStats p;
+    p.games = {40, 10, 50};
+    p.pairs.count = {10, 5, 20, 5, 10};
+    const auto verdict = [&](const char* bounds, SprtDecision d) {
+        s.sprt = parse_sprt(bounds);
+        p.decision = d;
+        return verdict_line(s, p);
+    };
+    EXPECT_NE(verdict("elo0=0,elo1=10", SprtDecision::AcceptH1).find("H1: test is stronger (elo0 = 0, elo1 = 10)"), std::string::npos);
+    EXPECT_NE(verdict("elo0=0,elo1=10", SprtDecision::AcceptH0).find("H0: test is not stronger"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-10,elo1=0", SprtDecision::AcceptH0).find("H0: test is weaker (elo0 = -10, elo1 = 0)"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-10,elo1=0", SprtDecision::AcceptH1).find("H1: test is not weaker"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-5,elo1=5", SprtDecision::AcceptH0).find("H0: test is not stronger"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-5,elo1=5", SprtDecision::AcceptH1).find("H1: test is not weaker"), std::string::npos);
+}
+
 TEST(Openings, FileOfPositionsAndMoveLists) {
     const auto path = std::filesystem::temp_directory_path() / "loa_openings_test.txt";
     {

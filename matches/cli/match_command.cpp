@@ -476,7 +476,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--seed", o->seed, "Seed of opening generation and order")->capture_default_str();
     app.add_option("--start", o->start, "Start position: standard or eggs (Scrambled Eggs)")->check(CLI::IsMember({"standard", "eggs"}))->capture_default_str();
     app.add_option("--rules", o->rules_text, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
-    app.add_option("--sprt", o->sprt_text, "SPRT: elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
+    app.add_option("--sprt", o->sprt_text, "SPRT per pairing, Elo from its first engine's side (--test, or a gauntlet's base): elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
     app.add_option("--resign", o->resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
     app.add_option("--time-margin", o->time_margin, "Milliseconds a clock may overrun before the game is lost")->check(CLI::NonNegativeNumber)->capture_default_str();
     app.add_option("--pgn", o->pgn_path, "Write all games to this file (PGN-like)");
