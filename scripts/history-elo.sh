@@ -19,8 +19,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 limit="${1:?usage: history-elo.sh LIMIT [OUT_DIR] [loa-match arguments...]}"; shift
 out="$root/out/history-elo/${limit//[=+]/-}"
 if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then out="$1"; shift; fi
-for g in ${GAUNTLETS:-}; do
-  case "$g" in vs-hh|vs-none) ;; *) echo "history-elo.sh: unknown gauntlet '$g' in GAUNTLETS (vs-hh, vs-none)" >&2; exit 2 ;; esac
+all_gauntlets="vs-hh vs-none"
+chosen="${GAUNTLETS:-$all_gauntlets}"
+for g in $chosen; do
+  case " $all_gauntlets " in *" $g "*) ;; *) echo "history-elo.sh: unknown gauntlet '$g' in GAUNTLETS ($all_gauntlets)" >&2; exit 2 ;; esac
 done
 mkdir -p "$out"
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
@@ -47,7 +49,7 @@ e() { echo "name=$1,preset=full,$2$engine_limit"; }
 # run removes its state file, so running it again would start it over).
 gauntlet() {
   local name="$1"; shift
-  case " ${GAUNTLETS:-vs-hh vs-none} " in *" $name "*) ;; *) echo "== $name: not in GAUNTLETS"; return ;; esac
+  case " $chosen " in *" $name "*) ;; *) echo "== $name: not in GAUNTLETS"; return ;; esac
   if [ -s "$out/$name.json" ] && [ ! -e "$out/$name.json.state" ]; then
     echo "== $name: finished before ($out/$name.json)"; return
   fi
