@@ -5,7 +5,8 @@
 # Usage: bash scripts/ablation.sh [OUT_DIR] [extra loa-match arguments...]
 #   default OUT_DIR out/ablation, 200 games a pairing, -j 2, seed 16 (give all three to change
 #   one), e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000 -j 2 --seed 16
-# Without --tc the engines play at 20,000 nodes a move (contention-free).
+# Without --tc the engines play at 20,000 nodes a move (contention-free); with it, the tournament
+# time manager (a default since 2026-11-24) is ablated too (`classic-timeman`).
 # A gauntlet's SPRT is taken from its first engine's side, here `full`: --sprt elo0=0,elo1=10
 # asks the ablation's question, "is full stronger than the engine without it?" (H1: the
 # enhancement is worth something). A decided pairing stops, the others go on.
@@ -27,6 +28,8 @@ variants=(
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"
   "no-quiescence:qsearch=off" "hand-weights:eval=hand"
 )
+# The time manager matters only on a clock: at a fixed node count both would play alike.
+[[ -z "$limit" ]] && variants+=("classic-timeman:timeman=classic")
 engines=(--engine "name=full,preset=full$limit")
 for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},preset=full,${v#*:}$limit"); done
 exec "$match" --gauntlet "${engines[@]}" --openings "$root/data/openings/balanced-4-8.txt" \
