@@ -29,7 +29,7 @@ variants=(
   "no-quiescence:qsearch=off" "hand-weights:eval=hand"
 )
 # The time manager matters only on a clock: at a fixed node count both would play alike.
-[[ -z "$limit" ]] && variants+=("classic-timeman:timeman=classic")
+if [[ -z "$limit" ]]; then variants+=("classic-timeman:timeman=classic"); fi
 engines=(--engine "name=full,preset=full$limit")
 for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},preset=full,${v#*:}$limit"); done
 exec "$match" --gauntlet "${engines[@]}" --openings "$root/data/openings/balanced-4-8.txt" \
