@@ -82,7 +82,9 @@ void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
     stats.decision = sprt_decision(stats.llr, sprt);
     if (stats.decision == SprtDecision::Continue) return;
     stats.decision_llr = stats.llr;
-    stats.decision_games = stats.games.games();
+    // The games of the whole pairs the LLR was computed on: a first game of a pair still in
+    // flight is counted in W/D/L but not in the LLR, and a resume replays only whole pairs.
+    stats.decision_games = 2 * stats.pairs.pairs();
 }
 
 int scheduled_games(const MatchSettings& s) {
@@ -172,9 +174,11 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
             const std::size_t k = next.fetch_add(1);
             if (k >= jobs.size()) return;
             const Job job = jobs[k];
-            if (s.sprt && result.pairings.size() > 1 && !job.half_played) {
-                // A gauntlet or round robin with an SPRT: a pairing that has decided plays no
-                // more pairs (those in flight are finished and counted); the others go on.
+            if (s.sprt && !job.half_played) {
+                // A pairing that has decided plays no more pairs (those in flight are finished
+                // and counted); in a gauntlet or round robin the others go on. Checked under
+                // the lock, so that a pair never starts after its pairing's decision (a resume
+                // would not play it).
                 const std::lock_guard guard(lock);
                 if (decided(job.pairing)) {
                     result.stopped_by_sprt = true;

@@ -51,7 +51,7 @@ struct PairingStats {
     // that were in flight then (-j > 1) are still counted above and may move the LLR on.
     SprtDecision decision = SprtDecision::Continue;
     double decision_llr = 0;
-    std::int64_t decision_games = 0;  // games counted when it was taken
+    std::int64_t decision_games = 0;  // games of the whole pairs counted when it was taken
 };
 
 // Recomputes a pairing's LLR after a game; takes the decision when a bound is first crossed.

@@ -126,7 +126,9 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         out += fmt::format("  Pentanomial [0, 0.5, 1, 1.5, 2 points]: [{}, {}, {}, {}, {}]\n", p.pairs.count[0],
                            p.pairs.count[1], p.pairs.count[2], p.pairs.count[3], p.pairs.count[4]);
         if (s.sprt) out += sprt_summary(*s.sprt, p, r.stopped_by_sprt);
-        if (s.test_vs_base) out += "  " + verdict_line(s, p);
+        // A gauntlet has no --test/--base, but a decided pairing still gets its plain words:
+        // its SPRT is from the pairing's first engine's side, which is easy to misread.
+        if (s.test_vs_base || (s.sprt && p.decision != SprtDecision::Continue)) out += "  " + verdict_line(s, p);
     }
     double slowest = 0, overshoot = 0;
     std::size_t moves = 0;
@@ -165,12 +167,20 @@ std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
         switch (p.decision) {
             // What a decision says depends on where the bounds lie: [0, 10] asks "stronger?", a
             // non-regression test such as [-10, 0] asks "weaker?" (an ablation's question).
+            // Bounds that both lie beyond 0 ask "by how much?": H0 of [5, 15] still allows +5,
+            // so it says "not stronger by 15", and H1 of [-15, -5] "not weaker by 15".
             case SprtDecision::AcceptH1:
                 return out + fmt::format("SPRT accepted H1: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
-                                         s.sprt->elo0 >= 0 ? "stronger" : "not weaker", s.sprt->elo0, s.sprt->elo1);
+                                         s.sprt->elo0 >= 0   ? std::string("stronger")
+                                         : s.sprt->elo1 < 0  ? fmt::format("not weaker by {:g}", -s.sprt->elo0)
+                                                             : std::string("not weaker"),
+                                         s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::AcceptH0:
                 return out + fmt::format("SPRT accepted H0: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
-                                         s.sprt->elo1 <= 0 ? "weaker" : "not stronger", s.sprt->elo0, s.sprt->elo1);
+                                         s.sprt->elo1 <= 0   ? std::string("weaker")
+                                         : s.sprt->elo0 > 0  ? fmt::format("not stronger by {:g}", s.sprt->elo1)
+                                                             : std::string("not stronger"),
+                                         s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::Continue:
                 return out + fmt::format("no SPRT decision (LLR {:.2f} within [{:.2f}, {:.2f}])\n", p.llr,
                                          s.sprt->lower_bound(), s.sprt->upper_bound());

@@ -172,6 +172,23 @@ TEST(MatchStats, SprtDecisionIsTakenOnceAndKept) {
     EXPECT_EQ(stats.decision_games, games);
 }
 
+TEST(MatchStats, ADecisionCountsTheGamesOfWholePairsOnly) {
+    // With two workers the first game of a pair can be counted (W/D/L) before the pair that
+    // decides; the LLR knows only whole pairs, and a resume replays only those, so the game at
+    // which the decision was taken must not include the half pair.
+    const SprtSettings s = parse_sprt("elo0=0,elo1=200,model=logistic");
+    PairingStats stats;
+    stats.games.losses = 1;  // the first game of a pair still in flight
+    while (stats.decision == SprtDecision::Continue && stats.pairs.pairs() < 100) {
+        ++stats.pairs.count[4];
+        stats.games.wins += 2;
+        update_sprt(stats, s);
+    }
+    ASSERT_EQ(stats.decision, SprtDecision::AcceptH1);
+    EXPECT_EQ(stats.decision_games, 2 * stats.pairs.pairs());
+    EXPECT_EQ(stats.games.games(), stats.decision_games + 1);
+}
+
 TEST(MatchStats, AnIntervalIsNeverZeroWide) {
     // Ten drawn pairs: the variance of the sample with one more pair spread over the five
     // outcomes, 0.2 * (2 * 0.25^2 + 2 * 0.5^2) / 11 = 0.0113636, gives a half width of
@@ -422,6 +439,10 @@ TEST(Match, AGauntletWithAnSprtStopsEachPairingAtItsOwnDecision) {
     if (equal.decision == SprtDecision::Continue) EXPECT_EQ(equal.games.games(), 40);
     else EXPECT_LE(equal.games.games(), equal.decision_games + 2 * 2);
     EXPECT_EQ(static_cast<std::int64_t>(r.games.size()), weak.games.games() + equal.games.games());
+    // A gauntlet has no --test/--base: the decided pairing still says in words what it found.
+    const std::string text = summary(s, r);
+    EXPECT_NE(text.find("Verdict: strong vs weak:"), std::string::npos) << text;
+    EXPECT_NE(text.find("SPRT accepted H1: strong is stronger (elo0 = 0, elo1 = 200)"), std::string::npos) << text;
 
     // Resumed from the games of the decided pairing and half of the other's, the decided
     // pairing keeps its decision and plays no more; the other plays the rest of its schedule.
@@ -518,6 +539,12 @@ TEST(Match, TheVerdictSaysWhatTheSprtBoundsAsked) {
     EXPECT_NE(verdict("elo0=-10,elo1=0", SprtDecision::AcceptH1).find("H1: test is not weaker"), std::string::npos);
     EXPECT_NE(verdict("elo0=-5,elo1=5", SprtDecision::AcceptH0).find("H0: test is not stronger"), std::string::npos);
     EXPECT_NE(verdict("elo0=-5,elo1=5", SprtDecision::AcceptH1).find("H1: test is not weaker"), std::string::npos);
+    // Bounds beyond 0 ask "by how much?": H0 of [5, 15] still allows +5, H1 of [-15, -5] -5.
+    EXPECT_NE(verdict("elo0=5,elo1=15", SprtDecision::AcceptH1).find("H1: test is stronger (elo0"), std::string::npos);
+    EXPECT_NE(verdict("elo0=5,elo1=15", SprtDecision::AcceptH0).find("H0: test is not stronger by 15 (elo0"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-15,elo1=-5", SprtDecision::AcceptH0).find("H0: test is weaker (elo0"), std::string::npos);
+    EXPECT_NE(verdict("elo0=-15,elo1=-5", SprtDecision::AcceptH1).find("H1: test is not weaker by 15 (elo0"), std::string::npos);
+    EXPECT_EQ(verdict("elo0=0,elo1=10", SprtDecision::AcceptH0).find(" by "), std::string::npos);
 }
 
 TEST(Openings, FileOfPositionsAndMoveLists) {

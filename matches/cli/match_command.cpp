@@ -413,7 +413,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
             if (result.pairings.size() == 1 && sprt_decision(p.llr, *s.sprt) != SprtDecision::Continue) {
                 p.decision = sprt_decision(p.llr, *s.sprt);
                 p.decision_llr = p.llr;
-                p.decision_games = p.games.games();
+                p.decision_games = 2 * p.pairs.pairs();
             }
         }
         if (result.pairings[0].decision != SprtDecision::Continue && result.pairings.size() == 1) {
