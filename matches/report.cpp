@@ -157,6 +157,20 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
     return out;
 }
 
+namespace {
+
+// What an accepted hypothesis says of the pairing's first engine, given where the bounds lie.
+std::string decision_words(const SprtSettings& sprt, SprtDecision d) {
+    if (d == SprtDecision::AcceptH1) {
+        if (sprt.elo0 >= 0) return "stronger";
+        return sprt.elo1 < 0 ? fmt::format("not weaker by {:g}", -sprt.elo0) : "not weaker";
+    }
+    if (sprt.elo1 <= 0) return "weaker";
+    return sprt.elo0 > 0 ? fmt::format("not stronger by {:g}", sprt.elo1) : "not stronger";
+}
+
+}  // namespace
+
 std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
     const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
     const std::string& test = name(s, p.first);
@@ -170,17 +184,10 @@ std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
             // Bounds that both lie beyond 0 ask "by how much?": H0 of [5, 15] still allows +5,
             // so it says "not stronger by 15", and H1 of [-15, -5] "not weaker by 15".
             case SprtDecision::AcceptH1:
-                return out + fmt::format("SPRT accepted H1: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
-                                         s.sprt->elo0 >= 0   ? std::string("stronger")
-                                         : s.sprt->elo1 < 0  ? fmt::format("not weaker by {:g}", -s.sprt->elo0)
-                                                             : std::string("not weaker"),
-                                         s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::AcceptH0:
-                return out + fmt::format("SPRT accepted H0: {} is {} (elo0 = {:g}, elo1 = {:g})\n", test,
-                                         s.sprt->elo1 <= 0   ? std::string("weaker")
-                                         : s.sprt->elo0 > 0  ? fmt::format("not stronger by {:g}", s.sprt->elo1)
-                                                             : std::string("not stronger"),
-                                         s.sprt->elo0, s.sprt->elo1);
+                return out + fmt::format("SPRT accepted {}: {} is {} (elo0 = {:g}, elo1 = {:g})\n",
+                                         p.decision == SprtDecision::AcceptH1 ? "H1" : "H0", test,
+                                         decision_words(*s.sprt, p.decision), s.sprt->elo0, s.sprt->elo1);
             case SprtDecision::Continue:
                 return out + fmt::format("no SPRT decision (LLR {:.2f} within [{:.2f}, {:.2f}])\n", p.llr,
                                          s.sprt->lower_bound(), s.sprt->upper_bound());

@@ -410,11 +410,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         // replay in schedule order may cross a bound inside a round that the run never saw).
         for (PairingStats& p : result.pairings) {
             p.decision = SprtDecision::Continue;
-            if (result.pairings.size() == 1 && sprt_decision(p.llr, *s.sprt) != SprtDecision::Continue) {
-                p.decision = sprt_decision(p.llr, *s.sprt);
-                p.decision_llr = p.llr;
-                p.decision_games = 2 * p.pairs.pairs();
-            }
+            if (result.pairings.size() == 1) update_sprt(p, *s.sprt);
         }
         if (result.pairings[0].decision != SprtDecision::Continue && result.pairings.size() == 1) {
             result.stopped_by_sprt = limit < most_pairs;
