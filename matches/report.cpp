@@ -159,7 +159,10 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
 
 namespace {
 
-// What an accepted hypothesis says of the pairing's first engine, given where the bounds lie.
+// What an accepted hypothesis says of the pairing's first engine. It depends on where the bounds
+// lie: [0, 10] asks "stronger?", a non-regression test such as [-10, 0] asks "weaker?" (an
+// ablation's question). Bounds that both lie beyond 0 ask "by how much?": H0 of [5, 15] still
+// allows +5, so it says "not stronger by 15", and H1 of [-15, -5] "not weaker by 15".
 std::string decision_words(const SprtSettings& sprt, SprtDecision d) {
     if (d == SprtDecision::AcceptH1) {
         if (sprt.elo0 >= 0) return "stronger";
@@ -179,10 +182,6 @@ std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
                                   signed_elo(e.elo_low), signed_elo(e.elo_high), p.games.games());
     if (s.sprt) {
         switch (p.decision) {
-            // What a decision says depends on where the bounds lie: [0, 10] asks "stronger?", a
-            // non-regression test such as [-10, 0] asks "weaker?" (an ablation's question).
-            // Bounds that both lie beyond 0 ask "by how much?": H0 of [5, 15] still allows +5,
-            // so it says "not stronger by 15", and H1 of [-15, -5] "not weaker by 15".
             case SprtDecision::AcceptH1:
             case SprtDecision::AcceptH0:
                 return out + fmt::format("SPRT accepted {}: {} is {} (elo0 = {:g}, elo1 = {:g})\n",
