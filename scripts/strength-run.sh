@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The SPRT runs of docs/strength.md that span sessions, each under one name, so that a run can be
+# started, paused (Ctrl-C, or `pkill -INT -f loa-match`: the state keeps every finished game) and
+# resumed from a clean clone with the very command that played its first games.
+# Usage: bash scripts/strength-run.sh NAME [--resume] [extra loa-match arguments...]
+#        bash scripts/strength-run.sh --list
+#   --resume  start from docs/results/strength/NAME-paused.state.json (the state committed at the
+#             last pause) unless out/strength/NAME.json.state already exists
+# Output: out/strength/NAME.{json,pgn,log} (the log is appended to; the summary goes there too).
+# LOA_MATCH chooses the binary (default build/release/matches/loa-match). A resumed run must use
+# a binary with the same search as the games already played: the state pins every engine setting
+# but not the code (docs/strength.md names the snapshot each run used).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+
+# name | seed | report every | tc | engines. A seed belongs to one run: a new run takes a new one.
+runs=(
+  "frontier-stc|66|50|stc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,preset=full"
+  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,preset=full"
+  "multicut-stc|67|50|stc|--test name=multicut,preset=full,multicut=on --base name=full,preset=full"
+  "solver-stc|69|50|stc|--test name=solver30k,preset=full,solver=30000 --base name=full,preset=full"
+)
+
+usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
+list() { for r in "${runs[@]}"; do IFS='|' read -r n s _ t _ <<< "$r"; echo "$n (seed $s, tc $t)"; done; }
+
+case "${1:-}" in
+  ""|-h|--help) usage; echo; echo "Runs:"; list; exit 0 ;;
+  --list) list; exit 0 ;;
+esac
+name="$1"; shift
+spec=""
+for r in "${runs[@]}"; do [[ "${r%%|*}" == "$name" ]] && spec="$r"; done
+if [[ -z "$spec" ]]; then
+  echo "strength-run.sh: unknown run '$name'; known runs:" >&2; list >&2; exit 2
+fi
+IFS='|' read -r _ seed every tc engines <<< "$spec"
+
+resume=0
+if [[ "${1:-}" == "--resume" ]]; then resume=1; shift; fi
+out="$root/out/strength"; mkdir -p "$out"
+state="$out/$name.json.state"
+if (( resume )) && [[ ! -e "$state" ]]; then
+  paused="$root/docs/results/strength/$name-paused.state.json"
+  if [[ ! -e "$paused" ]]; then
+    echo "strength-run.sh: --resume: neither $state nor $paused exists" >&2; exit 2
+  fi
+  cp "$paused" "$state"
+  echo "strength-run.sh: resuming from $paused ($(($(wc -l < "$state") - 1)) games)" >&2
+fi
+
+match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
+# shellcheck disable=SC2086  # $engines is a list of words on purpose
+exec "$match" $engines --tc "$tc" --openings "$root/data/openings/balanced-4-8.txt" \
+  --openings-order random --seed "$seed" --games 20000 -j 2 --sprt elo0=0,elo1=10 \
+  --report-every "$every" -q --json "$out/$name.json" --pgn "$out/$name.pgn" "$@" \
+  >> "$out/$name.log" 2>&1
