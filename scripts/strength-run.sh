@@ -50,8 +50,12 @@ if (( resume )) && [[ ! -e "$state" ]]; then
 fi
 
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
+[[ "$match" == */* ]] && match="$(realpath "$match")"  # a path given from elsewhere
+# Paths relative to the root, as the paused runs were started: the state's header records the
+# openings file as given, and a resume must match it.
+cd "$root"
 # shellcheck disable=SC2086  # $engines is a list of words on purpose
-exec "$match" $engines --tc "$tc" --openings "$root/data/openings/balanced-4-8.txt" \
+exec "$match" $engines --tc "$tc" --openings data/openings/balanced-4-8.txt \
   --openings-order random --seed "$seed" --games 20000 -j 2 --sprt elo0=0,elo1=10 \
-  --report-every "$every" -q --json "$out/$name.json" --pgn "$out/$name.pgn" "$@" \
+  --report-every "$every" -q --json "out/strength/$name.json" --pgn "out/strength/$name.pgn" "$@" \
   >> "$out/$name.log" 2>&1
