@@ -38,10 +38,15 @@ IFS='|' read -r _ seed every tc engines <<< "$spec"
 
 resume=0
 if [[ "${1:-}" == "--resume" ]]; then resume=1; shift; fi
-out="$root/out/strength"; mkdir -p "$out"
+match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
+[[ "$match" == */* ]] && match="$(realpath "$match")"  # a path given from elsewhere
+# Paths relative to the root, as the paused runs were started: the state's header records the
+# openings file as given, and a resume must match it.
+cd "$root"
+out="out/strength"; mkdir -p "$out"
 state="$out/$name.json.state"
 if (( resume )) && [[ ! -e "$state" ]]; then
-  paused="$root/docs/results/strength/$name-paused.state.json"
+  paused="docs/results/strength/$name-paused.state.json"
   if [[ ! -e "$paused" ]]; then
     echo "strength-run.sh: --resume: neither $state nor $paused exists" >&2; exit 2
   fi
@@ -49,13 +54,8 @@ if (( resume )) && [[ ! -e "$state" ]]; then
   echo "strength-run.sh: resuming from $paused ($(($(wc -l < "$state") - 1)) games)" >&2
 fi
 
-match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
-[[ "$match" == */* ]] && match="$(realpath "$match")"  # a path given from elsewhere
-# Paths relative to the root, as the paused runs were started: the state's header records the
-# openings file as given, and a resume must match it.
-cd "$root"
 # shellcheck disable=SC2086  # $engines is a list of words on purpose
 exec "$match" $engines --tc "$tc" --openings data/openings/balanced-4-8.txt \
   --openings-order random --seed "$seed" --games 20000 -j 2 --sprt elo0=0,elo1=10 \
-  --report-every "$every" -q --json "out/strength/$name.json" --pgn "out/strength/$name.pgn" "$@" \
+  --report-every "$every" -q --json "$out/$name.json" --pgn "$out/$name.pgn" "$@" \
   >> "$out/$name.log" 2>&1
