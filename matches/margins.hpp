@@ -16,7 +16,7 @@ namespace matches {
 struct MarginSettings {
     std::vector<loa::Position> positions;
     int max_depth = 3;                // 1 futility, 2 extended futility, 3 razoring
-    std::string variant = "full,tt=off";  // the searches that value the quiet moves
+    std::string variant = "full,tt=off,futility=off,ext_futility=off,razoring=off";  // values the quiet moves: no frontier pruning of its own
     std::string eval = "full";
     double coverage = 0.99;           // share of the nodes of every band a suggested margin covers
     int concurrency = 1;

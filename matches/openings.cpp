@@ -54,7 +54,9 @@ std::vector<Opening> load_openings(const std::string& path, const loa::Position&
 std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Position& start, const loa::RuleSet& rules) {
     std::vector<Opening> out;
     std::mt19937_64 rng(g.seed);
-    search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1"));
+    // Full width at the frontier: the judge values positions, it does not play them, and the
+    // books in data/openings were judged so (the same seed gives the same book).
+    search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1,futility=off,ext_futility=off,razoring=off"));
     std::set<loa::Key> seen;  // distinct openings only
     const int max_plies = std::max(g.plies, g.max_plies);
     auto identity = [&](const loa::Position& p) {

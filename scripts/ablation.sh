@@ -26,7 +26,7 @@ done
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"
-  "no-quiescence:qsearch=off" "hand-weights:eval=hand"
+  "no-quiescence:qsearch=off" "no-frontier:futility=off,ext_futility=off,razoring=off" "hand-weights:eval=hand"
 )
 # The time manager matters only on a clock: at a fixed node count both would play alike.
 if [[ -z "$limit" ]]; then variants+=("classic-timeman:timeman=classic"); fi

@@ -14,10 +14,13 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 # name | seed | report every | tc | engines. A seed belongs to one run: a new run takes a new one.
+# The runs begun before the frontier trio joined `full` spell that older `full` out ($classic),
+# so that their states stay resumable and their engines what they were.
+classic="preset=full,futility=off,ext_futility=off,razoring=off"
 runs=(
-  "frontier-stc|66|50|stc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,preset=full"
-  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,preset=full"
-  "multicut-stc|67|50|stc|--test name=multicut,preset=full,multicut=on --base name=full,preset=full"
+  "frontier-stc|66|50|stc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "multicut-stc|67|50|stc|--test name=multicut,$classic,multicut=on --base name=full,$classic"
   "solver-stc|69|50|stc|--test name=solver30k,preset=full,solver=30000 --base name=full,preset=full"
 )
 

@@ -263,11 +263,11 @@ const char* const EveryPreset[] = {
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
 };
 
-// The selective switches do act (on endgame-like positions, where evaluations spread), and a
-// switched-off search is the default one node for node.
-TEST(LoaSearch, SelectiveSearchPrunesAndOffIsTheDefault) {
+// The selective switches do act (on endgame-like positions, where evaluations spread), and
+// `full` is the classic preset plus the frontier trio, node for node, in both directions.
+TEST(LoaSearch, SelectiveSearchPrunesAndFullIsTheClassicPresetPlusTheFrontier) {
     search::SearchStats total;
-    std::uint64_t plain_nodes = 0, off_nodes = 0, frontier_nodes = 0, frontier_alternate_nodes = 0, alternate_tries = 0;
+    std::uint64_t plain_nodes = 0, on_nodes = 0, off_nodes = 0, classic_nodes = 0, frontier_nodes = 0, frontier_alternate_nodes = 0, alternate_tries = 0;
     std::uint64_t unreachable_tries = 0, unreachable_nodes = 0;
     int positions_with_other_tries = 0;
     for (const Position& pos : testing::sparse_positions(21, 12, 5, 8)) {
@@ -278,8 +278,11 @@ TEST(LoaSearch, SelectiveSearchPrunesAndOffIsTheDefault) {
         const auto alternate = run("full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_types=alternate", pos, 6);
         alternate_tries += alternate.stats.multicut_tries;
         if (alternate.stats.multicut_tries != selective.stats.multicut_tries) ++positions_with_other_tries;
+        // `full` is the 8 classic enhancements plus the frontier trio with its standard margins.
         plain_nodes += run("full", pos, 6).stats.nodes;
-        off_nodes += run("full,futility=off,ext_futility=off,razoring=off,multicut=off", pos, 6).stats.nodes;
+        on_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr,futility=on,ext_futility=on,razoring=on,multicut=off", pos, 6).stats.nodes;
+        off_nodes += run("full,futility=off,ext_futility=off,razoring=off", pos, 6).stats.nodes;
+        classic_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr", pos, 6).stats.nodes;
         // Node types serve multi-cut alone: without it the scheme changes nothing, not even
         // in the frontier rules, null-move verification or extensions.
         const char* const frontier = "full,futility=40,ext_futility=80,razoring=160,extensions=on,null_verify=on";
@@ -296,7 +299,9 @@ TEST(LoaSearch, SelectiveSearchPrunesAndOffIsTheDefault) {
     EXPECT_GT(total.multicut_tries, 0u);
     EXPECT_GT(alternate_tries, 0u);
     EXPECT_GT(positions_with_other_tries, 0);  // the scheme moves the tries
-    EXPECT_EQ(plain_nodes, off_nodes);
+    EXPECT_EQ(plain_nodes, on_nodes);
+    EXPECT_EQ(off_nodes, classic_nodes);
+    EXPECT_LT(plain_nodes, off_nodes);  // the trio prunes
     EXPECT_EQ(frontier_nodes, frontier_alternate_nodes);
     EXPECT_EQ(unreachable_tries, 0u);
     EXPECT_EQ(unreachable_nodes, plain_nodes);

@@ -37,6 +37,17 @@ TEST(SearchConfig, PresetsTurnOnExactlyWhatTheirNameSays) {
     EXPECT_EQ(full.killers, 2);
     EXPECT_EQ(full.history, HistoryMode::Relative);
     EXPECT_EQ(full.null_move, NullMove::Adaptive);
+    // The frontier trio is in `full` with its standard (`on`) margins, and in no other preset.
+    const SearchConfig frontier = parse_search_config("ab,futility=on,ext_futility=on,razoring=on");
+    EXPECT_TRUE(frontier.futility_margin.on() && frontier.ext_futility_margin.on() && frontier.razor_margin.on());
+    EXPECT_EQ(full.futility_margin, frontier.futility_margin);
+    EXPECT_EQ(full.ext_futility_margin, frontier.ext_futility_margin);
+    EXPECT_EQ(full.razor_margin, frontier.razor_margin);
+    EXPECT_EQ(preset_config("ab+frontier").razor_margin, frontier.razor_margin);
+    EXPECT_FALSE(preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr").futility_margin.on());
+    SearchConfig full_without_frontier = parse_search_config("full,futility=off,ext_futility=off,razoring=off");
+    full_without_frontier.preset = "pvs+asp+tt+killers+rhh+caps+null+lmr";  // informational only
+    EXPECT_EQ(full_without_frontier, preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr"));
     // The horizon treatment is the same in every preset.
     for (const char* p : {"ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full"})
         EXPECT_EQ(preset_config(p).qsearch, preset_config("ab").qsearch) << p;
@@ -80,7 +91,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
         EXPECT_EQ(parse_search_config(text).qs_order, c.qs_order) << text;
         EXPECT_EQ(parse_search_config(text).mc_types, c.mc_types) << text;
     }
-    const SearchConfig s = parse_search_config("full,futility=120:240,ext_futility=250,multicut=on,mc_moves=6,threads=3,timeman=tournament");
+    const SearchConfig s = parse_search_config("full,futility=120:240,ext_futility=250,razoring=off,multicut=on,mc_moves=6,threads=3,timeman=tournament");
     EXPECT_EQ(s.futility_margin, (TaperedMargin{120, 240}));
     EXPECT_EQ(s.ext_futility_margin, TaperedMargin::constant(250));
     EXPECT_FALSE(s.razor_margin.on());
