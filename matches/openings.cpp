@@ -54,8 +54,8 @@ std::vector<Opening> load_openings(const std::string& path, const loa::Position&
 std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Position& start, const loa::RuleSet& rules) {
     std::vector<Opening> out;
     std::mt19937_64 rng(g.seed);
-    // Full width at the frontier: the judge values positions, it does not play them, and the
-    // books in data/openings were judged so (the same seed gives the same book).
+    // Full width at the frontier: the judge reports the value it keeps a position by, and a
+    // margin's pruning would bend that value to save time the judge does not need to save.
     search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1,futility=off,ext_futility=off,razoring=off"));
     std::set<loa::Key> seen;  // distinct openings only
     const int max_plies = std::max(g.plies, g.max_plies);

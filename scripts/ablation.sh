@@ -5,6 +5,8 @@
 # Usage: bash scripts/ablation.sh [OUT_DIR] [extra loa-match arguments...]
 #   default OUT_DIR out/ablation, 200 games a pairing, -j 2, seed 16 (give all three to change
 #   one), e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000 -j 2 --seed 16
+#   --classic ablates the `full` before the frontier trio joined it (without the `no-frontier`
+#   pairing): the preset of the runs begun before 2026-11-26, whose states it resumes.
 # Without --tc the engines play at 20,000 nodes a move (contention-free); with it, the tournament
 # time manager (a default since 2026-11-24) is ablated too (`classic-timeman`).
 # A gauntlet's SPRT is taken from its first engine's side, here `full`: --sprt elo0=0,elo1=10
@@ -17,21 +19,28 @@ mkdir -p "$out"
 match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 limit=",nodes=20000"
 defaults=(--games 200 -j 2 --seed 16)
+base="preset=full"
+args=()
 for a in "$@"; do
   case "$a" in
     --tc) limit="" ;;
     --games|-j|--seed) defaults=() ;;  # given: the caller sets all three
   esac
+  # --classic: the `full` before the frontier trio joined it (2026-11-26), as the runs begun
+  # before then played it, so that their states resume.
+  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off"; else args+=("$a"); fi
 done
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"
-  "no-quiescence:qsearch=off" "no-frontier:futility=off,ext_futility=off,razoring=off" "hand-weights:eval=hand"
+  "no-quiescence:qsearch=off"
 )
+if [[ "$base" == "preset=full" ]]; then variants+=("no-frontier:futility=off,ext_futility=off,razoring=off"); fi
+variants+=("hand-weights:eval=hand")
 # The time manager matters only on a clock: at a fixed node count both would play alike.
 if [[ -z "$limit" ]]; then variants+=("classic-timeman:timeman=classic"); fi
-engines=(--engine "name=full,preset=full$limit")
-for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},preset=full,${v#*:}$limit"); done
+engines=(--engine "name=full,$base$limit")
+for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},$base,${v#*:}$limit"); done
 exec "$match" --gauntlet "${engines[@]}" --openings "$root/data/openings/balanced-4-8.txt" \
   --openings-order random "${defaults[@]}" --report-every 100 -q \
-  --json "$out/ablation.json" --pgn "$out/ablation.pgn" --plot "$out/ablation.png" "$@"
+  --json "$out/ablation.json" --pgn "$out/ablation.pgn" --plot "$out/ablation.png" ${args[@]+"${args[@]}"}

@@ -15,11 +15,13 @@ match="$build/matches/loa-match"
 [ -x "$match" ] || { echo "make-phase-positions: no $match (bash scripts/build.sh release)" >&2; exit 1; }
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+# The engines spell out the `full` of the day the file was made: the frontier trio joined `full`
+# later (2026-11-26).
 "$match" -q -j "$(nproc)" --seed 2116 --opening-plies 4 --games 40 --pgn "$work/games.pgn" --state "$work/games.state" \
-  --engine name=full,preset=full,nodes=8000 \
+  --engine name=full,preset=full,futility=off,ext_futility=off,razoring=off,nodes=8000 \
   --engine name=rhh,preset=pvs+tt+rhh,nodes=8000 \
   --engine name=hh-killers,preset=pvs+tt+hh+killers,nodes=8000 \
-  --engine name=hand-weights,preset=full,eval=hand,nodes=8000 > /dev/null
+  --engine name=hand-weights,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=8000 > /dev/null
 mkdir -p "$root/data/treesize"
 write_set() {  # name, description, positions arguments...
   local name="$1" what="$2"; shift 2

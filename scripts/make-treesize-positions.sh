@@ -7,11 +7,13 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 match="$root/build/release/matches/loa-match"
 [ -x "$match" ] || bash "$root/scripts/build.sh" release
 games="$(mktemp --suffix=.pgn)"
+# The engines spell out the `full` of the day the file was made: the tuned weights and the
+# frontier trio joined `full` later.
 "$match" -q -j "$(nproc)" --seed 2026 --opening-plies 4 --games 24 --pgn "$games" \
-  --engine name=full,preset=full,nodes=8000 \
+  --engine name=full,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=8000 \
   --engine name=rhh,preset=pvs+tt+rhh,nodes=8000 \
   --engine name=hh-killers,preset=pvs+tt+hh+killers,nodes=8000 \
-  --engine name=concentration,preset=full,eval=concentration,nodes=8000 > /dev/null
+  --engine name=concentration,preset=full,futility=off,ext_futility=off,razoring=off,eval=concentration,nodes=8000 > /dev/null
 {
   echo "# Tree-size position set: made by scripts/make-treesize-positions.sh (seed 2026)."
   "$match" positions --pgn "$games" --per-game 2 --min-ply 10 --max-ply 40 --seed 2026

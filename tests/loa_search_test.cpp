@@ -258,7 +258,7 @@ const Puzzles& puzzles() {
 const char* const EveryPreset[] = {
     "ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full", "full,null=1", "full,null=3",
     "full,null_verify=on", "full,qsearch=off", "full,qsearch=quads", "full,extensions=on", "pvs+tt+lmr,lmr_min_moves=1",
-    "full,aspiration_research=full,tt_replace=always", "full,futility=on,ext_futility=on,razoring=on",
+    "full,aspiration_research=full,tt_replace=always", "full,futility=off,ext_futility=off,razoring=off",
     "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
 };

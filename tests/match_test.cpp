@@ -1177,6 +1177,17 @@ TEST(TreeSize, StudiesHaveTheirVariants) {
     EXPECT_THROW(study_variants("nonsense"), common::InputError);
 }
 
+// A variant is ordering-only (its scores must equal minimax's) only without every switch that
+// prunes or reduces: the frontier trio of `full` included.
+TEST(TreeSize, SelectiveSwitchesAreNotOrderingOnly) {
+    EXPECT_TRUE(parse_tree_variant("name=x,preset=pvs+killers+rhh+caps,aspiration=off").ordering_only());
+    EXPECT_FALSE(parse_tree_variant("name=x,preset=full,tt=off,null=off,lmr=off").ordering_only());
+    EXPECT_TRUE(parse_tree_variant("name=x,preset=full,tt=off,null=off,lmr=off,futility=off,ext_futility=off,razoring=off")
+                    .ordering_only());
+    for (const char* selective : {"futility=on", "ext_futility=on", "razoring=on", "multicut=on"})
+        EXPECT_FALSE(parse_tree_variant(std::string("name=x,preset=pvs+killers,") + selective).ordering_only()) << selective;
+}
+
 TEST(TreeSize, OrderingOnlyVariantsAgreeOnEveryScoreAndTheRunIsReproducible) {
     TreeSizeSettings s;
     s.positions = load_positions(LOA_DATA_DIR "/treesize-positions.txt");

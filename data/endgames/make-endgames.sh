@@ -10,8 +10,10 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${1:-$root/build/release}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-"$build/matches/loa-match" --engine name=tuned,preset=full,nodes=20000 \
-  --engine name=hand,preset=full,nodes=20000,eval=hand --games 300 -j 2 \
+# The engines spell out the `full` of the day the file was made: the frontier trio joined `full`
+# later (2026-11-26).
+"$build/matches/loa-match" --engine name=tuned,preset=full,futility=off,ext_futility=off,razoring=off,nodes=20000 \
+  --engine name=hand,preset=full,futility=off,ext_futility=off,razoring=off,nodes=20000,eval=hand --games 300 -j 2 \
   --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed 2027 -q \
   --pgn "$work/games.pgn" --json "$work/games.json" --state "$work/games.state"
 "$build/matches/loa-match" positions --pgn "$work/games.pgn" --before-end 3..15 --per-game 2 --seed 2027 \

@@ -12,7 +12,9 @@ here="$(cd "$(dirname "$0")" && pwd)"
 loa_match="${1:-$here/../../build/release/matches/loa-match}"
 work="${2:-$here/../../out/texel-1}"
 mkdir -p "$work"
-"$loa_match" --engine name=a,preset=full,nodes=8000 --engine name=b,preset=full,nodes=12000 --games 4000 -j 2 \
+# The engines spell out the `full` of the day the file was made: the tuned weights and the
+# frontier trio joined `full` later.
+"$loa_match" --engine name=a,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=8000 --engine name=b,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=12000 --games 4000 -j 2 \
   --openings "$here/../openings/balanced-4-8.txt" --openings-order random --seed 11 -q --report-every 1000 \
   --pgn "$work/selfplay.pgn" --json "$work/selfplay.json"
 "$loa_match" tune "$work/selfplay.pgn" --freeze groups --seed 1 --out "$here/texel-1.json"
