@@ -81,7 +81,7 @@ MarginStudy run_margin_study(const MarginSettings& s, bool progress) {
     if (s.max_depth < 1 || s.max_depth > 3) throw common::InputError("margins: the depth is 1 (futility), 2 or 3 (razoring)");
     if (!(s.coverage > 0 && s.coverage <= 1)) throw common::InputError("margins: the coverage is a share in (0, 1]");
     const search::SearchConfig config = search::parse_search_config(s.variant);
-    if (config.futility_margin.on() || config.ext_futility_margin.on() || config.razor_margin.on() || config.multicut)
+    if (config.frontier_pruning() || config.multicut)
         throw common::InputError("margins: the variant that values the moves must not prune at the frontier itself");
     const loa::SearchGame game = loa::SearchGame::from_spec(loa::RuleSet{}, s.eval);
 

@@ -31,8 +31,7 @@ using common::InputError;
 bool TreeVariant::ordering_only() const {
     // Every switch that changes which nodes are searched, not only their order, rules it out.
     return !config.tt && config.null_move == search::NullMove::Off && !config.lmr && !config.extensions &&
-           !config.futility_margin.on() && !config.ext_futility_margin.on() && !config.razor_margin.on() &&
-           !config.multicut && !config.erps;
+           !config.frontier_pruning() && !config.multicut && !config.erps;
 }
 
 TreeVariant parse_tree_variant(const std::string& text) {

@@ -88,6 +88,8 @@ struct SearchConfig {
     TaperedMargin futility_margin;
     TaperedMargin ext_futility_margin;
     TaperedMargin razor_margin;
+    // Any of the three on: the search evaluates at frontier nodes and prunes by a margin.
+    bool frontier_pruning() const { return futility_margin.on() || ext_futility_margin.on() || razor_margin.on(); }
     // Multi-cut (Björnsson and Marsland) at expected cut nodes: when `mc_cuts` of the first
     // `mc_moves` moves fail high on a search `mc_reduction` plies shallower, the node fails high.
     // `mc_types`: which nodes count as expected cut nodes (node_type.hpp).

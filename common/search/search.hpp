@@ -348,7 +348,7 @@ private:
         int prune_margin = 0;              // quiet moves skipped when > 0
         Score futility_value = -Infinity;  // what a pruned move is taken to be worth at most
         if (!pv_node && !root && !is_decisive(alpha) && !is_decisive(beta) && depth <= 3 &&
-            (config_.futility_margin.on() || config_.ext_futility_margin.on() || config_.razor_margin.on())) {
+            config_.frontier_pruning()) {
             const Score static_eval = evaluate(ply);
             const FrontierDecision decision =
                 frontier_decision(depth, static_eval, alpha, entered_by_extension_[static_cast<std::size_t>(ply)], frontier_margins());
