@@ -82,7 +82,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
                              "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
                              "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament",
                              "full,multicut=on,mc_types=alternate",
-                             "pvs+tt+killers+rhh,qs_order=history", "full,solver=50000",
+                             "pvs+tt+killers+rhh,qs_order=history", "full,solver=50000", "full,solver=50000,solver_score=-150",
                              "full,futility=120:240,ext_futility=on,razoring=500:900"}) {
         const SearchConfig c = parse_search_config(spec);
         const std::string text = to_string(c);
@@ -90,6 +90,7 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
         EXPECT_EQ(parse_search_config(text).history, c.history);
         EXPECT_EQ(parse_search_config(text).qs_order, c.qs_order) << text;
         EXPECT_EQ(parse_search_config(text).mc_types, c.mc_types) << text;
+        EXPECT_EQ(parse_search_config(text).solver_score, c.solver_score) << text;
     }
     const SearchConfig s = parse_search_config("full,futility=120:240,ext_futility=250,razoring=off,multicut=on,mc_moves=6,threads=3,timeman=tournament");
     EXPECT_EQ(s.futility_margin, (TaperedMargin{120, 240}));
@@ -111,6 +112,10 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     EXPECT_EQ(parse_search_config("full,solver=50000,solver=off").solver_nodes, 0);
     EXPECT_EQ(parse_search_config("full,solver=0").solver_nodes, 0);
     EXPECT_EQ(parse_search_config("full").solver_nodes, 0);
+    EXPECT_EQ(parse_search_config("full,solver_score=200").solver_score, 200);
+    EXPECT_EQ(parse_search_config("full,solver_score=-30000").solver_score, -30000);
+    EXPECT_FALSE(parse_search_config("full,solver_score=200,solver_score=off").solver_score);
+    EXPECT_FALSE(parse_search_config("full").solver_score);
 }
 
 TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
@@ -118,7 +123,8 @@ TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
                              "full,futility=5:", "full,futility=:5", "full,futility=1:2:3", "full,razoring=10001",
                              "full,ext_futility=50:10001", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
                              "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv", "full,mc_types=pv",
-                             "full,solver=-1", "full,solver=on", "full,solver=10000001"})
+                             "full,solver=-1", "full,solver=on", "full,solver=10000001", "full,solver_score=on",
+                             "full,solver_score=30001", "full,solver_score=-30001", "full,solver_score=2.5"})
         EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
 }
 

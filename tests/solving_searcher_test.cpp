@@ -123,6 +123,43 @@ TEST(SolvingSearcher, DeterministicAtFixedDepthAndFreshAfterNewGame) {
     }
 }
 
+TEST(SolvingSearcher, TheScoreGateRunsTheSolverOnlyAfterAScoreAtLeastItsOwn) {
+    // solver_score=S: the solver runs only when this game's previous search scored at least S
+    // (the first search of a game never), else the search is the plain one, node for node.
+    int checked = 0;
+    for (const Position& pos : testing::late_positions(23, 60)) {
+        if (!and_or::forced_win_within(pos, true, 3)) continue;  // provable: the solver's run shows
+        search::SearchConfig config = full_with_solver(200'000);
+        config.qsearch = 0;
+        search::SearchConfig without = config;
+        without.solver_nodes = 0;
+        search::ParallelSearcher<SearchGame> plain(SearchGame{}, without);
+        const auto alone = plain.search(pos, depth(2));
+        const search::Score first_score = alone.score;
+        for (const int gate : {-search::WinScore, first_score, first_score + 1, search::WinScore}) {
+            config.solver_score = gate;
+            Solving solving(SearchGame{}, config);
+            for (int game = 0; game < 2; ++game) {  // a new game forgets the score
+                const auto first = solving.search(pos, depth(2));
+                EXPECT_EQ(first.solver_nodes, 0u) << pos.to_text();
+                EXPECT_EQ(first.best_move, alone.best_move);
+                EXPECT_EQ(first.stats.nodes, alone.stats.nodes);
+                const auto second = solving.search(pos, depth(2));
+                if (first_score >= gate) {
+                    EXPECT_GT(second.solver_nodes, 0u) << "gate " << gate << ' ' << pos.to_text();
+                    EXPECT_TRUE(second.proven_win) << pos.to_text();
+                } else {
+                    EXPECT_EQ(second.solver_nodes, 0u) << "gate " << gate << ' ' << pos.to_text();
+                    EXPECT_FALSE(second.proven_win);
+                }
+                solving.new_game();
+            }
+        }
+        if (++checked == 6) break;
+    }
+    EXPECT_EQ(checked, 6);
+}
+
 // A timer with a plan of `target` ms that records what the search tells it and stops it
 // after depth 4.
 class RecordingTimer final : public search::SearchTimer {

@@ -157,6 +157,9 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
         c.threads = parse_range(key, value, 1, 64);
     } else if (key == "solver") {
         c.solver_nodes = value == "off" ? 0 : parse_range(key, value, 0, 10'000'000);
+    } else if (key == "solver_score") {
+        if (value == "off") c.solver_score.reset();
+        else c.solver_score = parse_range(key, value, -30'000, 30'000);
     } else if (key == "pvs") {
         c.pvs = parse_on_off(key, value);
     } else if (key == "aspiration") {
@@ -282,7 +285,7 @@ std::string to_string(const SearchConfig& c) {
         "captures_first={},killers={},refutation={},history={},hh_inc={},bf_inc={},rhh_update={},"
         "history_captures={},history_aging={},null={},null_verify={},lmr={},lmr_min_depth={},"
         "lmr_min_moves={},qsearch={},qsearch_plies={},qs_order={},extensions={},futility={},ext_futility={},razoring={},multicut={},mc_moves={},mc_cuts={},"
-        "mc_reduction={},mc_types={},erps={},erps_research={},erps_floor={},erps_base={},erps_min={},erps_max={},threads={},solver={},timeman={}",
+        "mc_reduction={},mc_types={},erps={},erps_research={},erps_floor={},erps_base={},erps_min={},erps_max={},threads={},solver={},solver_score={},timeman={}",
         c.preset, on(c.pvs), c.aspiration ? std::to_string(c.aspiration_window) : "off",
         c.aspiration_research == AspirationResearch::Full ? "full" : "widen",
         c.tt ? std::to_string(c.tt_mb) : "off", replace, c.tt_reuse == TTReuse::Exact ? "exact" : "deeper",
@@ -291,7 +294,8 @@ std::string to_string(const SearchConfig& c) {
         to_string(c.bf_increment()), c.rhh_update == RhhUpdate::All ? "all" : "cutnodes", on(c.history_captures),
         on(c.history_aging), null, on(c.null_verify), on(c.lmr), c.lmr_min_depth, c.lmr_min_moves, qsearch,
         c.qsearch_plies, c.qs_order == QsOrder::History ? "history" : "captures", on(c.extensions), to_string(c.futility_margin), to_string(c.ext_futility_margin),
-        to_string(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.mc_types == McTypes::Retype ? "retype" : "alternate", on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, nodes(c.solver_nodes), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
+        to_string(c.razor_margin), on(c.multicut), c.mc_moves, c.mc_cuts, c.mc_reduction, c.mc_types == McTypes::Retype ? "retype" : "alternate", on(c.erps), on(c.erps_research), on(c.erps_floor), c.erps_base, c.erps_min, c.erps_max, c.threads, nodes(c.solver_nodes),
+        c.solver_score ? std::to_string(*c.solver_score) : std::string("off"), c.timeman == TimePolicy::Tournament ? "tournament" : "classic");
 }
 
 const std::vector<std::pair<std::string, std::string>>& config_keys() {
@@ -343,6 +347,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"erps_max", "100..800: ERPS: most depth a move costs, in hundredths of a ply"},
         {"threads", "1..64: lazy SMP threads sharing the transposition table (1: deterministic)"},
         {"solver", "off|0|<nodes>: proof-number solver before each search, a proven win played at once (at most a fifth of the move's time)"},
+        {"solver_score", "off|<centi-units>: the solver runs only after a search of this game that scored at least this for the mover (off: before every search)"},
         {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };
     return keys;

@@ -130,6 +130,10 @@ struct SearchConfig {
     // A proof-number solver in front of the search (solver::SolvingSearcher): up to this many
     // nodes a move (and a fifth of the planned time); a proven win is played at once. 0: off.
     int solver_nodes = 0;
+    // Where the solver runs: only when the previous search of this game scored at least this
+    // much for the side to move (it pays where the game is nearly decided, and its share of
+    // the clock is lost everywhere else). Unset: before every search.
+    std::optional<int> solver_score;
 
     // How a clock becomes a time per move (not a search feature: the engine and the match
     // runner's in-process players read it). Tournament is the default since its SPRTs accepted

@@ -6,6 +6,11 @@
 // disproofs and numbers make the next move's solve cheaper, while each solve proves its own
 // wins (a proof found under one game history may not hold under the next: solved_table.hpp).
 //
+// With solver_score=S the solver runs only after a search of this game that scored at least S
+// for the side to move (a proven win counts): where the game is not nearly won there is rarely
+// a proof to find, and the solver's share of the clock is lost. The first search of a game
+// has no score before it, so it goes to αβ alone.
+//
 // Off (solver=0), this is exactly the ParallelSearcher it wraps. With fixed depth or nodes
 // the solver is bounded by nodes only, so the search stays deterministic. Its memory is the
 // proof tree, 24 bytes a node created (the key's largest budget, 10 million nodes, is 240 MB).
@@ -42,11 +47,12 @@ public:
     void new_game() {
         searcher_.new_game();
         if (solver_) solver_->clear();
+        last_score_.reset();
     }
 
     Result search(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
-        if (!solver_ || single_move(root)) return searcher_.search(root, limits, history, on_iteration);
+        if (!solver_ || !solver_due() || single_move(root)) return remember(searcher_.search(root, limits, history, on_iteration));
         const search::Stopwatch clock;
         const auto proof = solver_->solve(root, solver_limits(limits, config().solver_nodes), history);
         const double solver_ms = clock.elapsed_ms();
@@ -61,7 +67,7 @@ public:
             result.stats.time_ms = solver_ms;
             // No αβ iteration ran: one report at depth 0 says what the solver found.
             if (on_iteration) on_iteration({0, 0, result.score, proof.nodes, solver_ms, 0, result.pv, result.stats});
-            return result;
+            return remember(std::move(result));
         }
         // The rest to αβ: its clock starts now, so every limit it sees counts the solver's time.
         search::SearchLimits rest = limits;
@@ -72,7 +78,7 @@ public:
         Result result = searcher_.search(root, rest, history, on_iteration);
         result.solver_nodes = proof.nodes;
         result.stats.time_ms += solver_ms;
-        return result;
+        return remember(std::move(result));
     }
 
     // The solver's limits for a search with `limits`: `solver_nodes`, fewer when the search
@@ -109,6 +115,17 @@ private:
         double offset_ms_;
     };
 
+    // Whether this search may start with the solver (solver_score: the last search's score).
+    bool solver_due() const {
+        const auto& gate = config().solver_score;
+        return !gate || (last_score_ && *last_score_ >= *gate);
+    }
+
+    Result remember(Result result) {
+        last_score_ = result.score;
+        return result;
+    }
+
     // One legal move: nothing to choose, so nothing worth proving.
     bool single_move(const Position& root) const {
         typename G::MoveList moves;
@@ -118,6 +135,7 @@ private:
 
     std::unique_ptr<ProofNumberSolver<G>> solver_;
     search::ParallelSearcher<G> searcher_;
+    std::optional<search::Score> last_score_;  // of this game's last search (solver_score)
 };
 
 }  // namespace solver
