@@ -112,9 +112,10 @@ TEST(SearchConfig, CanonicalTextRoundTrips) {
     EXPECT_EQ(parse_search_config("full,solver=50000,solver=off").solver_nodes, 0);
     EXPECT_EQ(parse_search_config("full,solver=0").solver_nodes, 0);
     EXPECT_EQ(parse_search_config("full").solver_nodes, 0);
-    EXPECT_EQ(parse_search_config("full,solver_score=200").solver_score, 200);
-    EXPECT_EQ(parse_search_config("full,solver_score=-30000").solver_score, -30000);
-    EXPECT_FALSE(parse_search_config("full,solver_score=200,solver_score=off").solver_score);
+    EXPECT_EQ(parse_search_config("full,solver=1000,solver_score=200").solver_score, 200);
+    EXPECT_EQ(parse_search_config("full,solver_score=-30000,solver=1000").solver_score, -30000);
+    EXPECT_FALSE(parse_search_config("full,solver=1000,solver_score=200,solver_score=off").solver_score);
+    EXPECT_FALSE(parse_search_config("full,solver_score=off").solver_score);
     EXPECT_FALSE(parse_search_config("full").solver_score);
 }
 
@@ -141,6 +142,12 @@ TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
     expect_error("preset=pvs,colour=red", "unknown key 'colour'");
     expect_error("full,multicut=on,mc_moves=2,mc_cuts=3", "mc_cuts (3) must not exceed mc_moves (2)");
     expect_error("preset=pvs+xyz", "unknown preset token 'xyz'");
+    // A key that also takes words names them with its range; a gate without its solver is refused.
+    expect_error("full,solver=lots", "expected off or an integer in 0..10000000");
+    expect_error("full,solver=1000,solver_score=on", "expected off or an integer in -30000..30000");
+    expect_error("full,aspiration=wide", "expected on, off or an integer in 1..10000");
+    expect_error("full,solver_score=50", "solver_score gates the solver, which is off");
+    expect_error("full,solver=30000,solver_score=50,solver=off", "solver_score gates the solver, which is off");
     expect_error("killers=99", "'killers'");
     expect_error("history=sometimes", "'history'");
     expect_error("hh_inc=3", "'hh_inc'");

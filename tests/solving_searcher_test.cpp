@@ -143,11 +143,16 @@ TEST(SolvingSearcher, TheScoreGateRunsTheSolverOnlyAfterAScoreAtLeastItsOwn) {
                 const auto first = solving.search(pos, depth(2));
                 EXPECT_EQ(first.solver_nodes, 0u) << pos.to_text();
                 EXPECT_EQ(first.best_move, alone.best_move);
+                EXPECT_EQ(first.score, alone.score);
                 EXPECT_EQ(first.stats.nodes, alone.stats.nodes);
                 const auto second = solving.search(pos, depth(2));
                 if (first_score >= gate) {
                     EXPECT_GT(second.solver_nodes, 0u) << "gate " << gate << ' ' << pos.to_text();
                     EXPECT_TRUE(second.proven_win) << pos.to_text();
+                    // A proven win counts as a score above the gate: the solver runs again.
+                    const auto third = solving.search(pos, depth(2));
+                    EXPECT_GT(third.solver_nodes, 0u) << "gate " << gate << ' ' << pos.to_text();
+                    EXPECT_TRUE(third.proven_win) << pos.to_text();
                 } else {
                     EXPECT_EQ(second.solver_nodes, 0u) << "gate " << gate << ' ' << pos.to_text();
                     EXPECT_FALSE(second.proven_win);
@@ -158,6 +163,60 @@ TEST(SolvingSearcher, TheScoreGateRunsTheSolverOnlyAfterAScoreAtLeastItsOwn) {
         if (++checked == 6) break;
     }
     EXPECT_EQ(checked, 6);
+}
+
+TEST(SolvingSearcher, AProvenWinPassesEveryGateTheSearchsWinDid) {
+    // Where the mover connects at once, αβ scores the win in one ply (WinScore - 1), the solver
+    // then proves it and reports the least decisive win; the gate must still let the next
+    // search's solver run (it would not if the reported score were what the gate compared).
+    int checked = 0;
+    for (const Position& pos : testing::late_positions(29, 200)) {
+        if (!and_or::forced_win_within(pos, true, 1)) continue;
+        search::SearchConfig config = full_with_solver(200'000);
+        config.solver_score = search::win_in(1);
+        Solving solving(SearchGame{}, config);
+        const auto first = solving.search(pos, depth(2));
+        ASSERT_EQ(first.score, search::win_in(1)) << pos.to_text();
+        const auto second = solving.search(pos, depth(2));
+        ASSERT_TRUE(second.proven_win) << pos.to_text();
+        EXPECT_LT(second.score, *config.solver_score);
+        const auto third = solving.search(pos, depth(2));
+        EXPECT_GT(third.solver_nodes, 0u) << pos.to_text();
+        EXPECT_TRUE(third.proven_win) << pos.to_text();
+        if (++checked == 3) break;
+    }
+    EXPECT_EQ(checked, 3);
+}
+
+TEST(SolvingSearcher, ASearchStoppedBeforeItsFirstIterationLeavesTheGateAsItWas) {
+    // Stopped at once (one node), the search has no score; the 0 it reports must not open a
+    // gate at or below 0, nor change the score the last real search left.
+    const Position pos = testing::late_positions(23, 1).front();
+    search::SearchConfig config = full_with_solver(200'000);
+    config.solver_score = -search::WinScore;  // any real score opens it
+    Solving solving(SearchGame{}, config);
+    search::SearchLimits one_node;
+    one_node.nodes = 1;
+    const auto stopped = solving.search(pos, one_node);
+    ASSERT_EQ(stopped.depth, 0);
+    EXPECT_EQ(solving.search(pos, depth(1)).solver_nodes, 0u) << "a stopped search opened the gate";
+
+    config.solver_score = 0;
+    Solving gated(SearchGame{}, config);
+    search::SearchConfig without = config;
+    without.solver_nodes = 0;
+    without.solver_score.reset();
+    // A position whose depth-1 score is below 0 for the mover: a stopped search must not lift it.
+    for (const Position& p : testing::late_positions(31, 100)) {
+        search::ParallelSearcher<SearchGame> plain(SearchGame{}, without);
+        if (plain.search(p, depth(1)).score >= 0) continue;
+        gated.new_game();
+        EXPECT_LT(gated.search(p, depth(1)).score, 0);
+        EXPECT_EQ(gated.search(p, one_node).depth, 0);
+        EXPECT_EQ(gated.search(p, depth(1)).solver_nodes, 0u) << p.to_text();
+        return;
+    }
+    FAIL() << "no position scoring below 0";
 }
 
 // A timer with a plan of `target` ms that records what the search tells it and stops it

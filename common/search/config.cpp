@@ -20,9 +20,11 @@ bool parse_on_off(std::string_view key, std::string_view value) {
     bad_value(key, value, "on or off");
 }
 
-int parse_range(std::string_view key, std::string_view value, int lo, int hi) {
+// `words`: what else the key takes (e.g. "off"), named in the error with the range.
+int parse_range(std::string_view key, std::string_view value, int lo, int hi, std::string_view words = {}) {
     const auto v = common::parse_int(value);
-    if (!v || *v < lo || *v > hi) bad_value(key, value, fmt::format("an integer in {}..{}", lo, hi));
+    if (!v || *v < lo || *v > hi)
+        bad_value(key, value, fmt::format("{}{}an integer in {}..{}", words, words.empty() ? "" : " or ", lo, hi));
     return *v;
 }
 
@@ -156,16 +158,16 @@ bool apply_search_option(SearchConfig& c, std::string_view key, std::string_view
     } else if (key == "threads") {
         c.threads = parse_range(key, value, 1, 64);
     } else if (key == "solver") {
-        c.solver_nodes = value == "off" ? 0 : parse_range(key, value, 0, 10'000'000);
+        c.solver_nodes = value == "off" ? 0 : parse_range(key, value, 0, 10'000'000, "off");
     } else if (key == "solver_score") {
         if (value == "off") c.solver_score.reset();
-        else c.solver_score = parse_range(key, value, -30'000, 30'000);
+        else c.solver_score = parse_range(key, value, -30'000, 30'000, "off");
     } else if (key == "pvs") {
         c.pvs = parse_on_off(key, value);
     } else if (key == "aspiration") {
         if (value == "on") c.aspiration = true;
         else if (value == "off") c.aspiration = false;
-        else c.aspiration = true, c.aspiration_window = parse_range(key, value, 1, 10000);
+        else c.aspiration = true, c.aspiration_window = parse_range(key, value, 1, 10000, "on, off");
     } else if (key == "aspiration_research") {
         if (value == "full") c.aspiration_research = AspirationResearch::Full;
         else if (value == "widen") c.aspiration_research = AspirationResearch::Widen;
@@ -258,6 +260,9 @@ SearchConfig parse_search_config(std::string_view spec) {
     // Multi-cut could then never fire, yet would pay for its reduced searches at every cut node.
     if (c.mc_cuts > c.mc_moves)
         throw InputError(fmt::format("search config: mc_cuts ({}) must not exceed mc_moves ({})", c.mc_cuts, c.mc_moves));
+    // A gate without the solver it gates would change nothing, silently.
+    if (c.solver_score && c.solver_nodes == 0)
+        throw InputError("search config: solver_score gates the solver, which is off: add solver=<nodes>");
     return c;
 }
 
@@ -347,7 +352,7 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"erps_max", "100..800: ERPS: most depth a move costs, in hundredths of a ply"},
         {"threads", "1..64: lazy SMP threads sharing the transposition table (1: deterministic)"},
         {"solver", "off|0|<nodes>: proof-number solver before each search, a proven win played at once (at most a fifth of the move's time)"},
-        {"solver_score", "off|<centi-units>: the solver runs only after a search of this game that scored at least this for the mover (off: before every search)"},
+        {"solver_score", "off|<centi-units>: the solver runs only after a search of this game that scored at least this for the mover (needs solver=N; off: before every search)"},
         {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };
     return keys;

@@ -7,9 +7,12 @@
 // wins (a proof found under one game history may not hold under the next: solved_table.hpp).
 //
 // With solver_score=S the solver runs only after a search of this game that scored at least S
-// for the side to move (a proven win counts): where the game is not nearly won there is rarely
-// a proof to find, and the solver's share of the clock is lost. The first search of a game
-// has no score before it, so it goes to αβ alone.
+// for the side to move (a proven win counts, whatever S): where the game is not nearly won
+// there is rarely a proof to find, and the solver's share of the clock is lost. The first
+// search of a game has no score before it, so it goes to αβ alone; a search stopped before
+// its first iteration ended has none either and leaves the last score as it was. The score is
+// the engine's, not the position's: it carries over to whatever the next search is asked
+// about (a `position` without `ucinewgame`, an undo, the other colour) until new_game().
 //
 // Off (solver=0), this is exactly the ParallelSearcher it wraps. With fixed depth or nodes
 // the solver is bounded by nodes only, so the search stays deterministic. Its memory is the
@@ -121,8 +124,12 @@ private:
         return !gate || (last_score_ && *last_score_ >= *gate);
     }
 
+    // A proven win is stored as the best score there is: its reported score, the least decisive
+    // win, would fall below a gate set between that and WinScore. A search interrupted in its
+    // first iteration reports a score of 0 that no search computed, so it is not stored.
     Result remember(Result result) {
-        last_score_ = result.score;
+        if (result.proven_win) last_score_ = search::WinScore;
+        else if (result.depth > 0) last_score_ = result.score;
         return result;
     }
 
