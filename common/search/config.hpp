@@ -152,7 +152,9 @@ SearchConfig parse_search_config(std::string_view spec);
 bool apply_search_option(SearchConfig& config, std::string_view key, std::string_view value);
 // A preset by name ("ab", "pvs+tt+rhh", "full", ...); throws on an unknown token.
 SearchConfig preset_config(std::string_view preset);
-// Canonical text listing every switch: parse_search_config(to_string(c)) == c.
+// Canonical text listing every switch: parse_search_config(to_string(c)) == c for every c that
+// parse_search_config returned (one built key by key with apply_search_option may hold what the
+// parser refuses as a whole, e.g. solver_score with the solver off: a UCI GUI sends keys one by one).
 std::string to_string(const SearchConfig& config);
 // The keys, with their accepted values, for help texts.
 const std::vector<std::pair<std::string, std::string>>& config_keys();
