@@ -165,7 +165,7 @@ TEST(SolvingSearcher, TheScoreGateRunsTheSolverOnlyAfterAScoreAtLeastItsOwn) {
     EXPECT_EQ(checked, 6);
 }
 
-TEST(SolvingSearcher, AProvenWinPassesEveryGateTheSearchsWinDid) {
+TEST(SolvingSearcher, AProvenWinPassesTheGateTheSearchsWinDid) {
     // Where the mover connects at once, αβ scores the win in one ply (WinScore - 1), the solver
     // then proves it and reports the least decisive win; the gate must still let the next
     // search's solver run (it would not if the reported score were what the gate compared).
@@ -200,23 +200,34 @@ TEST(SolvingSearcher, ASearchStoppedBeforeItsFirstIterationLeavesTheGateAsItWas)
     const auto stopped = solving.search(pos, one_node);
     ASSERT_EQ(stopped.depth, 0);
     EXPECT_EQ(solving.search(pos, depth(1)).solver_nodes, 0u) << "a stopped search opened the gate";
+    // ... while a real score does open it (else the check above would hold with no gate at all).
+    EXPECT_GT(solving.search(pos, depth(1)).solver_nodes, 0u) << "a real score left the gate shut";
 
     config.solver_score = 0;
     Solving gated(SearchGame{}, config);
     search::SearchConfig without = config;
     without.solver_nodes = 0;
     without.solver_score.reset();
-    // A position whose depth-1 score is below 0 for the mover: a stopped search must not lift it.
+    // A position whose depth-1 score is below 0 for the mover: a stopped search must not lift
+    // it. A position scoring 0 or more shows that the same gate does open.
+    bool below = false, opened = false;
     for (const Position& p : testing::late_positions(31, 100)) {
         search::ParallelSearcher<SearchGame> plain(SearchGame{}, without);
-        if (plain.search(p, depth(1)).score >= 0) continue;
+        const bool scores_below = plain.search(p, depth(1)).score < 0;
         gated.new_game();
-        EXPECT_LT(gated.search(p, depth(1)).score, 0);
-        EXPECT_EQ(gated.search(p, one_node).depth, 0);
-        EXPECT_EQ(gated.search(p, depth(1)).solver_nodes, 0u) << p.to_text();
-        return;
+        if (scores_below && !below) {
+            below = true;
+            EXPECT_LT(gated.search(p, depth(1)).score, 0);
+            EXPECT_EQ(gated.search(p, one_node).depth, 0);
+            EXPECT_EQ(gated.search(p, depth(1)).solver_nodes, 0u) << p.to_text();
+        } else if (!scores_below && !opened) {
+            opened = true;
+            EXPECT_GE(gated.search(p, depth(1)).score, 0);
+            EXPECT_GT(gated.search(p, depth(1)).solver_nodes, 0u) << p.to_text();
+        }
+        if (below && opened) return;
     }
-    FAIL() << "no position scoring below 0";
+    FAIL() << "no position scoring below 0 (" << below << ") or none at 0 or above (" << opened << ")";
 }
 
 // A timer with a plan of `target` ms that records what the search tells it and stops it
