@@ -14,6 +14,10 @@
 #   Defaults --games 1000 -j 2 --seed 16 (each replaced when given). Resumable: the same command
 #   continues an interrupted gauntlet and skips a finished one.
 #   GAUNTLETS="vs-none" (or "vs-hh", or both, the default) plays only those gauntlets.
+#   --classic plays the `full` before the frontier trio joined it (2026-11-26), as the runs begun
+#   before then did (section 5 of docs/experiments.md), so that new pairings stay comparable.
+#   SKIP="rhh-all-1 ..." leaves those variants out (never a base), e.g. a pairing already played
+#   in another run; a gauntlet's state file remembers its engines, so keep SKIP when resuming.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 limit="${1:?usage: history-elo.sh LIMIT [OUT_DIR] [loa-match arguments...]}"; shift
@@ -40,10 +44,16 @@ for a in "$@"; do
   esac
 done
 defaults=("${games[@]}" "${jobs[@]}" "${seed[@]}")
+base="preset=full"
+args=()
+for a in "$@"; do
+  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off"; else args+=("$a"); fi
+done
+set -- "${args[@]}"
 has_gnuplot=0; command -v gnuplot > /dev/null && has_gnuplot=1  # without it: no plot, the rest is still written
 common=(--openings "$root/data/openings/balanced-4-8.txt" --openings-order random "${tc[@]}" "${defaults[@]}"
         --report-every 100 -q)
-e() { echo "name=$1,preset=full,$2$engine_limit"; }
+e() { echo "name=$1,$base,$2$engine_limit"; }
 
 # gauntlet NAME ENGINES...: one gauntlet, skipped when a finished result is there (a finished
 # run removes its state file, so running it again would start it over).
@@ -53,10 +63,17 @@ gauntlet() {
   if [ -s "$out/$name.json" ] && [ ! -e "$out/$name.json.state" ]; then
     echo "== $name: finished before ($out/$name.json)"; return
   fi
-  echo "== $name"
+  local engines=() skipped=() base=1
+  while [ $# -gt 0 ]; do
+    local spec="$2" engine_name="${2#name=}"; engine_name="${engine_name%%,*}"
+    if [ "$base" = 0 ] && [[ " ${SKIP:-} " == *" $engine_name "* ]]; then skipped+=("$engine_name")
+    else engines+=("$1" "$spec"); fi
+    base=0; shift 2
+  done
+  echo "== $name${skipped[*]:+ (left out: ${skipped[*]})}"
   local plot=()
   [ "$has_gnuplot" = 1 ] && plot=(--plot "$out/$name.png")
-  "$match" --gauntlet "${common[@]}" "$@" --json "$out/$name.json" --pgn "$out/$name.pgn" "${plot[@]}" "${extra[@]}"
+  "$match" --gauntlet "${common[@]}" "${engines[@]}" --json "$out/$name.json" --pgn "$out/$name.pgn" "${plot[@]}" "${extra[@]}"
 }
 extra=("$@")
 
