@@ -63,12 +63,12 @@ gauntlet() {
   if [ -s "$out/$name.json" ] && [ ! -e "$out/$name.json.state" ]; then
     echo "== $name: finished before ($out/$name.json)"; return
   fi
-  local engines=() skipped=() base=1
+  local engines=() skipped=() first=1  # the first engine is the base: never skipped
   while [ $# -gt 0 ]; do
     local spec="$2" engine_name="${2#name=}"; engine_name="${engine_name%%,*}"
-    if [ "$base" = 0 ] && [[ " ${SKIP:-} " == *" $engine_name "* ]]; then skipped+=("$engine_name")
+    if [ "$first" = 0 ] && [[ " ${SKIP:-} " == *" $engine_name "* ]]; then skipped+=("$engine_name")
     else engines+=("$1" "$spec"); fi
-    base=0; shift 2
+    first=0; shift 2
   done
   echo "== $name${skipped[*]:+ (left out: ${skipped[*]})}"
   local plot=()
