@@ -36,20 +36,18 @@ case "$limit" in
 esac
 # Each default is dropped when the caller gives that option (loa-match refuses an option twice).
 games=(--games 1000); jobs=(-j 2); seed=(--seed 16)
+base="preset=full"; args=()  # --classic is this script's own: loa-match never sees it
 for a in "$@"; do
   case "$a" in
+    --classic) base="preset=full,futility=off,ext_futility=off,razoring=off"; continue ;;
     --games|--games=*|-g|-g*) games=() ;;
     -j|-j*|--concurrency|--concurrency=*) jobs=() ;;
     --seed|--seed=*) seed=() ;;
   esac
-done
-defaults=("${games[@]}" "${jobs[@]}" "${seed[@]}")
-base="preset=full"
-args=()
-for a in "$@"; do
-  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off"; else args+=("$a"); fi
+  args+=("$a")
 done
 set -- "${args[@]}"
+defaults=("${games[@]}" "${jobs[@]}" "${seed[@]}")
 has_gnuplot=0; command -v gnuplot > /dev/null && has_gnuplot=1  # without it: no plot, the rest is still written
 common=(--openings "$root/data/openings/balanced-4-8.txt" --openings-order random "${tc[@]}" "${defaults[@]}"
         --report-every 100 -q)
