@@ -4,10 +4,14 @@
 // verified by a brute-force solver) solved by every preset.
 #include <gtest/gtest.h>
 
+#include "common/search/lazy_smp.hpp"
+#include "common/search/report.hpp"
 #include "common/search/search.hpp"
+#include "loa/engine/session.hpp"
 #include "loa/notation.hpp"
 #include "loa/search_output.hpp"
 #include "loa/search_game.hpp"
+#include "and_or_oracle.hpp"
 #include "rules_minimax.hpp"
 #include "test_positions.hpp"
 
@@ -175,23 +179,95 @@ TEST(LoaSearch, SparseEndgamesReturnTheRulesOraclesValue) {
     return ::testing::AssertionSuccess();
 }
 
+// In every mode: a searcher of its own per position, one searcher kept over all of them (the
+// table full of other searches' results, as in a protocol session), and lazy SMP threads
+// (where table cutoffs at PV nodes once cut 11 of 41 decisive PVs short at depth 10).
 TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
     const RuleSet rules;
     int checked = 0;
-    for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on"}) {
-        for (const Position& pos : testing::sparse_positions(7, 60, 2, 6)) {
-            const auto r = run(spec, pos, 4, SearchGame(rules));
-            for (const auto& it : r.iterations) {
-                if (!search::is_decisive(it.score)) continue;
-                const std::string context = fmt::format("{} depth {} score {} pv {} in {}", spec, it.depth, it.score,
-                                                        format_pv(it.pv), pos.to_text());
-                ASSERT_EQ(static_cast<int>(it.pv.size()), std::abs(search::plies_to_end(it.score))) << context;
-                EXPECT_TRUE(pv_reaches_claimed_result(pos, rules, it.pv, it.score)) << context;
-                ++checked;
+    for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on", "full,threads=2"}) {
+        for (const bool kept : {false, true}) {
+            search::ParallelSearcher<SearchGame> session(SearchGame(rules), search::parse_search_config(spec));
+            for (const Position& pos : testing::sparse_positions(7, 60, 2, 6)) {
+                search::SearchLimits limits;
+                limits.depth = 4;
+                if (!kept) session.new_game();
+                // Twice: the second search meets the first one's results at every PV node.
+                for (int search = 0; search < (kept ? 2 : 1); ++search) {
+                    const auto r = session.search(pos, limits);
+                    for (const auto& it : r.iterations) {
+                        if (!search::is_decisive(it.score)) continue;
+                        const std::string context = fmt::format("{}{} search {} depth {} score {} pv {} in {}", spec,
+                                                                kept ? " (kept)" : "", search + 1, it.depth, it.score,
+                                                                format_pv(it.pv), pos.to_text());
+                        ASSERT_EQ(static_cast<int>(it.pv.size()), std::abs(search::plies_to_end(it.score))) << context;
+                        EXPECT_TRUE(pv_reaches_claimed_result(pos, rules, it.pv, it.score)) << context;
+                        ++checked;
+                    }
+                }
             }
         }
     }
-    EXPECT_GE(checked, 50);
+    EXPECT_GE(checked, 200);
+}
+
+// ---- claims a session's table must not make (issue 54) -----------------------------------
+
+// P is won for White (e6f5 wins in 5) when set up alone. Reached from Q by f5e6 b2b3 e6f5
+// b3b2 f5e6 b2b3, the same move lets Black play b3b2 and repeat Q a third time: a draw. A
+// session that searched P first once claimed "win 5" there and played e6f5.
+constexpr const char* WonAlone = "8/6w1/4wb1w/3ww1w1/3bbb1w/1b3wb1/3ww3/5w2 w";
+constexpr const char* ThreefoldRoot = "8/6w1/5b1w/3wwww1/3bbb1w/5wb1/1b1ww3/5w2 w";
+
+TEST(LoaSearch, ASessionClaimsNoWinThatTheGamesRepetitionRefutes) {
+    for (const char* spec : {"full", "full,threads=2", "pvs+tt", "full,tt_replace=always"}) {
+        engine::Session session;
+        session.set_option("Variant", spec);
+        search::ClockLimits clock;
+        clock.depth = 6;
+        session.set_game(Game(Position::from_text(WonAlone)));
+        const auto alone = session.think(clock);
+        ASSERT_TRUE(search::is_decisive(alone.score)) << spec << ": the premise, P won when set up alone";
+        Game game(Position::from_text(ThreefoldRoot));
+        for (const char* m : {"f5e6", "b2b3", "e6f5", "b3b2", "f5e6", "b2b3"}) game.play(m);
+        ASSERT_EQ(game.position().to_text(), Position::from_text(WonAlone).to_text());
+        Game refuted = game;
+        refuted.play("e6f5");
+        refuted.play("b3b2");
+        ASSERT_TRUE(refuted.over() && refuted.result().outcome == Outcome::Draw) << "the premise: e6f5 b3b2 repeats Q a third time";
+        session.set_game(game);
+        const auto again = session.think(clock);
+        for (const auto& it : again.iterations)
+            EXPECT_FALSE(search::is_decisive(it.score)) << spec << " depth " << it.depth << " " << search::format_score(it.score)
+                                                        << " pv " << format_pv(it.pv);
+        EXPECT_NE(move_to_compact(again.best_move), "e6f5") << spec;
+    }
+}
+
+// With a ply limit, P searched with 6 plies left, then again with 2: a "win 5" is beyond it.
+TEST(LoaSearch, ASessionClaimsNoWinBeyondThePlyLimit) {
+    const RuleSet rules = parse_rules("olympiad,repetition=off,plylimit=6");
+    for (const char* spec : {"full", "full,threads=2", "pvs+tt"}) {
+        engine::Session session;
+        session.set_option("Variant", spec);
+        session.set_option("Rules", "olympiad,repetition=off,plylimit=6");
+        search::ClockLimits clock;
+        clock.depth = 6;
+        session.set_game(Game(Position::from_text(WonAlone), rules));
+        (void)session.think(clock);
+        Game game(Position::from_text(WonAlone), rules);
+        for (const char* m : {"f1e1", "b3b2", "e1f1", "b2b3"}) game.play(m);
+        ASSERT_EQ(plies_until_limit(game), 2);
+        session.set_game(game);
+        const auto near_the_end = session.think(clock);
+        for (const auto& it : near_the_end.iterations) {
+            if (!search::is_decisive(it.score)) continue;
+            const int plies = std::abs(search::plies_to_end(it.score));
+            EXPECT_LE(plies, 2) << spec << " " << search::format_score(it.score);
+            EXPECT_TRUE(and_or::forced_win_within(game.position(), it.score > 0, std::min(plies, 2)))
+                << spec << " " << search::format_score(it.score) << " pv " << format_pv(it.pv);
+        }
+    }
 }
 
 // ---- forced wins -------------------------------------------------------------------------

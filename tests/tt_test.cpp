@@ -1,4 +1,8 @@
 // Transposition table: packing, bounds and scores, aging, and each replacement scheme.
+#include <atomic>
+#include <thread>
+#include <tuple>
+
 #include <gtest/gtest.h>
 
 #include "common/search/tt.hpp"
@@ -7,17 +11,61 @@ namespace {
 
 using namespace search;
 
-// Two keys with the same slot (low bits) and different verification bits (high 16).
+// Two keys with the same slot (low bits) and different high bits.
 constexpr std::uint64_t KeyA = 0x1111000000000040ULL;
 constexpr std::uint64_t KeyB = 0x2222000000000040ULL;
 constexpr std::uint64_t KeyC = 0x3333000000000041ULL;  // same pair as A and B under twodeep
 
 TEST(TranspositionTable, EntriesArePackedAndTheTableIsPowerOfTwo) {
     EXPECT_EQ(sizeof(TTEntry), 8u);
+    EXPECT_EQ(TranspositionTable::EntriesPerLine, 4u);
     TranspositionTable tt(1, TTReplace::Always);
-    EXPECT_EQ(tt.size(), 131072u);  // 1 MB / 8 bytes
+    EXPECT_EQ(tt.size(), 65536u);  // 1 MB / 16 bytes
     EXPECT_EQ(tt.size() & (tt.size() - 1), 0u);
     EXPECT_EQ(tt.bytes(), 1u << 20);
+}
+
+// A hit is the position stored, not one that shares its slot and some key bits: keys that
+// differ in a single bit anywhere above the slot index never answer for each other (16-bit
+// verification let an 18M-node search take 77 cutoffs from other positions, some decisive).
+TEST(TranspositionTable, EveryKeyBitIsVerified) {
+    for (const TTReplace scheme : {TTReplace::Always, TTReplace::Depth, TTReplace::TwoDeep}) {
+        TranspositionTable tt(1, scheme);
+        const std::uint64_t stored = 0x0123456789ABCDEFULL;
+        tt.store(stored, 0, 5, win_in(3), Bound::Exact, 9, 0x55AA);
+        const TTHit hit = tt.probe(stored, 0);
+        ASSERT_TRUE(hit.found);
+        EXPECT_EQ(hit.context, 0x55AA);
+        for (int bit = 16; bit < 64; ++bit)
+            EXPECT_FALSE(tt.probe(stored ^ (std::uint64_t{1} << bit), 0).found) << "bit " << bit;
+    }
+}
+
+// Lazy SMP threads may interleave their writes of one entry: a reader must see a whole entry
+// or none. Two writers store different results of different keys in one slot while a reader
+// checks that every hit carries the result stored with its key.
+TEST(TranspositionTable, InterleavedWritesNeverMixTwoEntries) {
+    TranspositionTable tt(1, TTReplace::Always);
+    std::atomic<bool> done{false};
+    auto writer = [&](std::uint64_t key, Score score, std::uint16_t move) {
+        for (int i = 0; i < 200000; ++i) tt.store(key, 0, 3, score, Bound::Exact, move, move);
+    };
+    std::thread a(writer, KeyA, 111, 1), b(writer, KeyB, -222, 2);
+    std::thread reader([&] {
+        while (!done.load()) {
+            for (const auto& [key, score, move] : {std::tuple{KeyA, 111, 1}, std::tuple{KeyB, -222, 2}}) {
+                const TTHit hit = tt.probe(key, 0);
+                if (!hit.found) continue;
+                ASSERT_EQ(hit.score, score);
+                ASSERT_EQ(hit.move, move);
+                ASSERT_EQ(hit.context, move);
+            }
+        }
+    });
+    a.join();
+    b.join();
+    done = true;
+    reader.join();
 }
 
 TEST(TranspositionTable, StoresAndProbesEveryField) {

@@ -42,6 +42,7 @@ void add_analyze_command(CLI::App& app) {
         limits.depth = o->depth;
         limits.nodes = o->nodes;
         limits.hard_time_ms = o->movetime;
+        limits.game_plies_left = plies_until_limit(game);
         if (!o->depth && !o->nodes && o->movetime <= 0) limits.depth = 6;
         search::ParallelSearcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
         const auto history = search_history(game);
