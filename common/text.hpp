@@ -20,6 +20,8 @@ std::optional<int> parse_int(std::string_view s);
 void append_word(std::string& s, std::string_view word);
 // ASCII lower case: protocol names and options are matched without regard to case.
 std::string lowercase(std::string_view s);
+// Whether `s` holds an ASCII control character (a newline, a tab, ...).
+bool has_control_character(std::string_view s);
 std::optional<long long> parse_int64(std::string_view s);
 // A finite decimal number ("0.05", "+5", "3", "1e-3"), the whole string; nullopt otherwise.
 std::optional<double> parse_double(std::string_view s);

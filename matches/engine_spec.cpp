@@ -62,6 +62,8 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     for (const auto& [key, value] : items)
         if (key == "name") spec.name = std::string(value);
     if (spec.name.empty()) spec.name = fmt::format("engine{}", index + 1);
+    if (common::has_control_character(spec.name))
+        throw InputError("engine name: it must not hold control characters (a newline, a tab): records and reports name it");
     // The search part is parsed like every other variant string: preset first, then overrides.
     std::string search_part;
     bool has_preset = false, has_search_keys = false;

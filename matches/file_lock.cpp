@@ -19,9 +19,17 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
     // the file just before then would lock a file no longer on the path. So the lock counts
     // only when the path still names the locked file; otherwise try again.
     for (;;) {
-        fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, 0644);
         if (fd_ < 0)
             throw common::InputError(fmt::format("cannot create lock file '{}': {}", lock_path_, std::strerror(errno)));
+        // Lock files are empty regular files; anything else at the path is not ours to lock,
+        // nor to delete at the end.
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0) {
+            ::close(fd_);
+            fd_ = -1;
+            throw common::InputError(fmt::format("'{}' exists and is not a loa-match lock file (an empty file): move it away", lock_path_));
+        }
         if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
             const int error = errno;
             ::close(fd_);
@@ -44,8 +52,14 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
 
 bool FileLock::held(const std::string& path) {
     const std::string lock_path = path + ".lock";
-    const int fd = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking, and regular files only: a FIFO at the path would hold the watcher for ever.
+    const int fd = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
     if (fd < 0) return false;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        ::close(fd);
+        return false;
+    }
     const bool busy = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);  // releases the probe's lock, if it got one
     return busy;

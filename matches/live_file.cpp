@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/error.hpp"
 #include "loa/notation.hpp"
+#include "matches/checked_file.hpp"
 #include "loa/position_text.hpp"
 
 namespace matches {
@@ -54,14 +56,11 @@ void LiveFile::write() const {
     for (const auto& [index, s] : games_)
         j["games"].push_back({{"game", index + 1}, {"black", s.black}, {"white", s.white}, {"start", s.start}, {"moves", s.moves}});
     // A new file renamed over the old one: a reader sees one whole version or the other.
-    const std::string fresh = path_ + ".tmp";
-    {
-        std::ofstream out(fresh, std::ios::trunc);
-        if (!out) return;  // a watcher's convenience: the match goes on without it
-        out << j.dump() << '\n';
-        if (!out) return;
+    try {
+        replace_file(path_, j.dump() + '\n');
+    } catch (const common::InputError&) {
+        // a watcher's convenience: the match goes on without it (and no temporary is left)
     }
-    std::rename(fresh.c_str(), path_.c_str());
 }
 
 }  // namespace matches

@@ -87,10 +87,39 @@ void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
     stats.decision_games = 2 * stats.pairs.pairs();
 }
 
+void check_schedule_size(const MatchSettings& s) {
+    const long long pairings = static_cast<long long>(pairings_of(s).size());
+    const long long games = 2 * ((static_cast<long long>(s.games) + 1) / 2) * pairings;
+    if (games > MaxScheduledGames)
+        throw common::InputError(fmt::format("a match of {} games ({} pairings of {}) is more than the {} a match may have",
+                                             games, pairings, s.games, MaxScheduledGames));
+}
+
+void check_scheduled(const MatchSettings& s, const GameRecord& g) {
+    const std::vector<PairingStats> pairings = pairings_of(s);
+    const long long total = 2 * ((static_cast<long long>(s.games) + 1) / 2) * static_cast<long long>(pairings.size());
+    if (g.index < 0 || g.index >= total)
+        throw common::InputError(fmt::format("game {} is not in the match's schedule of {} games", g.index + 1, total));
+    if (g.pair != g.index / 2)
+        throw common::InputError(fmt::format("game {} is given pair {}; it belongs to pair {}", g.index + 1, g.pair + 1, g.index / 2 + 1));
+    if (s.shard_count > 1 && g.pair % s.shard_count != s.shard_index)
+        throw common::InputError(fmt::format("game {} belongs to shard {}/{}, not to this one ({}/{})", g.index + 1,
+                                             g.pair % s.shard_count + 1, s.shard_count, s.shard_index + 1, s.shard_count));
+    const PairingStats& p = pairings[static_cast<std::size_t>(g.pair) % pairings.size()];
+    const std::string& first = s.engines[static_cast<std::size_t>(p.first)].name;
+    const std::string& second = s.engines[static_cast<std::size_t>(p.second)].name;
+    const std::string& black = g.index % 2 == 0 ? first : second;
+    const std::string& white = g.index % 2 == 0 ? second : first;
+    if (g.black != black || g.white != white)
+        throw common::InputError(fmt::format("game {} was played by '{}' (Black) and '{}' (White); the schedule has '{}' and '{}'",
+                                             g.index + 1, g.black, g.white, black, white));
+}
+
 int scheduled_games(const MatchSettings& s) {
+    check_schedule_size(s);
     const int pairs = (s.games + 1) / 2 * static_cast<int>(pairings_of(s).size());
-    int in_shard = 0;
-    for (int global = 0; global < pairs; ++global) in_shard += global % s.shard_count == s.shard_index;
+    // Pairs number g with g % shard_count == shard_index.
+    int in_shard = pairs / s.shard_count + (s.shard_index < pairs % s.shard_count ? 1 : 0);
     if (s.max_pairs > 0) in_shard = std::min(in_shard, s.max_pairs);
     return 2 * in_shard;
 }
@@ -98,6 +127,7 @@ int scheduled_games(const MatchSettings& s) {
 MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
     if (s.engines.size() < 2) throw common::InputError("a match needs at least two engines");
     if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
+    check_schedule_size(s);
     for (const EngineSpec& e : s.engines)
         if (e.external() && e.proto == "uci" && e.position_command == PositionCommand::StartPos)
             for (const Opening& o : s.openings)

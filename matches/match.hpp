@@ -95,6 +95,18 @@ std::vector<PairingStats> pairings_of(const MatchSettings& settings);
 // Games this shard of the match plays in all (resumed ones included), within max_pairs.
 int scheduled_games(const MatchSettings& settings);
 
+// The most games a match may schedule (its pairings' games together): game numbers stay far
+// inside an int, and a record's game number is checked against it.
+inline constexpr long long MaxScheduledGames = 1'000'000'000;
+// Throws common::InputError when the schedule (games per pairing times pairings) has more.
+void check_schedule_size(const MatchSettings& settings);
+
+// Throws common::InputError, saying why, when `game` cannot be a game of this match: a game
+// number beyond its schedule, a pair number that is not its game's, another shard's game, or
+// players other than the schedule's in their colours. What a resume, a merge and the web board
+// check every record against, so that a stray record is refused rather than counted.
+void check_scheduled(const MatchSettings& settings, const GameRecord& game);
+
 // Plays the schedule; game pairs whose two games are in `already_played` (a resumed run) are
 // not played again.
 MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callbacks,

@@ -24,9 +24,14 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
         }
         if (!j.is_object() || !j.contains("settings") || !j.contains("games") || !j["games"].is_array())
             throw common::InputError(fmt::format("merge: '{}' is not a loa-match result file", file));
+        MatchSettings settings;
+        try {
+            settings = settings_from_json(j["settings"]);
+        } catch (const common::InputError& e) {
+            throw common::InputError(fmt::format("merge: '{}': {}", file, e.what()));
+        }
         if (out.settings.is_null()) {
             out.settings = j["settings"];
-            (void)settings_from_json(out.settings);  // a bad settings block fails here, named
             out.event = j.value("event", "loa-match");
         } else if (!same_match(out.settings, j["settings"])) {
             throw common::InputError(fmt::format("merge: '{}' is from another match than '{}'", file, files.front()));
@@ -35,8 +40,14 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
             out.single_run = j;
             out.single_run.erase("games");
         }
-        for (const auto& g : j["games"]) {
-            GameRecord record = game_from_json(g);
+        for (std::size_t i = 0; i < j["games"].size(); ++i) {
+            GameRecord record;
+            try {
+                record = game_from_json(j["games"][i]);
+                check_scheduled(settings, record);
+            } catch (const common::InputError& e) {
+                throw common::InputError(fmt::format("merge: '{}', record {} of its games: {}", file, i + 1, e.what()));
+            }
             const auto [it, inserted] = games.emplace(record.index, record);
             if (!inserted && it->second.moves != record.moves)
                 throw common::InputError(fmt::format("merge: game {} differs between files", record.index + 1));

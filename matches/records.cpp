@@ -1,5 +1,7 @@
 #include "matches/records.hpp"
 
+#include <sstream>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -10,11 +12,13 @@
 namespace matches {
 namespace {
 
+// A PGN string token (standard, 7.): a quote is \" and a backslash \\; it holds printing
+// characters only, so a control character becomes a space.
 std::string escape(const std::string& s) {
     std::string out;
     for (const char c : s) {
         if (c == '"' || c == '\\') out += '\\';
-        out += c;
+        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
     }
     return out;
 }
@@ -52,6 +56,12 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
     }
     emit(r.result_text());
     out << line << "\n\n";
+}
+
+std::string records_text(const std::vector<GameRecord>& games, const std::string& event) {
+    std::ostringstream out;
+    for (const GameRecord& g : games) write_record(out, g, event);
+    return out.str();
 }
 
 std::vector<ParsedRecord> read_records(std::istream& in) {

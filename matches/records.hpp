@@ -16,7 +16,12 @@
 
 namespace matches {
 
+// Tag values are PGN strings: a quote or a backslash is escaped with a backslash, as the PGN
+// standard says; a control character, which a PGN string cannot hold (a newline would end the
+// tag), is written as a space.
 void write_record(std::ostream& out, const GameRecord& record, const std::string& event);
+// The records of `games`, one after another, as write_record writes them.
+std::string records_text(const std::vector<GameRecord>& games, const std::string& event);
 
 struct ParsedRecord {
     std::map<std::string, std::string> tags;

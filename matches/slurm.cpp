@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <thread>
 
 #include <sys/stat.h>
@@ -86,9 +87,50 @@ SlurmRun::SlurmRun(SlurmSettings settings, std::vector<std::string> command,
                    std::function<std::vector<std::string>(int)> per_task)
     : settings_(std::move(settings)), command_(std::move(command)), per_task_(std::move(per_task)) {
     if (settings_.tasks < 1) throw common::InputError("--slurm: give at least one task");
-    fs::create_directories(settings_.dir);
+    claim_directory();
     settings_.dir = fs::canonical(settings_.dir).string();  // tasks run elsewhere: an absolute path
     load_jobs();
+}
+
+void SlurmRun::claim_directory() {
+    const fs::path dir(settings_.dir);
+    bool created = false;
+    if (!fs::exists(dir)) {
+        fs::create_directories(dir);
+        created = true;
+    } else if (!fs::is_directory(dir)) {
+        throw common::InputError(fmt::format("--slurm-dir '{}' is not a directory", settings_.dir));
+    }
+    const fs::path marker = dir / MarkerName;
+    if (fs::exists(marker)) return;  // a run's directory: resumed
+    if (!created && !fs::is_empty(dir))
+        throw common::InputError(fmt::format(
+            "--slurm-dir '{}' already holds files and is not a loa-match run directory: give a new or empty directory "
+            "(the run writes its files there and deletes them when it ends)",
+            settings_.dir));
+    std::ofstream out(marker);
+    out << "A loa-match Slurm run directory: the run deletes the files it wrote here when it ends.\n"
+        << "created " << (created ? "yes" : "no") << '\n';
+    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", marker.string()));
+}
+
+bool SlurmRun::written_by_a_run(const std::string& name) {
+    if (name == MarkerName || name == "task.sbatch" || name == "jobs" || name == "round") return true;
+    // task-<n>.out (its log), task-<n>.json (its result or runs), the state, lock and live files
+    // beside it, and their temporaries (<file>.tmp-XXXXXX while one is replaced).
+    static const std::regex task_file(R"(task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?)(\.tmp(-[A-Za-z0-9]{6})?)?)");
+    return std::regex_match(name, task_file);
+}
+
+void SlurmRun::clean_up() const {
+    const fs::path dir(settings_.dir);
+    bool created = false;
+    if (std::ifstream in(dir / MarkerName); in)
+        for (std::string line; std::getline(in, line);) created = created || line == "created yes";
+    std::error_code error;
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, error))
+        if (written_by_a_run(e.path().filename().string()) && !e.is_directory()) fs::remove(e.path(), error);
+    if (created) fs::remove(dir, error);  // only when empty: whatever else is there stays
 }
 
 void SlurmRun::start_round() {

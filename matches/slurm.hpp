@@ -35,12 +35,26 @@ std::vector<std::string> task_arguments(const std::vector<std::string>& args, co
 // filesystem) with task_arguments(args, drop).
 std::vector<std::string> task_command(const std::vector<std::string>& args, const std::map<std::string, int>& drop);
 
+// The run directory belongs to the run. A marker file (MarkerName) says so; a directory that
+// exists without one must be empty, or the run is refused: a run writes its own files there,
+// and at its end deletes those files only (by their names), and the directory itself only if
+// a run created it.
 class SlurmRun {
 public:
+    static constexpr const char* MarkerName = "loa-match-run";
+
     // `command`: the program and arguments every task runs; each task appends `per_task(i)`
-    // (1-based i), e.g. its shard and result file.
+    // (1-based i), e.g. its shard and result file. Creates or claims the run directory
+    // (throws common::InputError for a directory that is not a run's and not empty).
     SlurmRun(SlurmSettings settings, std::vector<std::string> command,
              std::function<std::vector<std::string>(int)> per_task);
+
+    // Deletes the files that runs write in the directory (batch script, job list, the tasks'
+    // results, states, logs, ...) and the directory when a run created it and nothing else is
+    // left in it. Files the run did not write stay.
+    void clean_up() const;
+    // Whether `name`, a file name in a run directory, is one that runs write there.
+    static bool written_by_a_run(const std::string& name);
 
     // A new round of the same tasks (a run with an SPRT goes in rounds): every task is
     // submitted again, with its retries counted afresh.
@@ -69,6 +83,7 @@ private:
     void read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line);
     void save_jobs() const;
     void load_jobs();
+    void claim_directory();
 
     SlurmSettings settings_;
     std::vector<std::string> command_;

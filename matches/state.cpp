@@ -17,6 +17,7 @@
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "matches/checked_file.hpp"
 
 namespace matches {
 
@@ -179,6 +180,13 @@ long long integer_field(const nlohmann::json& j, const char* key, long long low,
 
 constexpr long long MaxCount = 1'000'000'000;
 
+// How every state file this program writes begins: its settings line's first key.
+constexpr std::string_view StatePrefix = "{\"engines\":";
+
+// Whether a file that begins with `head` can be a state file of this program: empty, its
+// settings line begun, or that line cut short by a kill.
+bool looks_like_state(std::string_view head) { return head.starts_with(StatePrefix) || StatePrefix.starts_with(head); }
+
 }  // namespace
 
 MatchSettings settings_from_json(const nlohmann::json& j) {
@@ -205,6 +213,7 @@ MatchSettings settings_from_json(const nlohmann::json& j) {
     } catch (const nlohmann::json::exception& e) {
         throw InputError(fmt::format("result file: bad settings ({})", e.what()));
     }
+    check_schedule_size(s);
     return s;
 }
 
@@ -278,9 +287,9 @@ GameRecord game_from_json(const nlohmann::json& j) {
     return g;
 }
 
-StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), settings_(settings_json(s)) {}
+StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), match_(s), settings_(settings_json(s)) {}
 
-std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines) {
+std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines, const MatchSettings& s, const std::string& source) {
     // The lines are in the order the run counted the games (appended as each was counted),
     // which is not the schedule's with -j > 1; a replay in that order takes every SPRT decision
     // where the run took it, so the order is kept. A later record of the same game replaces an
@@ -288,13 +297,22 @@ std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines) 
     std::map<int, std::pair<std::size_t, GameRecord>> by_index;  // game index -> (line, record)
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (common::trim(lines[i]).empty()) continue;
+        nlohmann::json j;
         try {
-            GameRecord g = game_from_json(nlohmann::json::parse(lines[i]));
-            const int index = g.index;
-            by_index.insert_or_assign(index, std::pair{i, std::move(g)});
+            j = nlohmann::json::parse(lines[i]);
         } catch (const nlohmann::json::exception&) {
             // A line cut short and then followed by others (written by versions before
             // StateFile::load_all rewrote the file): that game is played again.
+            continue;
+        }
+        try {
+            GameRecord g = game_from_json(j);
+            check_scheduled(s, g);
+            const int index = g.index;
+            by_index.insert_or_assign(index, std::pair{i, std::move(g)});
+        } catch (const InputError& e) {
+            // The settings line is line 1 of the file.
+            throw InputError(fmt::format("{}, line {}: {}", source, i + 2, e.what()));
         }
     }
     std::vector<std::pair<std::size_t, GameRecord>> ordered(by_index.size());
@@ -315,16 +333,19 @@ std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games) {
 }
 
 std::vector<GameRecord> StateFile::load_all() const {
+    if (names_a_special_file(path_)) throw InputError(fmt::format("state file '{}' is not a regular file", path_));
     std::string text;
     {
         std::ifstream in(path_, std::ios::binary);
         if (!in) return {};
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
+    if (!looks_like_state(text))
+        throw InputError(fmt::format("'{}' is not a loa-match state file: it is left as it is (give --state a file of its own)", path_));
     // Only lines that end in a newline were written whole: a kill may cut the last one short.
     std::vector<std::string_view> lines = common::split(std::string_view(text).substr(0, text.rfind('\n') + 1), '\n');
     lines.pop_back();  // what follows the last newline: empty, or the torn tail
-    if (lines.empty()) {  // nothing but (part of) the settings line
+    if (lines.empty()) {  // nothing but (part of) the settings line of a run killed at once
         remove();
         return {};
     }
@@ -351,34 +372,39 @@ std::vector<GameRecord> StateFile::load_all() const {
     // other texts the same (a default given explicitly).
     if (const std::string difference = engine_difference(saved, settings_); !difference.empty())
         throw InputError(fmt::format("state file '{}': {}; delete it or pass --fresh", path_, difference));
-    std::vector<GameRecord> games = saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()));
+    std::vector<GameRecord> games =
+        saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()), match_, fmt::format("state file '{}'", path_));
     // Rewrite to exactly what is kept, in that order (a new file renamed over the old: a kill
     // leaves one or the other, both whole). A half-played pair's game stays: the resume needs
     // to know the pair was in flight, and the game played again replaces it.
-    const std::string fresh_path = path_ + ".tmp";
-    {
-        std::ofstream out(fresh_path, std::ios::trunc);
-        if (!out) throw InputError(fmt::format("cannot write state file '{}'", fresh_path));
-        out << settings_.dump() << '\n';
-        for (const GameRecord& g : games) out << game_json(g).dump() << '\n';
-        out.flush();
-        if (!out) throw InputError(fmt::format("cannot write state file '{}'", fresh_path));
-    }
-    std::filesystem::rename(fresh_path, path_);
+    std::string kept = settings_.dump() + '\n';
+    for (const GameRecord& g : games) kept += game_json(g).dump() + '\n';
+    replace_file(path_, kept);
     return games;
 }
 
 std::vector<GameRecord> StateFile::load() const { return whole_pairs(load_all()); }
 
 void StateFile::append(const GameRecord& g) {
-    const bool fresh = !std::filesystem::exists(path_) || std::filesystem::file_size(path_) == 0;
-    std::ofstream out(path_, std::ios::app);
-    if (!out) throw InputError(fmt::format("cannot write state file '{}'", path_));
-    if (fresh) out << settings_.dump() << '\n';
-    out << game_json(g).dump() << '\n';  // one write of a whole line; flushed as the stream closes
+    std::error_code absent;
+    const bool fresh = std::filesystem::file_size(path_, absent) == 0 || absent;
+    std::string text = fresh ? settings_.dump() + '\n' : std::string();
+    text += game_json(g).dump() + '\n';
+    append_to_file(path_, text);  // one checked write of whole lines: cut back if it fails
 }
 
 void StateFile::remove() const {
+    if (names_a_special_file(path_))
+        throw InputError(fmt::format("'{}' is not a regular file: it is not a state file to delete", path_));
+    std::string head(StatePrefix.size(), '\0');
+    {
+        std::ifstream in(path_, std::ios::binary);
+        if (!in) return;  // nothing to remove
+        in.read(head.data(), static_cast<std::streamsize>(head.size()));
+        head.resize(static_cast<std::size_t>(in.gcount()));
+    }
+    if (!looks_like_state(head))
+        throw InputError(fmt::format("'{}' is not a loa-match state file: it is not deleted (give --state a file of its own)", path_));
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);
 }

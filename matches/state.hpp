@@ -25,8 +25,10 @@ GameRecord game_from_json(const nlohmann::json& j);  // replays the moves; throw
 
 // The finished games of a state file's game lines (after the settings line), each game once
 // (a later record of the same game replaces an earlier one and takes its place), in the
-// order the run counted them; a line that is not JSON (cut short by a kill) is skipped.
-std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines);
+// order the run counted them; a line that is not JSON (cut short by a kill) is skipped. A
+// record that is not a game of match `s` (check_scheduled), or not a game at all, is refused:
+// InputError names `source` (e.g. "state file 'x.state'") and the line.
+std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines, const MatchSettings& s, const std::string& source);
 // Only the games whose pair is complete, in the same order.
 std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games);
 
@@ -46,12 +48,18 @@ public:
     std::vector<GameRecord> load_all() const;
     // load_all()'s whole pairs only: the games to count, record and report.
     std::vector<GameRecord> load() const;
+    // Appends a finished game (with the settings line first in a new file). Throws InputError
+    // naming the file and the cause when the write fails (a full disk); the file then ends
+    // with its last whole line, as before the call.
     void append(const GameRecord& g);
+    // Deletes the file, but only if it is recognisably a state file of this program (or
+    // missing): anything else at the path throws InputError and is left alone.
     void remove() const;
     const std::string& path() const { return path_; }
 
 private:
     std::string path_;
+    MatchSettings match_;
     nlohmann::ordered_json settings_;
 };
 

@@ -123,4 +123,28 @@ for f in tree-local tree-slurm; do
 done
 [ -s tree-slurm.table ] && cmp -s tree-local.table tree-slurm.table || { diff tree-local.table tree-slurm.table; echo "FAIL: the tree-size tables differ"; exit 1; }
 
+# 5. The run directory is the run's alone (issue 54): a directory of the user's is refused,
+#    never emptied; an empty one keeps whatever else appears in it and is not removed.
+match4=(--engine name=a,depth=2 --engine name=b,depth=2,history=absolute --games 4 --event cluster-dirs)
+mkdir precious && echo x > precious/thesis.txt
+if "$loa_match" "${match4[@]}" --slurm 2 --slurm-dir precious --slurm-args "--job-name=loa-match-test" \
+     --json precious.json -q > precious.log 2>&1; then
+  cat precious.log; echo "FAIL: a --slurm-dir holding a user's file was taken"; exit 1
+fi
+grep -q "not a loa-match run directory" precious.log || { cat precious.log; echo "FAIL: no reason given"; exit 1; }
+[ "$(cat precious/thesis.txt)" = x ] && [ "$(ls precious)" = thesis.txt ] || { echo "FAIL: precious/ was touched"; exit 1; }
+if "$loa_match" "${match4[@]}" --slurm 2 --slurm-dir precious --fresh --slurm-args "--job-name=loa-match-test" \
+     --json precious.json -q > precious.log 2>&1 || [ "$(cat precious/thesis.txt)" != x ]; then
+  cat precious.log; echo "FAIL: --fresh took or emptied a user's directory"; exit 1
+fi
+mkdir empty
+"$loa_match" "${match4[@]}" --slurm 2 --slurm-dir empty --slurm-args "--job-name=loa-match-test" \
+  --json empty.json -q > empty.log 2>&1 &
+driver=$!
+for _ in $(seq 600); do [ -s empty/jobs ] && break; sleep 0.05; done
+echo mine > empty/notes.txt  # a file of the user's put there while the run plays
+wait "$driver" || { cat empty.log; echo "FAIL: the run in an empty directory failed"; exit 1; }
+[ "$(ls empty)" = notes.txt ] || { ls empty; echo "FAIL: the run left its files, or deleted the user's"; exit 1; }
+echo "run directories: a user's refused and untouched, an empty one emptied of the run's files only"
+
 printf 'cluster test passed: local run %.1f s, 4 Slurm tasks (one cancelled and resubmitted) %.1f s\n' "$local_s" "$slurm_s"

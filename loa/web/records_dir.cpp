@@ -11,6 +11,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/web/game_api.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
@@ -48,6 +49,7 @@ std::string kind_of(const fs::path& file) {
 // Missing or unreadable (between two versions, or the run just ended): nothing in play.
 nlohmann::json games_in_play(const fs::path& live) {
     nlohmann::json out = nlohmann::json::array();
+    if (matches::names_a_special_file(live.string())) return out;  // a FIFO there would block the worker
     std::ifstream in(live);
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (!in || j.is_discarded() || !j.contains("games") || !j["games"].is_array()) return out;
@@ -148,7 +150,8 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
             throw InputError(fmt::format("'{}' is not a loa-match state file ({})", file.filename().string(), e.what()));
         }
         // Each game once, in the order the run counted them: its SPRT decisions as it took them.
-        run.games = matches::saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()));
+        run.games = matches::saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()), settings,
+                                         fmt::format("'{}'", file.filename().string()));
         matches::tally(settings, run, matches::SprtReplay::GivenOrder);
         run.scheduled_games = matches::scheduled_games(settings);
         result = nlohmann::json::parse(matches::result_json(settings, run));

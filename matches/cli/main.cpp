@@ -1,9 +1,14 @@
 // loa-match: self-play matches and tournaments between search variants, with Elo, SPRT,
 // openings, game records and a JSON result; tree-size experiments, openings, tuning, merging.
+#include <csignal>
+
 #include "common/cli_main.hpp"
 #include "matches/cli/commands.hpp"
 
 int main(int argc, char** argv) {
+    // A file-size limit reached is a failed write the program reports (and resumes from), not
+    // a kill: the runner checks every write of its files.
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"loa-match: matches between LOA search variants, with Elo, SPRT and game records.\n"
                  "Without --engine it plays the default match: relative vs absolute history heuristic."};
     const std::vector<std::string> args(argv, argv + argc);

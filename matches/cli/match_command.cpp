@@ -16,6 +16,7 @@
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
@@ -117,7 +118,9 @@ MatchSettings build_settings(Options* o) {
     s.games = o->games;
     s.concurrency = o->concurrency;
     s.rules = loa::parse_rules(o->rules_text);
+    check_schedule_size(s);
     s.event = o->event;
+    if (common::has_control_character(s.event)) throw common::InputError("--event: the name must not hold control characters (a newline, a tab)");
     std::tie(s.shard_index, s.shard_count) = parse_shard(o->shard_text);
     s.max_pairs = o->max_pairs;
     s.adjudication = parse_resign(o->resign_text, o->time_margin);
@@ -172,20 +175,10 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
     }
     if (!o->json_path.empty()) {
         // A new file renamed over the path: a reader (a Slurm driver) never sees half of it.
-        const std::string fresh = o->json_path + ".tmp";
-        {
-            std::ofstream json(fresh);
-            json << result_json(s, result) << '\n';
-            if (!json) throw common::InputError(fmt::format("cannot write '{}'", fresh));
-        }
-        std::filesystem::rename(fresh, o->json_path);
+        replace_file(o->json_path, result_json(s, result) + '\n');
         fmt::print("Result written to {}\n", o->json_path);
     }
-    if (!o->pgn_path.empty() && !pgn_written) {
-        std::ofstream pgn(o->pgn_path);
-        if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", o->pgn_path));
-        for (const GameRecord& g : result.games) write_record(pgn, g, s.event);
-    }
+    if (!o->pgn_path.empty() && !pgn_written) replace_file(o->pgn_path, records_text(result.games, s.event));
     if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
 }
 
@@ -229,15 +222,10 @@ int run_locally(const MatchSettings& s, Options* o) {
     const std::vector<GameRecord> saved = state.load_all();  // with half-played pairs: run_match plays them again
     const std::vector<GameRecord> resumed = whole_pairs(saved);
     if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
-    // Opened (and emptied) only now: a run refused above leaves the PGN of the run it
+    // Written (the resumed games) only now: a run refused above leaves the PGN of the run it
     // collided with alone.
-    std::ofstream pgn;
-    if (!o->pgn_path.empty()) {
-        pgn.open(o->pgn_path);
-        if (!pgn) throw common::InputError(fmt::format("cannot write '{}'", o->pgn_path));
-    }
-    for (const GameRecord& g : resumed)
-        if (pgn) write_record(pgn, g, s.event);
+    const bool pgn = !o->pgn_path.empty();
+    if (pgn) replace_file(o->pgn_path, records_text(resumed, s.event));
 
     const int total_per_pairing = 2 * ((s.games + 1) / 2);
     const int scheduled = scheduled_games(s);
@@ -257,12 +245,17 @@ int run_locally(const MatchSettings& s, Options* o) {
     LiveFile live(o->state_path + ".live");
     MatchCallbacks callbacks;
     callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
-        state.append(g);
-        live.finished(g.index);
-        if (pgn) {
-            write_record(pgn, g, s.event);
-            pgn.flush();
+        try {
+            state.append(g);
+            if (pgn) append_to_file(o->pgn_path, records_text({g}, s.event));
+        } catch (const common::InputError&) {
+            // A failed write (a full disk) stops the run at once, as an interrupt would: the
+            // games in play are dropped, every finished game is in the state file, and the
+            // same command resumes once the cause is gone. The error is the run's answer.
+            interrupt_requested.store(true);
+            throw;
         }
+        live.finished(g.index);
         ++finished;
         ++played_this_run;
         latest[{p.first, p.second}] = p;
@@ -330,12 +323,13 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     const FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
     if (o->fresh && std::filesystem::exists(slurm.dir)) {
         // Tasks of the earlier run still queued would go on writing into the new run's files.
-        const auto earlier = SlurmRun(slurm, {}, [](int) { return std::vector<std::string>{}; }).active_tasks();
-        if (!earlier || !earlier->empty())
+        const SlurmRun earlier(slurm, {}, [](int) { return std::vector<std::string>{}; });
+        const auto active = earlier.active_tasks();
+        if (!active || !active->empty())
             throw common::InputError(fmt::format("--fresh: tasks of the earlier run in {} are still queued or running "
                                                  "(or squeue does not answer): scancel them first",
                                                  slurm.dir));
-        std::filesystem::remove_all(slurm.dir);
+        earlier.clean_up();  // its files only
     }
     // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
     // pairs (--max-pairs), the merged LLR is checked, and no round starts once it is decided.
@@ -425,7 +419,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     if (static_cast<int>(result.games.size()) != scheduled && !result.stopped_by_sprt)
         throw common::InputError(fmt::format("--slurm: the tasks' results hold {} games, not the {} scheduled", result.games.size(), scheduled));
     write_outputs(s, result, o, /*pgn_written=*/false);
-    std::filesystem::remove_all(slurm.dir);  // complete: its result is in the outputs (as a local run's state)
+    run.clean_up();  // complete: its result is in the outputs (as a local run's state)
     return 0;
 }
 

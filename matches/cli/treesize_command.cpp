@@ -67,7 +67,7 @@ TreeSizeResult run_on_slurm(const Options& o) {
     for (int t = 1; t <= slurm.tasks; ++t) merge_treesize_runs(o.ts, run.result_file(t), r, filled);
     if (std::find(filled.begin(), filled.end(), false) != filled.end())
         throw common::InputError("treesize: the tasks' runs do not cover every variant and position");
-    std::filesystem::remove_all(slurm.dir);
+    run.clean_up();
     return r;
 }
 

@@ -1,0 +1,267 @@
+// The runner's files (issue 54): it never deletes or overwrites what it did not write, every
+// write is checked and a failed one stops the run with the file and the cause named, records
+// that are not games of the match are refused with their file and line, PGN tags hold any name,
+// and a schedule too large to number is refused.
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "common/error.hpp"
+#include "matches/checked_file.hpp"
+#include "matches/file_lock.hpp"
+#include "matches/match.hpp"
+#include "matches/merge.hpp"
+#include "matches/records.hpp"
+#include "matches/report.hpp"
+#include "matches/slurm.hpp"
+#include "matches/state.hpp"
+#include "small_match.hpp"
+
+namespace matches {
+namespace {
+
+namespace fs = std::filesystem;
+using fixtures::small_match;
+
+std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+// A fresh directory of the test's own.
+std::string scratch(const std::string& name) {
+    const std::string dir = testing::TempDir() + "match_files_" + name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+template <class F>
+std::string error_of(F&& f) {
+    try {
+        f();
+    } catch (const common::InputError& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+const MatchResult& six_games() {
+    static const MatchResult r = run_match(small_match(1), {});
+    return r;
+}
+
+// ---- what the runner deletes ------------------------------------------------------------
+
+// `--state notes.txt`: once deleted as a "torn settings line" (a file without a newline).
+TEST(MatchFiles, AStateFileArgumentThatIsNotAStateIsNeverDeleted) {
+    const std::string dir = scratch("notes");
+    for (const std::string notes : {"my notes, one line without a newline", "line one\nline two\n", "{\"not\": 1}\n"}) {
+        const std::string path = dir + "/notes.txt";
+        write(path, notes);
+        const StateFile state(path, small_match(1));
+        EXPECT_NE(error_of([&] { (void)state.load_all(); }).find("not a loa-match state file"), std::string::npos) << notes;
+        EXPECT_NE(error_of([&] { state.remove(); }).find("not a loa-match state file"), std::string::npos) << notes;  // --fresh
+        EXPECT_EQ(read(path), notes);
+    }
+    // A state file killed while its settings line was written is still removed.
+    const std::string torn = dir + "/torn.state";
+    write(torn, "{\"engines\":[\"name=a");
+    EXPECT_TRUE(StateFile(torn, small_match(1)).load_all().empty());
+    EXPECT_FALSE(fs::exists(torn));
+}
+
+// A directory given to --slurm-dir that holds anything of the user's is refused untouched
+// (`--slurm-dir precious` once deleted precious/ and all in it; `--slurm-dir .` the working
+// directory); a run deletes only the files runs write, and the directory only if it made it.
+TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
+    const std::string dir = scratch("slurm");
+    const std::string precious = dir + "/precious";
+    fs::create_directories(precious);
+    write(precious + "/thesis.txt", "x");
+    SlurmSettings settings;
+    settings.tasks = 2;
+    settings.dir = precious;
+    auto no_args = [](int) { return std::vector<std::string>{}; };
+    EXPECT_NE(error_of([&] { SlurmRun(settings, {}, no_args); }).find("not a loa-match run directory"), std::string::npos);
+    EXPECT_EQ(read(precious + "/thesis.txt"), "x");
+    EXPECT_EQ(std::distance(fs::directory_iterator(precious), fs::directory_iterator()), 1);
+
+    // Made by the run: its files go, then the directory.
+    settings.dir = dir + "/made";
+    {
+        const SlurmRun run(settings, {}, no_args);
+        for (const char* name : {"task-1.json", "task-2.json.state", "task-1.out", "task-2.json.state.lock", "jobs", "round",
+                                 "task.sbatch", "task-1.json.tmp-a1B2c3"})
+            write(settings.dir + "/" + name, "run");
+        run.clean_up();
+    }
+    EXPECT_FALSE(fs::exists(settings.dir));
+    // Made by the run, with a file of the user's put there since: the run's files go, the
+    // user's and the directory stay.
+    {
+        const SlurmRun run(settings, {}, no_args);
+        write(settings.dir + "/task-1.json", "run");
+        write(settings.dir + "/task-1.json.backup", "user");
+        write(settings.dir + "/notes.txt", "user");
+        run.clean_up();
+    }
+    EXPECT_EQ(read(settings.dir + "/notes.txt"), "user");
+    EXPECT_EQ(read(settings.dir + "/task-1.json.backup"), "user");
+    EXPECT_FALSE(fs::exists(settings.dir + "/task-1.json"));
+    // An empty directory of the user's: taken, and left in place at the end.
+    settings.dir = dir + "/empty";
+    fs::create_directories(settings.dir);
+    {
+        const SlurmRun run(settings, {}, no_args);
+        write(settings.dir + "/task-1.json", "run");
+        run.clean_up();
+    }
+    EXPECT_TRUE(fs::is_directory(settings.dir));
+    EXPECT_TRUE(fs::is_empty(settings.dir));
+}
+
+TEST(MatchFiles, ALockFileThatIsNotEmptyIsNotTakenNorDeleted) {
+    const std::string dir = scratch("lock");
+    write(dir + "/r.state.lock", "a file of the user's");
+    EXPECT_NE(error_of([&] { FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
+    EXPECT_EQ(read(dir + "/r.state.lock"), "a file of the user's");
+    { const FileLock lock(dir + "/s.state"); }  // its own lock file: made and removed
+    EXPECT_FALSE(fs::exists(dir + "/s.state.lock"));
+}
+
+// A FIFO named like a run's lock or live file once held a web worker for ever.
+TEST(MatchFiles, AFifoWhereALockFileShouldBeDoesNotBlock) {
+    const std::string dir = scratch("fifo");
+    ASSERT_EQ(::mkfifo((dir + "/r.state.lock").c_str(), 0600), 0);
+    EXPECT_FALSE(FileLock::held(dir + "/r.state"));  // returns at once: not a run's lock
+    EXPECT_TRUE(names_a_special_file(dir + "/r.state.lock"));
+    EXPECT_THROW(append_to_file(dir + "/r.state.lock", "x\n"), common::InputError);  // at once, not blocked
+}
+
+// ---- checked writes -------------------------------------------------------------------------
+
+// A full disk: each write is checked, the error names the file and the cause, and the file is
+// cut back to its whole lines. The failure is a file-size limit: the same failed write(2).
+TEST(MatchFiles, AFailedAppendNamesTheFileAndTheCauseAndLeavesWholeLines) {
+    const std::string dir = scratch("full");
+    const std::string path = dir + "/r.state";
+    StateFile state(path, small_match(1));
+    state.append(six_games().games[0]);
+    state.append(six_games().games[1]);
+    const std::string before = read(path);
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
+    rlimit limit = old;
+    limit.rlim_cur = before.size() + 100;  // room for part of the next line only
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
+    const std::string error = error_of([&] { state.append(six_games().games[2]); });
+    const std::string replaced = error_of([&] { replace_file(dir + "/big.json", std::string(before.size() + 1000, 'x')); });
+    ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
+    EXPECT_EQ(error, "cannot write '" + path + "': File too large");
+    EXPECT_EQ(read(path), before);  // no torn tail
+    EXPECT_EQ(replaced, "cannot write '" + dir + "/big.json': File too large");
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
+    // Space again: the games resume from the file as it was.
+    state.append(six_games().games[2]);
+    state.append(six_games().games[3]);
+    EXPECT_EQ(state.load().size(), 4u);
+}
+
+// ---- records that are not games of the match ----------------------------------------------------
+
+TEST(MatchFiles, ABadRecordIsNamedByItsFileAndLine) {
+    const std::string dir = scratch("bad_record");
+    const std::string path = dir + "/r.state";
+    const MatchSettings s = small_match(1);
+    StateFile(path, s).append(six_games().games[0]);
+    nlohmann::ordered_json bad = game_json(six_games().games[1]);
+    bad["moves"] = "a1-a1";
+    std::ofstream(path, std::ios::app) << bad.dump() << '\n';
+    const std::string error = error_of([&] { (void)StateFile(path, s).load(); });
+    EXPECT_NE(error.find("state file '" + path + "', line 3: "), std::string::npos) << error;
+    EXPECT_NE(error.find("a1-a1"), std::string::npos) << error;
+}
+
+TEST(MatchFiles, RecordsOutsideTheScheduleOrOfOtherPlayersAreRefused) {
+    const MatchSettings s = small_match(1);  // 6 games of a against b
+    const GameRecord good = six_games().games[2];
+    EXPECT_NO_THROW(check_scheduled(s, good));
+    GameRecord beyond = good;
+    beyond.index = 98;
+    beyond.pair = 49;
+    EXPECT_NE(error_of([&] { check_scheduled(s, beyond); }).find("not in the match's schedule of 6 games"), std::string::npos);
+    GameRecord stranger = good;
+    stranger.white = "mallory";
+    EXPECT_NE(error_of([&] { check_scheduled(s, stranger); }).find("'mallory'"), std::string::npos);
+    GameRecord swapped = good;
+    std::swap(swapped.black, swapped.white);
+    EXPECT_THROW(check_scheduled(s, swapped), common::InputError);
+    GameRecord other_pair = good;
+    other_pair.pair = 0;
+    EXPECT_THROW(check_scheduled(s, other_pair), common::InputError);
+
+    // In a state file, with its line; in a result file that merge reads, with its record.
+    const std::string dir = scratch("schedule");
+    const std::string path = dir + "/r.state";
+    StateFile(path, s).append(six_games().games[0]);
+    std::ofstream(path, std::ios::app) << game_json(beyond).dump() << '\n';
+    EXPECT_NE(error_of([&] { (void)StateFile(path, s).load(); }).find("line 3: game 99 is not in"), std::string::npos);
+    nlohmann::json result = nlohmann::json::parse(result_json(s, six_games()));
+    result["games"].push_back(nlohmann::json::parse(game_json(stranger).dump()));
+    write(dir + "/r.json", result.dump());
+    EXPECT_NE(error_of([&] { (void)merge_result_files({dir + "/r.json"}); }).find("'mallory'"), std::string::npos);
+}
+
+// ---- PGN tags and the size of a schedule ----------------------------------------------------------
+
+TEST(MatchFiles, PgnTagValuesAreEscapedAsTheStandardSays) {
+    GameRecord g = six_games().games[0];
+    g.white = "quote \" and backslash \\ inside";
+    std::ostringstream out;
+    write_record(out, g, "an event\nwith a newline\tand a tab");
+    const std::string text = out.str();
+    EXPECT_NE(text.find("[White \"quote \\\" and backslash \\\\ inside\"]\n"), std::string::npos) << text;
+    EXPECT_NE(text.find("[Event \"an event with a newline and a tab\"]\n"), std::string::npos) << text;
+    std::istringstream in(text);
+    const std::vector<ParsedRecord> back = read_records(in);  // the program reads its own file back
+    ASSERT_EQ(back.size(), 1u);
+    EXPECT_EQ(back[0].tags.at("White"), g.white);
+    EXPECT_EQ(back[0].moves.size(), g.moves.size());
+    // Names with control characters are refused where they are given.
+    EXPECT_THROW((void)parse_engine_spec("name=two\nlines,depth=1", 0), common::InputError);
+}
+
+// 2^31 game pairs once overflowed to "Finished game -1".
+TEST(MatchFiles, AScheduleTooLargeToNumberIsRefused) {
+    MatchSettings s = small_match(1);
+    s.engines.push_back(parse_engine_spec("name=c,depth=1", 2));  // 3 pairings
+    s.games = 1'000'000'000;
+    EXPECT_NE(error_of([&] { check_schedule_size(s); }).find("more than the 1000000000 a match may have"), std::string::npos);
+    EXPECT_THROW((void)scheduled_games(s), common::InputError);
+    EXPECT_THROW((void)run_match(s, {}), common::InputError);
+    s.games = 2'000'000'000;
+    EXPECT_THROW((void)settings_from_json(settings_json(s)), common::InputError);
+    s.games = 300'000'000;  // 900 million: allowed, and counted without overflow
+    EXPECT_EQ(scheduled_games(s), 900'000'000);
+    s.shard_count = 7;
+    s.shard_index = 6;
+    EXPECT_EQ(scheduled_games(s), 2 * (450'000'000 / 7));
+}
+
+}  // namespace
+}  // namespace matches
