@@ -86,4 +86,9 @@ bool has_control_character(std::string_view s) {
     return false;
 }
 
+std::string excerpt(std::string_view s, std::size_t max) {
+    if (s.size() <= max) return std::string(s);
+    return std::string(s.substr(0, max)) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
 }  // namespace common

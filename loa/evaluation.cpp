@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/bounded_io.hpp"
 #include "loa/connectivity.hpp"
 #include "loa/error.hpp"
 #include "loa/movegen.hpp"
@@ -254,11 +255,7 @@ EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
 }
 
 EvalWeights load_weights_file(const std::string& path, const EvalWeights& base) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("evaluation weights: cannot read '{}'", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return parse_weights_json(ss.str(), base);
+    return parse_weights_json(common::read_small_file(path, common::MaxOptionFile, "evaluation weights"), base);
 }
 
 std::string weights_to_json(const EvalWeights& w) {

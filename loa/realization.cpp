@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/bounded_io.hpp"
 #include "loa/error.hpp"
 
 namespace loa {
@@ -77,12 +78,9 @@ RealizationProbabilities parse_realization_json(const std::string& text) {
 }
 
 RealizationProbabilities load_realization_file(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("realization probabilities: cannot read '{}'", path));
-    std::stringstream ss;
-    ss << in.rdbuf();
+    const std::string text = common::read_small_file(path, common::MaxOptionFile, "realization probabilities");
     try {
-        return parse_realization_json(ss.str());
+        return parse_realization_json(text);
     } catch (const InputError& e) {
         throw InputError(fmt::format("'{}': {}", path, e.what()));
     }

@@ -4,6 +4,9 @@
 // verified by a brute-force solver) solved by every preset.
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "common/search/draw_context.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "common/search/report.hpp"
 #include "common/search/search.hpp"
@@ -187,7 +190,9 @@ TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
     int checked = 0;
     for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on", "full,threads=2"}) {
         for (const bool kept : {false, true}) {
-            search::ParallelSearcher<SearchGame> session(SearchGame(rules), search::parse_search_config(spec));
+            search::SearchConfig config = search::parse_search_config(spec);
+            config.tt_mb = 1;  // cleared for every position: 16 MB each time is slow under the sanitizers
+            search::ParallelSearcher<SearchGame> session(SearchGame(rules), config);
             for (const Position& pos : testing::sparse_positions(7, 60, 2, 6)) {
                 search::SearchLimits limits;
                 limits.depth = 4;
@@ -212,6 +217,32 @@ TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
 }
 
 // ---- claims a session's table must not make (issue 54) -----------------------------------
+
+// The draw context of a node is the set of positions on its path: three move orders that reach
+// one position through different positions give three contexts. (Zobrist keys are XOR-linear:
+// the plain XOR of a path's keys depends on its ends only, and once gave all three the same.)
+TEST(LoaSearch, TheDrawContextTellsPathsToOnePositionApart) {
+    const std::vector<std::vector<const char*>> orders = {{"b1-b3", "h5-f5", "c1-c3", "h6-f6", "d1-d3"},
+                                                          {"c1-c3", "h6-f6", "d1-d3", "h5-f5", "b1-b3"},
+                                                          {"d1-d3", "h5-f5", "b1-b3", "h6-f6", "c1-c3"}};
+    std::set<std::uint64_t> contexts, linear;
+    std::set<std::string> ends;
+    for (const auto& order : orders) {
+        Position pos = Position::start();
+        std::uint64_t context = 0, xor_of_keys = 0;
+        for (const char* m : order) {
+            context = search::draw_context_with(context, pos.key());
+            xor_of_keys ^= pos.key();
+            pos.make(parse_move(pos, m));
+        }
+        contexts.insert(context);
+        linear.insert(xor_of_keys);
+        ends.insert(pos.to_text());
+    }
+    ASSERT_EQ(ends.size(), 1u);    // one position
+    EXPECT_EQ(linear.size(), 1u);  // what a plain XOR cannot tell apart
+    EXPECT_EQ(contexts.size(), 3u);
+}
 
 // P is won for White (e6f5 wins in 5) when set up alone. Reached from Q by f5e6 b2b3 e6f5
 // b3b2 f5e6 b2b3, the same move lets Black play b3b2 and repeat Q a third time: a draw. A

@@ -32,40 +32,65 @@ TEST(TranspositionTable, EveryKeyBitIsVerified) {
     for (const TTReplace scheme : {TTReplace::Always, TTReplace::Depth, TTReplace::TwoDeep}) {
         TranspositionTable tt(1, scheme);
         const std::uint64_t stored = 0x0123456789ABCDEFULL;
-        tt.store(stored, 0, 5, win_in(3), Bound::Exact, 9, 0x55AA);
-        const TTHit hit = tt.probe(stored, 0);
-        ASSERT_TRUE(hit.found);
-        EXPECT_EQ(hit.context, 0x55AA);
-        for (int bit = 16; bit < 64; ++bit)
+        tt.store(stored, 0, 5, 77, Bound::Exact, 9);
+        ASSERT_TRUE(tt.probe(stored, 0).found);
+        for (int bit = 0; bit < 64; ++bit)
             EXPECT_FALSE(tt.probe(stored ^ (std::uint64_t{1} << bit), 0).found) << "bit " << bit;
+    }
+}
+
+// A result stored with a context answers a probe from that context only; one stored without
+// answers every probe.
+TEST(TranspositionTable, AContextBoundEntryAnswersItsOwnContextOnly) {
+    for (const TTReplace scheme : {TTReplace::Always, TTReplace::Depth, TTReplace::TwoDeep}) {
+        TranspositionTable tt(1, scheme);
+        const std::uint64_t context = 0x5555AAAA12345678ULL;
+        tt.store(KeyA, 0, 5, win_in(3), Bound::Exact, 9, context);
+        const TTHit hit = tt.probe(KeyA, 0, context);
+        ASSERT_TRUE(hit.found);
+        EXPECT_TRUE(hit.in_context);
+        EXPECT_EQ(hit.score, win_in(3));
+        EXPECT_FALSE(tt.probe(KeyA, 0).found);
+        for (int bit = 0; bit < 64; ++bit)
+            EXPECT_FALSE(tt.probe(KeyA, 0, context ^ (std::uint64_t{1} << bit)).found) << "context bit " << bit;
+        tt.store(KeyB, 0, 5, 30, Bound::Exact, 4);  // bound to no context: found from any
+        EXPECT_TRUE(tt.probe(KeyB, 0, context).found);
+        EXPECT_FALSE(tt.probe(KeyB, 0, context).in_context);
+        EXPECT_TRUE(tt.probe(KeyB, 0).found);
     }
 }
 
 // Lazy SMP threads may interleave their writes of one entry: a reader must see a whole entry
 // or none. Two writers store different results of different keys in one slot while a reader
-// checks that every hit carries the result stored with its key.
+// checks that every hit carries the result stored with its key. (A table of two plain words,
+// key and data, mixes entries here within a few million writes.)
 TEST(TranspositionTable, InterleavedWritesNeverMixTwoEntries) {
     TranspositionTable tt(1, TTReplace::Always);
-    std::atomic<bool> done{false};
-    auto writer = [&](std::uint64_t key, Score score, std::uint16_t move) {
-        for (int i = 0; i < 200000; ++i) tt.store(key, 0, 3, score, Bound::Exact, move, move);
-    };
-    std::thread a(writer, KeyA, 111, 1), b(writer, KeyB, -222, 2);
+    std::atomic<bool> done{false}, reading{false};
+    std::atomic<long> hits{0};
     std::thread reader([&] {
+        reading = true;
         while (!done.load()) {
             for (const auto& [key, score, move] : {std::tuple{KeyA, 111, 1}, std::tuple{KeyB, -222, 2}}) {
                 const TTHit hit = tt.probe(key, 0);
                 if (!hit.found) continue;
+                ++hits;
                 ASSERT_EQ(hit.score, score);
                 ASSERT_EQ(hit.move, move);
-                ASSERT_EQ(hit.context, move);
+                ASSERT_EQ(hit.depth, move + 2);
             }
         }
     });
+    while (!reading.load()) std::this_thread::yield();
+    auto writer = [&](std::uint64_t key, Score score, std::uint16_t move) {
+        for (long i = 0; i < 3'000'000 && hits.load() < 200'000; ++i) tt.store(key, 0, move + 2, score, Bound::Exact, move);
+    };
+    std::thread a(writer, KeyA, 111, 1), b(writer, KeyB, -222, 2);
     a.join();
     b.join();
     done = true;
     reader.join();
+    EXPECT_GT(hits.load(), 1000);  // the reader saw entries while they were written
 }
 
 TEST(TranspositionTable, StoresAndProbesEveryField) {

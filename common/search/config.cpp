@@ -1,5 +1,7 @@
 #include "common/search/config.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
@@ -356,6 +358,19 @@ const std::vector<std::pair<std::string, std::string>>& config_keys() {
         {"timeman", "classic|tournament: time per move from the clock (fixed slice, or game length and search stability)"},
     };
     return keys;
+}
+
+double table_memory_mb(const SearchConfig& c) {
+    const double tt = c.tt ? c.tt_mb : 0;
+    const double eval_cache = c.eval_cache ? static_cast<double>(std::max(1, c.threads)) * c.eval_cache_mb : 0;
+    const double solver = 24.0 * c.solver_nodes / (1024 * 1024);
+    return tt + eval_cache + solver;
+}
+
+std::string table_memory_text(const SearchConfig& c) {
+    return fmt::format("memory {:.0f} MB (hash {} MB, eval cache {} MB x {} threads, solver {:.0f} MB)", table_memory_mb(c),
+                       c.tt ? c.tt_mb : 0, c.eval_cache ? c.eval_cache_mb : 0, std::max(1, c.threads),
+                       24.0 * c.solver_nodes / (1024 * 1024));
 }
 
 }  // namespace search

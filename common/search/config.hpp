@@ -156,6 +156,12 @@ SearchConfig preset_config(std::string_view preset);
 // parse_search_config returned (one built key by key with apply_search_option may hold what the
 // parser refuses as a whole, e.g. solver_score with the solver off: a UCI GUI sends keys one by one).
 std::string to_string(const SearchConfig& config);
+// The memory, in MB, that the tables of a search with `config` claim: the transposition table
+// (one, shared by every thread), each thread's evaluation cache, and the solver's proof tree at
+// its node budget (24 bytes a node). Move-ordering tables and the like are a few KB a thread.
+double table_memory_mb(const SearchConfig& config);
+// The same, said: "memory 48 MB (hash 16 MB, eval cache 1 MB x 32 threads, solver 0 MB)".
+std::string table_memory_text(const SearchConfig& config);
 // The keys, with their accepted values, for help texts.
 const std::vector<std::pair<std::string, std::string>>& config_keys();
 std::string_view to_string(Increment inc);

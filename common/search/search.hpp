@@ -21,6 +21,7 @@
 
 #include "common/error.hpp"
 #include "common/search/config.hpp"
+#include "common/search/draw_context.hpp"
 #include "common/search/eval_cache.hpp"
 #include "common/search/frontier.hpp"
 #include "common/search/game.hpp"
@@ -199,17 +200,6 @@ private:
         entered_by_extension_[0] = false;
     }
 
-    // The positions of the game before the root that a repetition in the search draws with:
-    // those seen twice already (their next occurrence is the third), as a set hash.
-    static std::uint64_t root_draw_context(std::span<const std::uint64_t> history) {
-        std::vector<std::uint64_t> sorted(history.begin(), history.end());
-        std::sort(sorted.begin(), sorted.end());
-        std::uint64_t context = 0;
-        for (std::size_t i = 0; i + 1 < sorted.size(); ++i)
-            if (sorted[i] == sorted[i + 1] && (i + 2 == sorted.size() || sorted[i + 2] != sorted[i])) context ^= sorted[i];
-        return context;
-    }
-
     // Stopped inside an iteration: a root move that beat the previous best there (it raised
     // alpha, failed high against an aspiration window, or failed high on its scout search)
     // is better at this depth than anything the last full iteration knew, so it is played.
@@ -305,7 +295,7 @@ private:
         keys_[at] = game_.key(pos_);
         reversible_from_[ply + 1] = irreversible ? at : reversible_from_[ply];
         // The parent joins the positions its subtree may repeat, unless no way leads back.
-        draw_context_[ply + 1] = irreversible || !game_.repetition_draws() ? 0 : draw_context_[ply] ^ keys_[at - 1];
+        draw_context_[ply + 1] = irreversible || !game_.repetition_draws() ? 0 : draw_context_with(draw_context_[ply], keys_[at - 1]);
         entered_by_extension_[static_cast<std::size_t>(ply) + 1] = false;  // the caller sets it for an extended move
     }
 
@@ -338,7 +328,8 @@ private:
         Move tt_move = root ? root_best_ : Move::none();
         if (tt_) {
             ++stats_.tt_probes;
-            const TTHit hit = trusted(tt_->probe(key, ply), ply);
+            // Context-bound entries (decisive results) answer only from this node's context.
+            const TTHit hit = trusted(tt_->probe(key, ply, context_key(draw_context_[static_cast<std::size_t>(ply)])));
             if (hit.found) {
                 ++stats_.tt_hits;
                 if (hit.move) tt_move = Move::from_raw(hit.move);
@@ -487,40 +478,36 @@ private:
             // Whole plies searched, rounded down, where a probe asks for its depth rounded up: an
             // entry then answers only a search no deeper than its own. Under ERPS a reduced
             // search's entry can never stand in for the re-search of the same move.
-            tt_->store(key, ply, units / OnePly, best, bound, best_move.raw(), context_tag(draw_context_[static_cast<std::size_t>(ply)]));
+            const bool in_context = bound_to_context(best, bound, ply);
+            tt_->store(key, ply, units / OnePly, best, bound, best_move.raw(),
+                       in_context ? context_key(draw_context_[static_cast<std::size_t>(ply)]) : 0);
         }
         return best;
     }
 
-    // A table entry's decisive result claims that one side forces the end of the game within
-    // some plies. It was proven where the losing side could draw only by the rules and by
-    // repeating the positions of its context; it holds here if this node gives that side no
-    // draw the stored node did not: the same context or none at all (tag 0: no position to
-    // repeat), and the game's length rule leaves room for the end. Otherwise the claim is
-    // cut down to what still holds: the winning side, playing on as proven, ends every line
-    // in its win or in a draw, so it scores at least a draw.
-    TTHit trusted(TTHit hit, int ply) {
+    // Whether a result must be keyed by its node's draw context in the table: a claim that a
+    // side forces the end of the game (a win found, a loss proven) holds where the losing side
+    // had no other draw than in the context it was searched in (draw_context.hpp). A game that
+    // ends at the next ply whatever the side to move does leaves no room for a repetition;
+    // without the repetition rule no result depends on the path.
+    bool bound_to_context(Score score, Bound bound, int ply) const {
+        const bool claim = (score >= WinThreshold && bound != Bound::Upper) || (score <= -WinThreshold && bound != Bound::Lower);
+        return claim && game_.repetition_draws() && std::abs(plies_to_end(score)) - ply > 1;
+    }
+
+    // A claim from the table (found in this node's context, or holding in any) ends the game
+    // within some plies; with a ply limit nearer than that (the same position reached nearer
+    // the end of the game) it is cut down to what still holds: the winning side, playing on
+    // as proven, ends every line in its win or in a draw, so it scores at least a draw.
+    TTHit trusted(TTHit hit) {
         const bool wins = hit.score >= WinThreshold && hit.bound != Bound::Upper;
         const bool loses = hit.score <= -WinThreshold && hit.bound != Bound::Lower;
         if (!hit.found || (!wins && !loses)) return hit;
-        // A game that ends at the next ply, whatever the side to move does, leaves no room for
-        // a repetition: such a claim holds in any context.
-        const bool at_once = std::abs(plies_to_end(hit.score)) - ply <= 1;
-        const std::uint16_t here = context_tag(draw_context_[static_cast<std::size_t>(ply)]);
-        const bool same_context = at_once || here == 0 || here == hit.context;
-        const bool ends_in_time = limits_.game_plies_left == 0 || std::abs(plies_to_end(hit.score)) <= limits_.game_plies_left;
-        if (same_context && ends_in_time) return hit;
+        if (limits_.game_plies_left == 0 || std::abs(plies_to_end(hit.score)) <= limits_.game_plies_left) return hit;
         ++stats_.tt_claims_refused;
         hit.score = DrawScore;
         hit.bound = wins ? Bound::Lower : Bound::Upper;
         return hit;
-    }
-
-    // 16 bits of a draw context, 0 only for the empty one.
-    static std::uint16_t context_tag(std::uint64_t context) {
-        if (context == 0) return 0;
-        const auto tag = static_cast<std::uint16_t>(context >> 48);
-        return tag != 0 ? tag : 1;
     }
 
     // Adaptive R (Heinz 1999): R = 3 when more than 6 plies remain, else 2.
@@ -715,9 +702,8 @@ private:
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path
     std::size_t history_size_ = 0;
     std::array<std::size_t, MaxPly + 2> reversible_from_{};
-    // Per ply, the set (XOR of keys) of positions a repetition below that node draws with:
-    // the path since the last irreversible move and the game's positions seen twice. Decisive
-    // table results depend on it (trusted()).
+    // Per ply, the node's draw context (draw_context.hpp): what decisive table results are
+    // keyed by (bound_to_context()).
     std::array<std::uint64_t, MaxPly + 2> draw_context_{};
     std::array<bool, MaxPly + 2> entered_by_extension_{};  // the move into the node at a ply was extended
     std::array<std::array<Move, MaxPly + 1>, MaxPly + 1> pv_{};

@@ -11,7 +11,7 @@ struct SearchStats {
     std::uint64_t tt_probes = 0;
     std::uint64_t tt_hits = 0;
     std::uint64_t tt_cutoffs = 0;
-    std::uint64_t tt_claims_refused = 0;  // decisive entries searched in another context (cut down to a draw bound)
+    std::uint64_t tt_claims_refused = 0;  // decisive entries beyond the ply limit here (cut down to a draw bound)
     std::uint64_t beta_cutoffs = 0;
     std::uint64_t first_move_cutoffs = 0;
     std::uint64_t pvs_researches = 0;

@@ -12,9 +12,11 @@
 //   twodeep: slots are pairs; the first entry keeps the deepest result, the second takes
 //            everything else ("TwoDeep"); a deeper result pushes the first down.
 //
-// An entry also keeps a 16-bit tag of the context its result was searched in (the positions
-// a repetition could draw with, search.hpp): a decisive result holds only where the losing
-// side has no draw the stored context did not give it, which the search checks on a probe.
+// A result that holds only in the context it was searched in (a decisive result: a side forces
+// the end, where the other could not draw by repeating the positions of its game and path;
+// search.hpp) is stored keyed by position and context together: its check word also takes a
+// 64-bit hash of the context, so that it answers only a probe made in the same context, and
+// reads as a miss in any other.
 #pragma once
 
 #include <atomic>
@@ -38,7 +40,7 @@ struct TTEntry {
     std::int16_t score = 0;
     std::int8_t depth = 0;
     std::uint8_t generation_bound = 0;  // generation << 2 | bound
-    std::uint16_t context = 0;          // tag of the draw context the result was searched in
+    std::uint16_t in_context = 0;       // 1: keyed by position and context (see above)
 
     Bound bound() const { return static_cast<Bound>(generation_bound & 3); }
     std::uint8_t generation() const { return generation_bound >> 2; }
@@ -52,7 +54,7 @@ struct TTHit {
     Score score = 0;  // already adjusted to the probing ply
     int depth = 0;
     Bound bound = Bound::None;
-    std::uint16_t context = 0;
+    bool in_context = false;  // a result of this context only
 };
 
 class TranspositionTable {
@@ -74,7 +76,7 @@ public:
     }
 
     void clear() {
-        for (std::size_t i = 0; i < size_; ++i) write(i, 0, TTEntry{});
+        for (std::size_t i = 0; i < size_; ++i) write_raw(i, Stored{});
         generation_ = 0;
     }
 
@@ -86,37 +88,42 @@ public:
     std::size_t bytes() const { return size_ * EntryBytes; }
     TTReplace scheme() const { return scheme_; }
 
-    TTHit probe(std::uint64_t key, int ply) const {
+    // The entry of `key`: one stored without a context, or one stored in `context` (the
+    // probing node's). An entry of the position stored in another context is not found.
+    TTHit probe(std::uint64_t key, int ply, std::uint64_t context = 0) const {
         const std::size_t slot = slot_of(key);
         const std::size_t ways = scheme_ == TTReplace::TwoDeep ? 2 : 1;
         for (std::size_t w = 0; w < ways; ++w) {
             const Stored s = read(slot + w);
-            if (!s.entry.empty() && s.key == key)
-                return {true, s.entry.move, score_from_tt(s.entry.score, ply), s.entry.depth, s.entry.bound(), s.entry.context};
+            if (!s.entry.empty() && s.key(context) == key)
+                return {true, s.entry.move, score_from_tt(s.entry.score, ply), s.entry.depth, s.entry.bound(), s.entry.in_context != 0};
         }
         return {};
     }
 
+    // `context` != 0: the result holds only in that context (keyed by it); 0: in any.
     void store(std::uint64_t key, int ply, int depth, Score score, Bound bound, std::uint16_t move,
-               std::uint16_t context = 0) {
+               std::uint64_t context = 0) {
         TTEntry fresh;
         fresh.move = move;
         fresh.score = static_cast<std::int16_t>(score_to_tt(score, ply));
         fresh.depth = static_cast<std::int8_t>(depth < 0 ? 0 : depth > 127 ? 127 : depth);
         fresh.generation_bound = static_cast<std::uint8_t>(generation_ << 2 | static_cast<std::uint8_t>(bound));
-        fresh.context = context;
+        fresh.in_context = context != 0;
+        // Old entries are compared with this position as a probe from the same node would.
         const std::size_t at = slot_of(key);
         switch (scheme_) {
             case TTReplace::Always: {
-                keep_move(read(at), key, fresh);
-                write(at, key, fresh);
+                keep_move(read(at), key, context, fresh);
+                write(at, key, context, fresh);
                 break;
             }
             case TTReplace::Depth: {
                 const Stored old = read(at);
-                if (old.entry.empty() || old.key == key || old.entry.generation() != generation_ || fresh.depth >= old.entry.depth) {
-                    keep_move(old, key, fresh);
-                    write(at, key, fresh);
+                if (old.entry.empty() || old.key(context) == key || old.entry.generation() != generation_ ||
+                    fresh.depth >= old.entry.depth) {
+                    keep_move(old, key, context, fresh);
+                    write(at, key, context, fresh);
                 }
                 break;
             }
@@ -124,21 +131,21 @@ public:
                 const Stored deep = read(at);
                 const Stored recent = read(at + 1);
                 const bool deep_stale = deep.entry.empty() || deep.entry.generation() != generation_;
-                if (deep.key == key && !deep.entry.empty()) {
+                if (deep.key(context) == key && !deep.entry.empty()) {
                     // Same position as the deep entry: keep the deeper of the two results there.
                     if (fresh.depth >= deep.entry.depth || deep_stale) {
-                        keep_move(deep, key, fresh);
-                        write(at, key, fresh);
+                        keep_move(deep, key, context, fresh);
+                        write(at, key, context, fresh);
                     } else {
-                        write(at + 1, key, fresh);
+                        write(at + 1, key, context, fresh);
                     }
                 } else if (deep_stale || fresh.depth >= deep.entry.depth) {
-                    keep_move(recent, key, fresh);
-                    if (!deep.entry.empty()) write(at + 1, deep.key, deep.entry);  // the old deep result moves down a level
-                    write(at, key, fresh);
+                    keep_move(recent, key, context, fresh);
+                    if (!deep.entry.empty()) write_raw(at + 1, deep);  // the old deep result moves down a level
+                    write(at, key, context, fresh);
                 } else {
-                    keep_move(recent, key, fresh);
-                    write(at + 1, key, fresh);
+                    keep_move(recent, key, context, fresh);
+                    write(at + 1, key, context, fresh);
                 }
                 break;
             }
@@ -168,20 +175,27 @@ private:
     };
     static_assert(sizeof(Slot) == EntryBytes && std::atomic<std::uint64_t>::is_always_lock_free);
 
+    // An entry as read: its two words, and its data unpacked.
     struct Stored {
-        std::uint64_t key = 0;
+        std::uint64_t check = 0, data = 0;
         TTEntry entry;
+        // The key it gives back to a probe made in `context` (an entry keyed by another
+        // context gives another key).
+        std::uint64_t key(std::uint64_t context) const { return check ^ data ^ (entry.in_context ? context : 0); }
     };
 
     Stored read(std::size_t i) const {
         const std::uint64_t data = entries_[i].data.load(std::memory_order_relaxed);
         const std::uint64_t check = entries_[i].check.load(std::memory_order_relaxed);
-        return {check ^ data, std::bit_cast<TTEntry>(data)};
+        return {check, data, std::bit_cast<TTEntry>(data)};
     }
-    void write(std::size_t i, std::uint64_t key, const TTEntry& e) {
+    void write(std::size_t i, std::uint64_t key, std::uint64_t context, const TTEntry& e) {
         const auto data = std::bit_cast<std::uint64_t>(e);
-        entries_[i].check.store(key ^ data, std::memory_order_relaxed);
-        entries_[i].data.store(data, std::memory_order_relaxed);
+        write_raw(i, {key ^ data ^ (e.in_context ? context : 0), data, e});
+    }
+    void write_raw(std::size_t i, const Stored& s) {
+        entries_[i].check.store(s.check, std::memory_order_relaxed);
+        entries_[i].data.store(s.data, std::memory_order_relaxed);
     }
 
     struct AlignedDelete {
@@ -194,8 +208,8 @@ private:
         return slot;
     }
     // A bound without a move (fail low) keeps the move an earlier search found for the position.
-    static void keep_move(const Stored& old, std::uint64_t key, TTEntry& fresh) {
-        if (fresh.move == 0 && !old.entry.empty() && old.key == key) fresh.move = old.entry.move;
+    static void keep_move(const Stored& old, std::uint64_t key, std::uint64_t context, TTEntry& fresh) {
+        if (fresh.move == 0 && !old.entry.empty() && old.key(context) == key) fresh.move = old.entry.move;
     }
 
     std::unique_ptr<Slot[], AlignedDelete> entries_;

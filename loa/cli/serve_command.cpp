@@ -21,6 +21,13 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--records", s->records_dir, "Directory of loa-match outputs (PGN, JSON, state files) to browse");
     cmd->add_option("--variant", s->variant, "Default engine search variant")->capture_default_str();
     cmd->add_option("--max-searches", s->max_searches, "Engine searches running at once")->capture_default_str();
+    cmd->add_option("--max-request-mb", s->max_request_mb,
+                    "Memory one search's tables may claim (hash + every thread's eval cache + solver), MB")
+        ->capture_default_str();
+    cmd->add_option("--max-memory-mb", s->max_memory_mb, "Memory the searches running together may claim, MB")
+        ->capture_default_str();
+    cmd->add_option("--max-threads", s->max_threads, "Search threads one request may use (0: this machine's cores)")
+        ->capture_default_str();
     auto max_seconds = std::make_shared<double>(300);
     cmd->add_option("--max-search-seconds", *max_seconds, "An analysis stops after this many seconds")
         ->check(CLI::Range(1.0, 86400.0))

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/text.hpp"
 #include "loa/engine/frontends.hpp"
 #include "loa/error.hpp"
@@ -21,10 +22,14 @@ namespace loa::engine {
 namespace {
 
 bool read_line(std::istream& in, std::string& line) {
-    while (std::getline(in, line)) {
-        if (!common::trim(line).empty()) return true;
+    for (;;) {
+        switch (common::read_bounded_line(in, line, common::MaxProtocolLine)) {
+            case common::LineRead::End: return false;
+            case common::LineRead::TooLong: throw InputError(fmt::format("an input line of over {} bytes", common::MaxProtocolLine));
+            case common::LineRead::Line:
+                if (!common::trim(line).empty()) return true;
+        }
     }
-    return false;
 }
 
 Position read_board(std::istream& in, const std::string& first_rank, Colour us) {
@@ -33,7 +38,7 @@ Position read_board(std::istream& in, const std::string& first_rank, Colour us) 
     for (int rank = 7; rank >= 0; --rank) {
         if (rank < 7 && !read_line(in, line)) throw InputError("input ended inside the board");
         const std::string_view row = common::trim(line);
-        if (row.size() != 8) throw InputError(fmt::format("board line '{}' does not have 8 squares", row));
+        if (row.size() != 8) throw InputError(fmt::format("board line '{}' does not have 8 squares", common::excerpt(row)));
         for (int file = 0; file < 8; ++file) {
             const char c = row[static_cast<std::size_t>(file)];
             if (c == 'b' || c == 'w') pieces[c == 'w'] |= square_bb(make_square(file, rank));
@@ -53,7 +58,7 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinG
     if (!read_line(in, line)) return 0;
     const std::string_view colour = common::trim(line);
     if (colour != "b" && colour != "w") {
-        log << "codingame: first line must be our colour (b or w), got '" << colour << "'\n";
+        log << "codingame: first line must be our colour (b or w), got '" << common::excerpt(colour) << "'\n";
         return 2;
     }
     const Colour us = colour == "b" ? Colour::Black : Colour::White;
@@ -77,7 +82,7 @@ int run_codingame(std::istream& in, Output& out, std::ostream& log, const CodinG
             if (!read_line(in, last_move)) throw InputError("input ended before the last move");
             if (!read_line(in, line)) throw InputError("input ended before the move count");
             const auto count = common::parse_int(line);
-            if (!count || *count < 0 || *count > 1000) throw InputError(fmt::format("bad move count '{}'", line));
+            if (!count || *count < 0 || *count > 1000) throw InputError(fmt::format("bad move count '{}'", common::excerpt(line)));
             std::set<std::string> offered;
             for (int k = 0; k < *count; ++k) {
                 if (!read_line(in, line)) throw InputError("input ended inside the move list");

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cctype>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/search/limits.hpp"
+#include "common/bounded_io.hpp"
 #include "common/text.hpp"
 #include "loa/display.hpp"
 #include "loa/engine/frontends.hpp"
@@ -21,6 +23,11 @@
 namespace loa::engine {
 namespace {
 
+// An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
+constexpr std::size_t MaxErrorBytes = 400;
+// The longest time a clock may hold (GTP has no stop to end a search planned on more).
+constexpr double MaxClockSeconds = 86'400;
+
 const std::vector<std::string> Commands = {
     "protocol_version", "name",       "version",       "known_command", "list_commands", "quit",
     "clear_board",      "loa_setup",  "play",          "genmove",       "undo",          "showboard",
@@ -31,7 +38,7 @@ Colour parse_colour(const std::string& text) {
     const std::string c = common::lowercase(text);
     if (c == "b" || c == "black") return Colour::Black;
     if (c == "w" || c == "white") return Colour::White;
-    throw InputError(fmt::format("invalid colour '{}'", text));
+    throw InputError(fmt::format("invalid colour '{}'", common::excerpt(text)));
 }
 
 // play and genmove name the side to move; anything else is a protocol error.
@@ -52,7 +59,13 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
     session.prepare();
     GtpClocks clocks;
 
-    for (std::string line; std::getline(in, line);) {
+    for (std::string line;;) {
+        const common::LineRead read = common::read_bounded_line(in, line, common::MaxProtocolLine);
+        if (read == common::LineRead::End) break;
+        if (read == common::LineRead::TooLong) {
+            out.line(fmt::format("? a line of over {} bytes was ignored\n", common::MaxProtocolLine));
+            continue;
+        }
         if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
         std::istringstream words(line);
         std::vector<std::string> t;
@@ -154,6 +167,9 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 const auto stones = stones_at(3);
                 if (!m || !second || *m < 0 || *second < 0 || !stones || t.size() > 4)
                     throw InputError("time_settings: expected <main_s> <increment_s> or <main_s> <byo_yomi_s> <byo_yomi_stones>");
+                // GTP has no stop: a genmove planned on a clock of 1e308 s would never answer.
+                if (*m > MaxClockSeconds || *second > MaxClockSeconds)
+                    throw InputError(fmt::format("time_settings: at most {:g} s (a day) for a time", MaxClockSeconds));
                 if (byo_yomi) clocks.set_byo_yomi(1000.0 * *m, 1000.0 * *second, *stones);
                 else clocks.set_control(1000.0 * *m, 1000.0 * *second);
                 ok("");
@@ -163,6 +179,7 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 const auto stones = stones_at(3);
                 if (!s || *s < 0 || !stones || t.size() > 4)
                     throw InputError("time_left: expected <colour> <seconds> [<stones>]");
+                if (*s > MaxClockSeconds) throw InputError(fmt::format("time_left: at most {:g} s (a day)", MaxClockSeconds));
                 clocks.set_time_left(index(c), 1000.0 * *s, *stones);
                 ok("");
             } else if (cmd == "set_option") {
@@ -175,12 +192,15 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
                 } catch (const InputError& e) {  // set (another option may complete it), but not yet searchable
                     throw InputError(fmt::format("{} is set, but the engine cannot search so: {}", arg(1), e.what()));
                 }
-                ok("");
+                // What the operator asked for is allowed; what it claims is said.
+                ok(session.memory_text());
             } else {
-                throw InputError(fmt::format("unknown command '{}'", cmd));
+                throw InputError(fmt::format("unknown command '{}'", common::excerpt(cmd)));
             }
         } catch (const InputError& e) {
-            out.line(fmt::format("?{} {}\n", id, e.what()));
+            out.line(fmt::format("?{} {}\n", id, common::excerpt(e.what(), MaxErrorBytes)));
+        } catch (const std::bad_alloc&) {  // a table too large for the machine: the engine goes on
+            out.line(fmt::format("?{} out of memory: {}\n", id, session.memory_text()));
         }
     }
     return 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <new>
 #include <optional>
 #include <ostream>
 
@@ -20,7 +21,7 @@ void Output::line(const std::string& text) {
     stream_ << text << '\n' << std::flush;
 }
 
-Session::Session() : config_(search::preset_config("full")) {}
+Session::Session() : config_(search::preset_config("full")), built_config_(config_) {}
 
 Session::~Session() {
     stop();
@@ -28,8 +29,28 @@ Session::~Session() {
 }
 
 solver::SolvingSearcher<SearchGame>& Session::searcher() {
-    if (!searcher_) searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
+    if (!searcher_) {
+        try {
+            searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
+        } catch (const std::bad_alloc&) {
+            // The engine stays usable: its options go back to the last tables it could build.
+            const std::string asked = memory_text();
+            config_ = built_config_;
+            throw InputError(fmt::format("cannot allocate the search tables ({}): out of memory; the options are back "
+                                         "to the last ones that could search ({})",
+                                         asked, memory_text()));
+        }
+        built_config_ = config_;
+    }
     return *searcher_;
+}
+
+std::string Session::memory_text() const { return search::table_memory_text(config_); }
+double Session::memory_mb() const { return search::table_memory_mb(config_); }
+
+void Session::release() {
+    wait();
+    searcher_.reset();
 }
 
 void Session::set_option(std::string_view raw_name, std::string_view raw_value) {

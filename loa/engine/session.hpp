@@ -72,6 +72,14 @@ public:
     // Builds the search tables now (a large TT takes a while to allocate and clear) so that
     // the next search's clock does not pay for it: UCI's isready, GTP after set_option.
     void prepare();
+    // What the search tables of the current options claim: "memory 48 MB (hash 16 MB, ...)".
+    // Any amount is allowed (the operator's choice); a table the machine cannot allocate is
+    // refused with InputError and the options go back to the last ones that could search.
+    std::string memory_text() const;
+    double memory_mb() const;
+    // Frees the search tables (they are rebuilt, empty, by the next search): an idle session
+    // of a server holds no memory.
+    void release();
 
 private:
     solver::SolvingSearcher<SearchGame>& searcher();
@@ -80,6 +88,7 @@ private:
     Result run(const std::function<void(const IterationInfo&)>& on_iteration);
 
     search::SearchConfig config_;
+    search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns
     std::string eval_ = "full";
     std::string rps_;
     RuleSet rules_;

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/notation.hpp"
@@ -16,6 +17,9 @@
 
 namespace loa::engine {
 namespace {
+
+// An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
+constexpr std::size_t MaxErrorBytes = 400;
 
 std::vector<std::string> tokens_of(const std::string& line) {
     std::istringstream in(line);
@@ -56,13 +60,13 @@ Game parse_position_command(const std::vector<std::string>& t, const RuleSet& ru
 double signed_number_after(const std::vector<std::string>& t, std::size_t& i) {
     if (i + 1 >= t.size()) throw InputError(fmt::format("go: '{}' needs a value", t[i]));
     const auto v = common::parse_int64(t[++i]);
-    if (!v) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
+    if (!v) throw InputError(fmt::format("go: bad value '{}' for '{}'", common::excerpt(t[i]), t[i - 1]));
     return static_cast<double>(*v);
 }
 
 double number_after(const std::vector<std::string>& t, std::size_t& i) {
     const double v = signed_number_after(t, i);
-    if (v < 0) throw InputError(fmt::format("go: bad value '{}' for '{}'", t[i], t[i - 1]));
+    if (v < 0) throw InputError(fmt::format("go: bad value '{}' for '{}'", common::excerpt(t[i]), t[i - 1]));
     return v;
 }
 
@@ -72,9 +76,17 @@ search::ClockLimits parse_go(const std::vector<std::string>& t, bool black) {
     search::ClockLimits clock;
     for (std::size_t i = 1; i < t.size(); ++i) {
         const std::string& k = t[i];
-        if (k == "depth") clock.depth = static_cast<int>(std::min(100.0, number_after(t, i)));
-        else if (k == "nodes") clock.nodes = static_cast<std::uint64_t>(number_after(t, i));
-        else if (k == "movetime") clock.move_time_ms = number_after(t, i);
+        // 0 for depth, nodes or movetime would mean no limit at all, a search that only
+        // `stop` ends: a controller asking for no time gets a move at once instead (depth 1).
+        if (k == "depth") clock.depth = static_cast<int>(std::clamp(number_after(t, i), 1.0, 100.0));
+        else if (k == "nodes") {
+            const double n = number_after(t, i);
+            if (n > 0) clock.nodes = static_cast<std::uint64_t>(n);
+            else clock.depth = 1;
+        } else if (k == "movetime") {
+            clock.move_time_ms = number_after(t, i);
+            if (clock.move_time_ms <= 0) clock.depth = 1;
+        }
         else if (k == "wtime" || k == "btime") {
             // Some GUIs send a negative time after an overrun: it means none left.
             const double v = std::max(0.0, signed_number_after(t, i));
@@ -85,7 +97,7 @@ search::ClockLimits parse_go(const std::vector<std::string>& t, bool black) {
         } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
         else if (k == "infinite") clock.infinite = true;
         else if (k == "ponder") clock.ponder = true;
-        else throw InputError(fmt::format("go: unknown parameter '{}'", k));
+        else throw InputError(fmt::format("go: unknown parameter '{}'", common::excerpt(k)));
     }
     return clock;
 }
@@ -111,6 +123,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     // or stop, like any other pondering or infinite search (guarded by lock).
     bool owes_none = false;
     bool position_refused = false;  // the last position command failed (input thread only)
+    std::string reported_memory = session.memory_text();  // the tables' claim the controller was last told
     auto answer_owed = [&] {  // with lock held
         if (owes_none && ((!infinite && !pondering) || stop_requested)) {
             out.line("bestmove none");
@@ -138,7 +151,13 @@ int run_uci(std::istream& in, Output& out, Session& session) {
         session.wait();  // a finished search's thread: joins at once
     };
 
-    for (std::string line; std::getline(in, line);) {
+    for (std::string line;;) {
+        const common::LineRead read = common::read_bounded_line(in, line, common::MaxProtocolLine);
+        if (read == common::LineRead::End) break;
+        if (read == common::LineRead::TooLong) {
+            out.line(fmt::format("info string error: a line of over {} bytes was ignored", common::MaxProtocolLine));
+            continue;
+        }
         const auto t = tokens_of(line);
         if (t.empty()) continue;
         const std::string& cmd = t[0];
@@ -175,6 +194,11 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 if (name.empty()) throw InputError("setoption: missing name");
                 settle("setoption");
                 session.set_option(name, value);
+                // Whatever the operator asks for is allowed; what the tables claim is said.
+                if (const std::string memory = session.memory_text(); memory != reported_memory) {
+                    out.line("info string " + memory);
+                    reported_memory = memory;
+                }
             } else if (cmd == "ucinewgame") {
                 settle("ucinewgame");
                 session.new_game();
@@ -194,7 +218,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 } catch (const InputError& e) {
                     // A go the engine cannot read is still answered: the controller would
                     // otherwise wait for a move until the engine loses on time.
-                    out.line(fmt::format("info string error: {}", e.what()));
+                    out.line(fmt::format("info string error: {}", common::excerpt(e.what(), MaxErrorBytes)));
                     out.line("bestmove none");
                     continue;
                 }
@@ -218,7 +242,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 // error): without it the controller waits until the engine loses on time, and
                 // every later command would be refused as the engine thinking.
                 auto owe_none = [&](const std::string& error) {
-                    out.line(fmt::format("info string error: {}", error));
+                    out.line(fmt::format("info string error: {}", common::excerpt(error, MaxErrorBytes)));
                     const std::lock_guard guard(lock);
                     owes_none = true;
                     answer_owed();
@@ -260,10 +284,10 @@ int run_uci(std::istream& in, Output& out, Session& session) {
             } else if (cmd == "d" || cmd == "show") {
                 out.line(session.game().position().to_text());
             } else {
-                out.line(fmt::format("info string error: unknown command '{}'", cmd));
+                out.line(fmt::format("info string error: unknown command '{}'", common::excerpt(cmd)));
             }
         } catch (const InputError& e) {
-            out.line(fmt::format("info string error: {}", e.what()));
+            out.line(fmt::format("info string error: {}", common::excerpt(e.what(), MaxErrorBytes)));
         }
     }
     // End of input: a search with a limit ends by itself and still answers; an infinite one

@@ -15,7 +15,7 @@
 
 namespace loa::web {
 
-SessionPool::SessionPool(int sessions, std::string variant) : variant_(std::move(variant)) {
+SessionPool::SessionPool(int sessions, std::string variant, double budget_mb) : variant_(std::move(variant)), budget_mb_(budget_mb) {
     for (int i = 0; i < sessions; ++i) {
         sessions_.push_back(std::make_unique<Pooled>());
         sessions_.back()->session.set_option("Variant", variant_);  // validated here, once
@@ -39,21 +39,30 @@ void SessionPool::Lease::configure(const std::string& variant, const std::string
     }
 }
 
-std::optional<SessionPool::Lease> SessionPool::acquire(std::chrono::milliseconds patience) {
+std::optional<SessionPool::Lease> SessionPool::acquire(std::chrono::milliseconds patience, double claim_mb) {
     std::unique_lock lock(mutex_);
-    if (!returned_.wait_for(lock, patience, [this] { return !free_.empty(); })) return std::nullopt;
+    if (!returned_.wait_for(lock, patience, [&] { return !free_.empty() && claimed_mb_ + claim_mb <= budget_mb_; }))
+        return std::nullopt;
     Pooled* s = free_.back();
     free_.pop_back();
-    return std::optional<Lease>(std::in_place, *this, *s);
+    claimed_mb_ += claim_mb;
+    return std::optional<Lease>(std::in_place, *this, *s, claim_mb);
+}
+
+double SessionPool::claimed_mb() {
+    const std::lock_guard guard(mutex_);
+    return claimed_mb_;
 }
 
 SessionPool::Lease::~Lease() {
     if (!session_) return;
+    session_->session.release();  // idle sessions hold no tables
     {
         const std::lock_guard guard(pool_->mutex_);
         pool_->free_.push_back(session_);
+        pool_->claimed_mb_ -= claim_mb_;
     }
-    pool_->returned_.notify_one();
+    pool_->returned_.notify_all();
 }
 
 namespace {
@@ -106,6 +115,7 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
         return;
     }
     session.set_game(request.game);
+    (void)write(event("start", {{"memory_mb", session.memory_mb()}, {"memory", session.memory_text()}}));
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -139,7 +149,8 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
                                     {"score", search::format_score(r.score)},
                                     {"depth", r.depth},
                                     {"nodes", r.stats.nodes},
-                                    {"pv", pv_json(r.pv)}}),
+                                    {"pv", pv_json(r.pv)},
+                                    {"memory_mb", session.memory_mb()}}),
                  true);
         },
         [&](const std::string& error) { push(event("error", {{"error", error}}), true); });

@@ -25,15 +25,21 @@ struct Pooled {
     std::string variant, rules;
 };
 
+// Memory: each lease reserves what its search's tables claim out of the pool's budget, and a
+// returned session frees its tables, so that the searches running together never claim more
+// than the budget and idle sessions claim nothing.
 class SessionPool {
 public:
-    SessionPool(int sessions, std::string variant);
+    SessionPool(int sessions, std::string variant, double budget_mb);
 
-    // A session lent to one request; returned to the pool when the lease ends.
+    // A session lent to one request; returned to the pool (its tables freed, its memory given
+    // back to the budget) when the lease ends.
     class Lease {
     public:
-        Lease(SessionPool& pool, Pooled& session) : pool_(&pool), session_(&session) {}
-        Lease(Lease&& other) noexcept : pool_(other.pool_), session_(other.session_) { other.session_ = nullptr; }
+        Lease(SessionPool& pool, Pooled& session, double claim_mb) : pool_(&pool), session_(&session), claim_mb_(claim_mb) {}
+        Lease(Lease&& other) noexcept : pool_(other.pool_), session_(other.session_), claim_mb_(other.claim_mb_) {
+            other.session_ = nullptr;
+        }
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
         Lease& operator=(Lease&&) = delete;
@@ -42,16 +48,22 @@ public:
         // Sets the variant and rules, only where they change: a change rebuilds the tables.
         void configure(const std::string& variant, const std::string& rules);
 
+        double claim_mb() const { return claim_mb_; }
+
     private:
         SessionPool* pool_;
         struct Pooled* session_;
+        double claim_mb_;
     };
 
-    // A free session, waiting up to `patience` for one (a search whose page went away keeps
-    // its session until the next heartbeat notices); nullopt: every session is searching.
-    std::optional<Lease> acquire(std::chrono::milliseconds patience);
+    // A free session with `claim_mb` of the budget, waiting up to `patience` for both (a search
+    // whose page went away keeps its session until the next heartbeat notices); nullopt: every
+    // session is searching, or the searches running hold too much of the budget.
+    std::optional<Lease> acquire(std::chrono::milliseconds patience, double claim_mb);
     int size() const { return static_cast<int>(sessions_.size()); }
     const std::string& variant() const { return variant_; }
+    double budget_mb() const { return budget_mb_; }
+    double claimed_mb();  // by the leases out now
 
 private:
     std::mutex mutex_;
@@ -59,6 +71,8 @@ private:
     std::vector<std::unique_ptr<Pooled>> sessions_;
     std::vector<Pooled*> free_;
     std::string variant_;
+    double budget_mb_;
+    double claimed_mb_ = 0;
 };
 
 struct SearchRequest {
@@ -73,8 +87,9 @@ struct SearchRequest {
 SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules);
 
 // Runs the search on `session` and writes events through `write` until it ends:
+//   event: start     data: {"memory_mb", "memory"} (what the search's tables claim, said)
 //   event: info      data: {"depth", "seldepth", "score", "nodes", "nps", "time_ms", "pv": [...]}
-//   event: bestmove  data: {"move", "score", "depth", "nodes", "pv"}
+//   event: bestmove  data: {"move", "score", "depth", "nodes", "pv", "memory_mb"}
 //   event: error     data: {"error"} (a failure after the stream began; none is expected)
 // A comment line is written every half second while an iteration runs, so that a page that
 // went away is noticed (`write` returns false) and the search stopped. Analysis ends after

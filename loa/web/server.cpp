@@ -34,9 +34,6 @@ struct NotFound : InputError {
     using InputError::InputError;
 };
 
-// The largest hash table a page may ask for, per session.
-constexpr int MaxHashMb = 256;
-
 // The presets the page offers; any other variant string works through the API too.
 const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", "pvs", "ab"};
 
@@ -50,7 +47,8 @@ struct Server::Impl {
     int port = 0;
     std::atomic<bool> stopping{false}, serving{false};
 
-    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant) {
+    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.max_memory_mb) {
+        if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         if (!s.records_dir.empty()) records.emplace(s.records_dir);
         http.set_payload_max_length(s.max_body_bytes);
         // Enough workers for the searches plus the page's other requests while they stream.
@@ -97,6 +95,9 @@ struct Server::Impl {
                             {"variant", settings.variant},
                             {"rules", rules},
                             {"max_searches", settings.max_searches},
+                            {"max_request_mb", settings.max_request_mb},
+                            {"max_memory_mb", settings.max_memory_mb},
+                            {"max_threads", settings.max_threads},
                             {"records", records.has_value()}});
         });
         http.Post("/api/game", [this](const httplib::Request& req, httplib::Response& res) {
@@ -151,12 +152,19 @@ struct Server::Impl {
         for (const auto& [key, value] : req.params) params[key] = value;
         SearchRequest request = search_request(params, default_rules());
         const search::SearchConfig config = search::parse_search_config(request.variant.empty() ? settings.variant : request.variant);
-        if (config.tt_mb > MaxHashMb || config.eval_cache_mb > MaxHashMb)
-            throw InputError(fmt::format("tables over {} MB are not allowed from the page", MaxHashMb));
+        // One request may not claim more than its share: every thread's evaluation cache counts.
+        const double claim = search::table_memory_mb(config);
+        if (claim > settings.max_request_mb)
+            throw InputError(fmt::format("this search would claim {}; a request may claim {} MB (--max-request-mb)",
+                                         search::table_memory_text(config), settings.max_request_mb));
+        if (config.threads > settings.max_threads)
+            throw InputError(fmt::format("threads={}: a request may use {} (--max-threads)", config.threads, settings.max_threads));
         // A session that an aborted search still holds for up to a second is worth waiting for.
-        auto lease = pool.acquire(std::chrono::seconds(2));
+        auto lease = pool.acquire(std::chrono::seconds(2), claim);
         if (!lease) {
-            send_error(res, 503, fmt::format("busy: {} searches are running (--max-searches)", pool.size()));
+            send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), together claiming at most "
+                                             "{} MB (--max-memory-mb); {:.0f} MB are claimed now",
+                                             pool.size(), settings.max_memory_mb, pool.claimed_mb()));
             return;
         }
         // The lease moves into the stream: the session returns to the pool when it ends.
@@ -185,6 +193,9 @@ struct Server::Impl {
 
 Server::Server(const ServerSettings& settings) {
     if (settings.max_searches < 1 || settings.max_searches > 64) throw InputError("--max-searches must be 1..64");
+    if (settings.max_request_mb < 1 || settings.max_memory_mb < settings.max_request_mb)
+        throw InputError("--max-request-mb must be at least 1, and --max-memory-mb at least as much");
+    if (settings.max_threads < 0 || settings.max_threads > 1024) throw InputError("--max-threads must be 0..1024");
     if (settings.port < 0 || settings.port > 65535) throw InputError("--port must be 0..65535");
     impl_ = std::make_unique<Impl>(settings);
 }

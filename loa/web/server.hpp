@@ -27,6 +27,11 @@ struct ServerSettings {
     std::string variant = "full";
     int max_searches = 2;              // engine searches at once (each holds a session)
     double max_search_ms = 300'000;    // an analysis ends after this at the latest
+    // Memory: what one search's tables may claim (hash, every thread's evaluation cache, the
+    // solver), and what all searches running together may claim; an idle session holds none.
+    int max_request_mb = 256;
+    int max_memory_mb = 1024;
+    int max_threads = 0;  // search threads one request may use; 0: this machine's cores
     std::size_t max_body_bytes = 8 * 1024 * 1024;  // an opened records file included
 };
 

@@ -1,0 +1,30 @@
+// Reading input whose size the reader does not control, within a bound: one protocol line, one
+// option file. A line or file over its bound is refused with a clear error instead of growing
+// memory without limit (a 10 MB token on stdin, `setoption ... value /dev/zero`).
+#pragma once
+
+#include <cstddef>
+#include <istream>
+#include <string>
+#include <string_view>
+
+namespace common {
+
+enum class LineRead { Line, TooLong, End };
+
+// Reads the next line (without its '\n') into `line`. A line longer than `max_bytes` is read to
+// its end and dropped: TooLong, with `line` holding its first bytes only. End: no more input.
+LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes);
+
+// The whole content of a regular file of at most `max_bytes`. Throws InputError naming `what`
+// and the path when it is missing, not a regular file (a FIFO, a device such as /dev/zero), or
+// larger.
+std::string read_small_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
+// The bound on a protocol input line: far above any real command (a position with a thousand
+// moves is 5 KB).
+inline constexpr std::size_t MaxProtocolLine = 1 << 20;
+// The bound on an option file (evaluation weights, realization probabilities: a few KB).
+inline constexpr std::size_t MaxOptionFile = 4 << 20;
+
+}  // namespace common
