@@ -368,5 +368,58 @@ TEST(CodinGame, MalformedInputEndsWithAMessageNotACrash) {
     }
 }
 
+// ---- one command may not take more memory or time than it was allowed (issue 54) ----------
+
+// A token of 100 KB is quoted in the error by its first bytes only; a line over the protocol's
+// bound (1 MB) is refused as a whole, not read into memory.
+TEST(Uci, AHugeBadTokenIsNotEchoedBackInFull) {
+    const std::string out = uci("go depth " + std::string(100'000, 'x') + "\n" + "go " + std::string(2'000'000, 'y') + "\nisready\n");
+    EXPECT_TRUE(contains(out, "... (100000 bytes)")) << out.substr(0, 500);
+    EXPECT_TRUE(contains(out, "info string error: a line of over 1048576 bytes was ignored"));
+    EXPECT_LT(out.size(), 2000u);
+    EXPECT_TRUE(contains(out, "readyok"));
+}
+
+TEST(Gtp, AHugeBadTokenIsNotEchoedBackInFull) {
+    const std::string out = gtp("1 " + std::string(100'000, 'x') + "\n2 " + std::string(2'000'000, 'y') + "\n3 name\n");
+    EXPECT_TRUE(contains(out, "?1 unknown command '")) << out.substr(0, 300);
+    EXPECT_TRUE(contains(out, "... (100000 bytes)'"));
+    EXPECT_TRUE(contains(out, "? a line of over 1048576 bytes was ignored"));
+    EXPECT_TRUE(contains(out, "=3 loa"));
+    EXPECT_LT(out.size(), 2000u);
+}
+
+// An option file is read only if it is a regular file of bounded size: /dev/zero once read
+// for ever (a FIFO would have blocked).
+TEST(Uci, AnOptionFileThatIsNotARegularFileIsRefusedAtOnce) {
+    const std::string out = uci("setoption name Eval value /dev/zero\nsetoption name Rps value /dev/zero\nisready\n");
+    EXPECT_TRUE(contains(out, "info string error: evaluation weights: '/dev/zero' is not a regular file")) << out;
+    EXPECT_TRUE(contains(out, "info string error: realization probabilities: '/dev/zero' is not a regular file")) << out;
+    EXPECT_TRUE(contains(out, "readyok"));
+}
+
+// The operator may ask for any table; the engine says what the tables claim when it changes
+// (Threads alone changes nothing without an evaluation cache).
+TEST(Uci, TheMemoryTheTablesClaimIsReported) {
+    const std::string out = uci("setoption name Threads value 4\nsetoption name eval_cache value 64\nsetoption name Hash value 32\n");
+    EXPECT_TRUE(contains(out, "info string memory 272 MB: hash 16 MB + eval cache 64 MB x 4 threads")) << out;
+    EXPECT_TRUE(contains(out, "info string memory 288 MB: hash 32 MB + eval cache 64 MB x 4 threads")) << out;
+}
+
+// GTP has no stop: a clock that would plan a search of years is refused.
+TEST(Gtp, AClockBeyondADayIsRefused) {
+    const std::string out = gtp("1 time_settings 1e308 0\n2 time_left b 1e12\n3 time_settings 300 1e9\n4 time_settings 86400 5\n");
+    EXPECT_TRUE(contains(out, "?1 time_settings: at most 86400 s (a day) for a time")) << out;
+    EXPECT_TRUE(contains(out, "?2 time_left: at most 86400 s (a day)")) << out;
+    EXPECT_TRUE(contains(out, "?3 time_settings: at most")) << out;
+    EXPECT_TRUE(contains(out, "=4")) << out;
+}
+
+TEST(Gtp, SetOptionSaysWhatTheTablesClaim) {
+    const std::string out = gtp("1 set_option hash 8\n2 set_option eval_cache 2\n");
+    EXPECT_TRUE(contains(out, "=1 memory 8 MB: hash 8 MB\n")) << out;
+    EXPECT_TRUE(contains(out, "=2 memory 10 MB: hash 8 MB + eval cache 2 MB x 1 thread\n")) << out;
+}
+
 }  // namespace
 }  // namespace loa::engine

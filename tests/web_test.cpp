@@ -45,6 +45,7 @@ public:
         c.set_read_timeout(30, 0);
         return c;
     }
+    int port() const { return port_; }
 
 private:
     loa::web::Server server_;
@@ -192,9 +193,11 @@ TEST(WebApi, ASearchStreamsItsIterationsAndALegalBestMove) {
     EXPECT_EQ(r->status, 200);
     EXPECT_NE(r->get_header_value("Content-Type").find("text/event-stream"), std::string::npos);
     const auto events = parse_events(r->body);
-    ASSERT_GE(events.size(), 2u);
+    ASSERT_GE(events.size(), 3u);
+    EXPECT_EQ(events.front().first, "start");  // what the search's tables claim
+    EXPECT_EQ(events.front().second["memory_mb"], 16.0);
     int depth = 0;
-    for (std::size_t i = 0; i + 1 < events.size(); ++i) {
+    for (std::size_t i = 1; i + 1 < events.size(); ++i) {
         EXPECT_EQ(events[i].first, "info");
         EXPECT_GT(events[i].second["depth"].get<int>(), depth);  // one line per deeper iteration
         depth = events[i].second["depth"];
@@ -268,6 +271,104 @@ TEST(WebApi, ASearchEndsWhenItsReaderGoesAwayAndBusyIsRefused) {
         if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     EXPECT_TRUE(served) << "the analysis kept its session after its reader went away";
+}
+
+// ---- what one request may claim, and who may ask (issue 54) -------------------------------
+
+// threads=16 with a 256 MB evaluation cache each once left the server at 4.2 GB: a request's
+// tables are counted whole (every thread's cache), refused over the cap, and freed after the
+// search; the answer says what they claim.
+TEST(WebApi, ARequestsTablesAreCountedWholeCappedAndFreedAfterwards) {
+    loa::web::ServerSettings settings;
+    settings.max_request_mb = 64;
+    settings.max_memory_mb = 64;
+    settings.max_threads = 2;
+    RunningServer s(settings);
+    auto c = s.client();
+    const auto over = c.Get("/api/search?variant=threads%3D16%2Ceval_cache%3D256&depth=1");
+    ASSERT_TRUE(over);
+    EXPECT_EQ(over->status, 400);
+    EXPECT_NE(body_of(over).value("error", "").find("memory 4096 MB: eval cache 256 MB x 16 threads"), std::string::npos)
+        << over->body;
+    const auto cache = c.Get("/api/search?variant=full%2Ceval_cache%3D32%2Cthreads%3D2&depth=1");
+    ASSERT_TRUE(cache);
+    EXPECT_EQ(cache->status, 400);
+    EXPECT_NE(body_of(cache).value("error", "").find("memory 80 MB: hash 16 MB + eval cache 32 MB x 2 threads"), std::string::npos)
+        << cache->body;
+    const auto fits = c.Get("/api/search?variant=full%2Ceval_cache%3D8%2Cthreads%3D2&depth=2");
+    ASSERT_TRUE(fits);
+    ASSERT_EQ(fits->status, 200);
+    const auto events = parse_events(fits->body);
+    ASSERT_FALSE(events.empty());
+    EXPECT_EQ(events.front().first, "start");
+    EXPECT_EQ(events.front().second.value("memory_mb", 0.0), 32.0);
+    EXPECT_EQ(events.back().first, "bestmove");
+    // Freed: the budget holds a second search of the same size at once, and another after it.
+    for (int i = 0; i < 2; ++i) {
+        const auto again = c.Get("/api/search?variant=full%2Ceval_cache%3D8%2Cthreads%3D2&depth=1");
+        ASSERT_TRUE(again);
+        EXPECT_EQ(again->status, 200);
+    }
+}
+
+// Two searches that fit one by one but not together: the second waits, then is refused.
+TEST(WebApi, SearchesTogetherStayWithinTheServersMemory) {
+    loa::web::ServerSettings settings;
+    settings.max_searches = 2;
+    settings.max_request_mb = 32;
+    settings.max_memory_mb = 40;
+    RunningServer s(settings);
+    std::atomic<bool> streaming{false}, checked{false};
+    std::thread analysis([&] {
+        auto c = s.client();
+        (void)c.Get("/api/search?variant=full%2Ctt%3D32", [&](const char*, std::size_t) {
+            streaming = true;
+            return !checked.load();
+        });
+    });
+    while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    auto c = s.client();
+    const auto second = c.Get("/api/search?variant=full%2Ctt%3D16&depth=1");
+    checked = true;
+    analysis.join();
+    ASSERT_TRUE(second);
+    EXPECT_EQ(second->status, 503);
+    EXPECT_NE(body_of(second).value("error", "").find("at most 40 MB"), std::string::npos) << second->body;
+    EXPECT_EQ(body_of(c.Get("/api/config")).value("max_memory_mb", 0), 40);
+}
+
+// A page of another site must not drive searches or read files: not through a name it points
+// at this machine (DNS rebinding: the Host is its own), nor from its origin.
+TEST(WebApi, RequestsOfOtherSitesAreRefused) {
+    loa::web::ServerSettings settings;
+    settings.allowed_hosts = {"board.example"};
+    RunningServer s(settings);
+    auto c = s.client();
+    struct Case {
+        httplib::Headers headers;
+        int status;
+    };
+    const std::string p = std::to_string(s.port());
+    const Case cases[] = {
+        {{{"Host", "evil.example:" + p}}, 403},
+        {{{"Host", "127.0.0.1:1"}}, 403},
+        {{{"Origin", "http://evil.example:" + p}}, 403},
+        {{{"Origin", "null"}}, 403},
+        {{{"Sec-Fetch-Site", "cross-site"}}, 403},
+        {{{"Host", "localhost:" + p}, {"Origin", "http://localhost:" + p}, {"Sec-Fetch-Site", "same-origin"}}, 200},
+        {{{"Host", "board.example:" + p}}, 200},
+        {{}, 200},
+    };
+    for (const Case& k : cases) {
+        for (const char* path : {"/api/config", "/api/search?depth=1"}) {
+            const auto r = c.Get(path, k.headers);
+            ASSERT_TRUE(r) << path;
+            EXPECT_EQ(r->status, k.status) << path << " " << (k.headers.empty() ? "" : k.headers.begin()->second);
+        }
+    }
+    const auto post = c.Post("/api/game", {{"Origin", "http://evil.example"}}, "{}", "application/json");
+    ASSERT_TRUE(post);
+    EXPECT_EQ(post->status, 403);
 }
 
 class WebRecords : public testing::Test {

@@ -368,9 +368,12 @@ double table_memory_mb(const SearchConfig& c) {
 }
 
 std::string table_memory_text(const SearchConfig& c) {
-    return fmt::format("memory {:.0f} MB (hash {} MB, eval cache {} MB x {} threads, solver {:.0f} MB)", table_memory_mb(c),
-                       c.tt ? c.tt_mb : 0, c.eval_cache ? c.eval_cache_mb : 0, std::max(1, c.threads),
-                       24.0 * c.solver_nodes / (1024 * 1024));
+    std::string parts;
+    auto add = [&](const std::string& part) { parts += (parts.empty() ? "" : " + ") + part; };
+    if (c.tt) add(fmt::format("hash {} MB", c.tt_mb));
+    if (c.eval_cache) add(fmt::format("eval cache {} MB x {} thread{}", c.eval_cache_mb, std::max(1, c.threads), c.threads > 1 ? "s" : ""));
+    if (c.solver_nodes > 0) add(fmt::format("solver {:.0f} MB", 24.0 * c.solver_nodes / (1024 * 1024)));
+    return fmt::format("memory {:.0f} MB{}{}", table_memory_mb(c), parts.empty() ? "" : ": ", parts);
 }
 
 }  // namespace search

@@ -160,7 +160,7 @@ std::string to_string(const SearchConfig& config);
 // (one, shared by every thread), each thread's evaluation cache, and the solver's proof tree at
 // its node budget (24 bytes a node). Move-ordering tables and the like are a few KB a thread.
 double table_memory_mb(const SearchConfig& config);
-// The same, said: "memory 48 MB (hash 16 MB, eval cache 1 MB x 32 threads, solver 0 MB)".
+// The same, said: "memory 48 MB: hash 16 MB + eval cache 1 MB x 32 threads".
 std::string table_memory_text(const SearchConfig& config);
 // The keys, with their accepted values, for help texts.
 const std::vector<std::pair<std::string, std::string>>& config_keys();

@@ -20,6 +20,8 @@ void add_serve_command(CLI::App& app) {
     cmd->add_option("--port", s->port, "Port (0: any free port, printed at start)")->capture_default_str();
     cmd->add_option("--records", s->records_dir, "Directory of loa-match outputs (PGN, JSON, state files) to browse");
     cmd->add_option("--variant", s->variant, "Default engine search variant")->capture_default_str();
+    cmd->add_option("--allow-host", s->allowed_hosts,
+                    "Also answer requests that name this host (the board refuses others: a page of another site must not use it)");
     cmd->add_option("--max-searches", s->max_searches, "Engine searches running at once")->capture_default_str();
     cmd->add_option("--max-request-mb", s->max_request_mb,
                     "Memory one search's tables may claim (hash + every thread's eval cache + solver), MB")

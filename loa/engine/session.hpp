@@ -72,7 +72,7 @@ public:
     // Builds the search tables now (a large TT takes a while to allocate and clear) so that
     // the next search's clock does not pay for it: UCI's isready, GTP after set_option.
     void prepare();
-    // What the search tables of the current options claim: "memory 48 MB (hash 16 MB, ...)".
+    // What the search tables of the current options claim: "memory 48 MB: hash 16 MB + ...".
     // Any amount is allowed (the operator's choice); a table the machine cannot allocate is
     // refused with InputError and the options go back to the last ones that could search.
     std::string memory_text() const;

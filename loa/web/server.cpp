@@ -2,7 +2,9 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -11,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/search/config.hpp"
+#include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/web/assets.hpp"
 #include "loa/web/game_api.hpp"
@@ -33,6 +36,15 @@ void send_error(httplib::Response& res, int status, const std::string& message) 
 struct NotFound : InputError {
     using InputError::InputError;
 };
+
+// "name:port" of a Host header or an origin's authority, the port 80 when none is given.
+std::pair<std::string, std::string> host_and_port(std::string_view authority) {
+    const auto colon = authority.rfind(':');
+    const bool has_port = colon != std::string_view::npos && authority.find(']', colon) == std::string_view::npos;
+    std::string host(has_port ? authority.substr(0, colon) : authority);
+    for (char& c : host) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return {host, has_port ? std::string(authority.substr(colon + 1)) : "80"};
+}
 
 // The presets the page offers; any other variant string works through the API too.
 const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", "pvs", "ab"};
@@ -75,7 +87,41 @@ struct Server::Impl {
         http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
             if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "no such page" : "bad request");
         });
+        http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+            const std::string refused = foreign_request(req);
+            if (refused.empty()) return httplib::Server::HandlerResponse::Unhandled;
+            send_error(res, 403, refused);
+            return httplib::Server::HandlerResponse::Handled;
+        });
         routes();
+    }
+
+    // Why a request does not come from this server's own pages ("" when it does): it names
+    // another host (a page of another site that made its name point here), or it was sent by
+    // a page of another origin, which may not drive searches nor read files.
+    std::string foreign_request(const httplib::Request& req) const {
+        const auto [host, port] = host_and_port(req.get_header_value("Host"));
+        if (!allowed_host(host) || port != std::to_string(this->port))
+            return fmt::format("the request names host '{}', not this server: start it with --allow-host {} to serve it "
+                               "under that name",
+                               common::excerpt(req.get_header_value("Host"), 100), common::excerpt(host, 100));
+        const std::string origin = req.get_header_value("Origin");
+        if (!origin.empty()) {
+            const std::string_view scheme = "http://";
+            const auto [origin_host, origin_port] = host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0));
+            if (!origin.starts_with(scheme) || !allowed_host(origin_host) || origin_port != std::to_string(this->port))
+                return fmt::format("a page of another origin ('{}') may not use this server", common::excerpt(origin, 100));
+        }
+        const std::string site = req.get_header_value("Sec-Fetch-Site");
+        if (site == "cross-site" || site == "same-site")
+            return "a page of another site may not use this server";
+        return "";
+    }
+
+    bool allowed_host(const std::string& host) const {
+        if (host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
+        if (host == settings.host || "[" + settings.host + "]" == host) return true;
+        return std::find(settings.allowed_hosts.begin(), settings.allowed_hosts.end(), host) != settings.allowed_hosts.end();
     }
 
     void routes() {

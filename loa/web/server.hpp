@@ -10,6 +10,8 @@
 //   GET  /api/match/NAME          a match's standings, from its state file or result JSON
 //   GET  /api/treesize/NAME       a tree-size result JSON
 // Errors are 4xx with {"error": "..."}; the server never stops on a bad request.
+// Only pages of its own may use it: a request that names another host (Host), or comes from a
+// page of another origin (Origin, Sec-Fetch-Site), is refused with 403.
 #pragma once
 
 #include <cstddef>
@@ -17,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace loa::web {
 
@@ -33,6 +36,10 @@ struct ServerSettings {
     int max_memory_mb = 1024;
     int max_threads = 0;  // search threads one request may use; 0: this machine's cores
     std::size_t max_body_bytes = 8 * 1024 * 1024;  // an opened records file included
+    // Host names the server answers to besides the address it listens on and the loopback
+    // names (localhost, 127.0.0.1, [::1]): a request naming any other host is refused, so that
+    // a web page cannot reach the board through a name of its own (DNS rebinding).
+    std::vector<std::string> allowed_hosts;
 };
 
 class Server {

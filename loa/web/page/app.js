@@ -254,6 +254,7 @@ async function runSearch(kind) {
   let best = null;
   try {
     await streamSearch(params, controller.signal, (name, data) => {
+      if (name === "start") $("engine-summary").textContent += ` (${data.memory})`;
       if (name === "info") showIteration(data);
       if (name === "bestmove") best = data;
       if (name === "error") showMessage(`engine: ${data.error}`);
