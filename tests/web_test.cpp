@@ -4,12 +4,18 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "loa/movegen.hpp"
@@ -369,6 +375,157 @@ TEST(WebApi, RequestsOfOtherSitesAreRefused) {
     const auto post = c.Post("/api/game", {{"Origin", "http://evil.example"}}, "{}", "application/json");
     ASSERT_TRUE(post);
     EXPECT_EQ(post->status, 403);
+}
+
+// A raw TCP connection to the server, for clients that misbehave.
+class RawClient {
+public:
+    explicit RawClient(int port) {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(static_cast<std::uint16_t>(port));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        timeval tv{0, 100'000};
+        ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    }
+    ~RawClient() { ::close(fd_); }
+    bool connected() const { return connected_; }
+    int fd() const { return fd_; }
+    bool send(std::string_view text) { return ::send(fd_, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()); }
+    // True once the server has closed the connection (what it sent before is read and dropped).
+    bool closed_by_server() {
+        char buffer[4096];
+        for (;;) {
+            const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+            if (n == 0) return true;
+            if (n < 0) return errno != EAGAIN && errno != EWOULDBLOCK;
+        }
+    }
+
+private:
+    int fd_ = -1;
+    bool connected_ = false;
+};
+
+// Twelve clients sending one header line every half second, never ending their requests, once
+// held every worker and the server stopped answering. Requests are read apart from the
+// workers, each with a deadline for the whole request: the board answers others at once, and
+// drops the slow ones when their time is up.
+TEST(WebApi, SlowClientsHoldNoWorkerAndAreDroppedAtTheirDeadline) {
+    loa::web::ServerSettings settings;
+    settings.request_seconds = 2;
+    RunningServer s(settings);
+    std::vector<std::unique_ptr<RawClient>> slow;
+    for (int i = 0; i < 12; ++i) {
+        slow.push_back(std::make_unique<RawClient>(s.port()));
+        ASSERT_TRUE(slow.back()->connected());
+        ASSERT_TRUE(slow.back()->send("GET /api/config HTTP/1.1\r\n"));
+    }
+    RawClient silent(s.port());  // connects and sends nothing
+    const auto start = std::chrono::steady_clock::now();
+    std::atomic<bool> done{false};
+    std::thread trickle([&] {
+        for (int line = 0; !done.load() && line < 20; ++line) {
+            for (auto& c : slow) (void)c->send(fmt::format("X-Slow-{}: {}\r\n", line, line));
+            std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        }
+    });
+    // Others are served at once, again and again, while the slow ones trickle.
+    auto c = s.client();
+    for (int i = 0; i < 5; ++i) {
+        const auto asked = std::chrono::steady_clock::now();
+        const auto r = c.Get("/api/config");
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 200);
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count(), 1.0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    // The slow and the silent are dropped at their deadline (2 s), not served.
+    bool all_dropped = false;
+    while (!all_dropped && std::chrono::steady_clock::now() - start < std::chrono::seconds(8)) {
+        all_dropped = silent.closed_by_server();
+        for (auto& k : slow) all_dropped = all_dropped && k->closed_by_server();
+    }
+    done = true;
+    trickle.join();
+    EXPECT_TRUE(all_dropped);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_GT(took, 1.5);
+    EXPECT_LT(took, 6.0);
+}
+
+// Keep-alive: requests sent one after another on one connection (the second before the first
+// was answered) are each answered, in order, and the connection stays open for more.
+TEST(WebApi, RequestsOnOneConnectionAreAnsweredInOrder) {
+    RunningServer s({});
+    RawClient raw(s.port());
+    const std::string host = fmt::format("Host: 127.0.0.1:{}\r\n", s.port());
+    const std::string body = R"({"moves": "b1-d3"})";
+    ASSERT_TRUE(raw.send("GET /api/config HTTP/1.1\r\n" + host + "\r\n" + "POST /api/game HTTP/1.1\r\n" + host +
+                         fmt::format("Content-Length: {}\r\n\r\n{}", body.size(), body)));
+    std::string answers;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (std::chrono::steady_clock::now() < deadline && answers.find("side_to_move") == std::string::npos) {
+        char buffer[65536];
+        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
+        if (n > 0) answers.append(buffer, static_cast<std::size_t>(n));
+        if (n == 0) break;
+    }
+    const auto first = answers.find("HTTP/1.1 200 OK"), second = answers.find("HTTP/1.1 200 OK", first + 1);
+    ASSERT_NE(second, std::string::npos) << answers.substr(0, 300);
+    EXPECT_NE(answers.find("\"presets\""), std::string::npos);
+    EXPECT_LT(answers.find("\"presets\""), second);  // the config first
+    EXPECT_NE(answers.find("\"side_to_move\""), std::string::npos);
+    ASSERT_TRUE(raw.send("GET /api/config HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n"));
+    std::string third;
+    const auto third_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (char buffer[4096]; third.find("\"presets\"") == std::string::npos && std::chrono::steady_clock::now() < third_deadline;) {
+        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
+        if (n <= 0 && errno != EAGAIN) break;
+        if (n > 0) third.append(buffer, static_cast<std::size_t>(n));
+    }
+    EXPECT_EQ(third.find("HTTP/1.1 200 OK"), 0u) << "the connection was not kept for a third request";
+}
+
+// A request head or body over its bound, a chunked body, and garbage are refused with a
+// status, and the server goes on.
+TEST(WebApi, MalformedOrOversizedRequestsAreRefused) {
+    loa::web::ServerSettings settings;
+    settings.max_body_bytes = 1024;
+    RunningServer s(settings);
+    struct Case {
+        std::string request;
+        std::string status;
+    };
+    const Case cases[] = {
+        {"GET /api/config HTTP/1.1\r\nX-Big: " + std::string(20'000, 'a') + "\r\n\r\n", " 431 "},
+        {"POST /api/game HTTP/1.1\r\nContent-Length: 5000\r\n\r\n", " 413 "},
+        {"POST /api/game HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", " 411 "},
+        {"NONSENSE\r\n\r\n", " 400 "},
+        {"GET /api/config HTTP/2.0\r\n\r\n", " 505 "},
+        {"GET /api/config?moves=%G1 HTTP/1.1\r\n\r\n", " 400 "},
+        {"DELETE /api/config HTTP/1.1\r\n\r\n", " 405 "},
+        {"GET /api/config HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", " 400 "},
+    };
+    const std::string host = fmt::format("\r\nHost: 127.0.0.1:{}", s.port());
+    for (const Case& k : cases) {
+        RawClient raw(s.port());
+        std::string request = k.request;
+        if (request.find("HTTP/1.1\r\n") != std::string::npos && request.find("Host:") == std::string::npos)
+            request.replace(request.find("\r\n"), 2, host + "\r\n");
+        ASSERT_TRUE(raw.send(request)) << k.request.substr(0, 40);
+        std::string answer(4096, '\0');
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        const ssize_t n = ::recv(raw.fd(), answer.data(), answer.size(), 0);
+        ASSERT_GT(n, 0) << k.request.substr(0, 40);
+        answer.resize(static_cast<std::size_t>(n));
+        EXPECT_EQ(answer.find("HTTP/1.1" + k.status), 0u) << k.request.substr(0, 40) << " -> " << answer.substr(0, 60);
+    }
+    const auto r = s.client().Get("/api/config");
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->status, 200);
 }
 
 class WebRecords : public testing::Test {

@@ -1,7 +1,5 @@
 #include "loa/web/server.hpp"
 
-#include <httplib.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cctype>
@@ -17,18 +15,19 @@
 #include "loa/error.hpp"
 #include "loa/web/assets.hpp"
 #include "loa/web/game_api.hpp"
+#include "loa/web/http_server.hpp"
 #include "loa/web/records_dir.hpp"
 #include "loa/web/search_stream.hpp"
 
 namespace loa::web {
 namespace {
 
-void send_json(httplib::Response& res, const nlohmann::json& body, int status = 200) {
+void send_json(http::Response& res, const nlohmann::json& body, int status = 200) {
     res.status = status;
     res.set_content(json_text(body), "application/json");
 }
 
-void send_error(httplib::Response& res, int status, const std::string& message) {
+void send_error(http::Response& res, int status, const std::string& message) {
     send_json(res, {{"error", message}}, status);
 }
 
@@ -46,6 +45,16 @@ std::pair<std::string, std::string> host_and_port(std::string_view authority) {
     return {host, has_port ? std::string(authority.substr(colon + 1)) : "80"};
 }
 
+// A path as a route pattern that matches it alone.
+std::string regex_escaped(const std::string& path) {
+    std::string out;
+    for (const char c : path) {
+        if (std::string_view(".^$|()[]{}*+?\\").find(c) != std::string_view::npos) out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 // The presets the page offers; any other variant string works through the API too.
 const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", "pvs", "ab"};
 
@@ -55,43 +64,40 @@ struct Server::Impl {
     ServerSettings settings;
     std::optional<RecordsDir> records;
     SessionPool pool;
-    httplib::Server http;
+    http::Server http;
     int port = 0;
-    std::atomic<bool> stopping{false}, serving{false};
 
-    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.max_memory_mb) {
+    static http::Limits limits_of(const ServerSettings& s) {
+        http::Limits l;
+        // Enough workers for the searches plus the page's other requests while they stream.
+        l.workers = s.max_searches + 8;
+        l.max_body_bytes = s.max_body_bytes;
+        l.request_seconds = s.request_seconds;
+        return l;
+    }
+
+    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.max_memory_mb), http(limits_of(s)) {
         if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         if (!s.records_dir.empty()) records.emplace(s.records_dir);
-        http.set_payload_max_length(s.max_body_bytes);
-        // Enough workers for the searches plus the page's other requests while they stream.
-        const int workers = s.max_searches + 8;
-        http.new_task_queue = [workers] { return new httplib::ThreadPool(static_cast<std::size_t>(workers)); };
-        http.set_exception_handler([](const httplib::Request&, httplib::Response& res, std::exception_ptr failure) {
+        http.set_exception_handler([](http::Response& res, std::exception_ptr failure) {
             try {
-                try {
-                    std::rethrow_exception(failure);
-                } catch (const NotFound& e) {
-                    send_error(res, 404, e.what());
-                } catch (const InputError& e) {
-                    send_error(res, 400, e.what());
-                } catch (const std::exception& e) {
-                    send_error(res, 500, fmt::format("internal error: {}", e.what()));
-                }
-            } catch (...) {  // nothing may leave this handler: httplib would end the process
-                res.status = 500;
-                res.set_content(R"({"error":"internal error"})", "application/json");
+                std::rethrow_exception(failure);
+            } catch (const NotFound& e) {
+                send_error(res, 404, e.what());
+            } catch (const InputError& e) {
+                send_error(res, 400, e.what());
+            } catch (const std::exception& e) {
+                send_error(res, 500, fmt::format("internal error: {}", e.what()));
+            } catch (...) {
+                send_error(res, 500, "internal error");
             }
         });
-        // Browsers keep idle connections open; each holds a worker while it does.
-        http.set_keep_alive_timeout(2);
-        http.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-            if (res.body.empty()) send_error(res, res.status, res.status == 404 ? "no such page" : "bad request");
-        });
-        http.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        http.set_error_handler([](http::Response& res, int status, const std::string& message) { send_error(res, status, message); });
+        http.set_guard([this](const http::Request& req, http::Response& res) {
             const std::string refused = foreign_request(req);
-            if (refused.empty()) return httplib::Server::HandlerResponse::Unhandled;
+            if (refused.empty()) return false;
             send_error(res, 403, refused);
-            return httplib::Server::HandlerResponse::Handled;
+            return true;
         });
         routes();
     }
@@ -99,22 +105,22 @@ struct Server::Impl {
     // Why a request does not come from this server's own pages ("" when it does): it names
     // another host (a page of another site that made its name point here), or it was sent by
     // a page of another origin, which may not drive searches nor read files.
-    std::string foreign_request(const httplib::Request& req) const {
-        const auto [host, port] = host_and_port(req.get_header_value("Host"));
-        if (!allowed_host(host) || port != std::to_string(this->port))
+    std::string foreign_request(const http::Request& req) const {
+        const auto [host, port_text] = host_and_port(req.header("Host"));
+        if (!allowed_host(host) || port_text != std::to_string(port))
             return fmt::format("the request names host '{}', not this server: start it with --allow-host {} to serve it "
                                "under that name",
-                               common::excerpt(req.get_header_value("Host"), 100), common::excerpt(host, 100));
-        const std::string origin = req.get_header_value("Origin");
+                               common::excerpt(req.header("Host"), 100), common::excerpt(host, 100));
+        const std::string origin = req.header("Origin");
         if (!origin.empty()) {
             const std::string_view scheme = "http://";
-            const auto [origin_host, origin_port] = host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0));
-            if (!origin.starts_with(scheme) || !allowed_host(origin_host) || origin_port != std::to_string(this->port))
+            const auto [origin_host, origin_port] =
+                host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0));
+            if (!origin.starts_with(scheme) || !allowed_host(origin_host) || origin_port != std::to_string(port))
                 return fmt::format("a page of another origin ('{}') may not use this server", common::excerpt(origin, 100));
         }
-        const std::string site = req.get_header_value("Sec-Fetch-Site");
-        if (site == "cross-site" || site == "same-site")
-            return "a page of another site may not use this server";
+        const std::string site = req.header("Sec-Fetch-Site");
+        if (site == "cross-site" || site == "same-site") return "a page of another site may not use this server";
         return "";
     }
 
@@ -128,11 +134,11 @@ struct Server::Impl {
         for (const Asset& a : assets()) {
             std::string path = "/";  // (not "/" + name: g++ 12 warns falsely on that, PR 105329)
             if (a.name != "index.html") path += a.name;
-            http.Get(path, [a](const httplib::Request&, httplib::Response& res) {
+            http.get(regex_escaped(path), [a](const http::Request&, http::Response& res) {
                 res.set_content(std::string(a.content), std::string(a.mime));
             });
         }
-        http.Get("/api/config", [this](const httplib::Request&, httplib::Response& res) {
+        http.get("/api/config", [this](const http::Request&, http::Response& res) {
             nlohmann::json presets = nlohmann::json::array();
             for (const char* p : PagePresets) presets.push_back(p);
             nlohmann::json rules = nlohmann::json::array();
@@ -146,24 +152,22 @@ struct Server::Impl {
                             {"max_threads", settings.max_threads},
                             {"records", records.has_value()}});
         });
-        http.Post("/api/game", [this](const httplib::Request& req, httplib::Response& res) {
+        http.post("/api/game", [](const http::Request& req, http::Response& res) {
             send_json(res, game_json(game_from_request(parse_body(req), default_rules())));
         });
-        http.Get("/api/search", [this](const httplib::Request& req, httplib::Response& res) { search(req, res); });
-        http.Get("/api/files", [this](const httplib::Request&, httplib::Response& res) {
-            send_json(res, dir().list());
-        });
-        http.Get(R"(/api/records/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+        http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
+        http.get("/api/files", [this](const http::Request&, http::Response& res) { send_json(res, dir().list()); });
+        http.get(R"(/api/records/([^/]+))", [this](const http::Request& req, http::Response& res) {
             send_json(res, RecordsDir::records_json(file(req.matches[1])));
         });
         // A records file the user opened in the page (not one of the directory's).
-        http.Post("/api/records", [](const httplib::Request& req, httplib::Response& res) {
+        http.post("/api/records", [](const http::Request& req, http::Response& res) {
             send_json(res, RecordsDir::records_text_json("uploaded file", req.body));
         });
-        http.Get(R"(/api/match/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+        http.get(R"(/api/match/([^/]+))", [this](const http::Request& req, http::Response& res) {
             send_json(res, RecordsDir::match_json(file(req.matches[1])));
         });
-        http.Get(R"(/api/treesize/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+        http.get(R"(/api/treesize/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);
             std::ifstream in(path);
             const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
@@ -175,7 +179,7 @@ struct Server::Impl {
 
     static RuleSet default_rules() { return {}; }
 
-    static nlohmann::json parse_body(const httplib::Request& req) {
+    static nlohmann::json parse_body(const http::Request& req) {
         const nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
         if (j.is_discarded()) throw InputError("the request body is not JSON");
         return j;
@@ -193,10 +197,8 @@ struct Server::Impl {
         return *path;
     }
 
-    void search(const httplib::Request& req, httplib::Response& res) {
-        std::map<std::string, std::string> params;
-        for (const auto& [key, value] : req.params) params[key] = value;
-        SearchRequest request = search_request(params, default_rules());
+    void search(const http::Request& req, http::Response& res) {
+        SearchRequest request = search_request(req.params, default_rules());
         const search::SearchConfig config = search::parse_search_config(request.variant.empty() ? settings.variant : request.variant);
         // One request may not claim more than its share: every thread's evaluation cache counts.
         const double claim = search::table_memory_mb(config);
@@ -216,24 +218,16 @@ struct Server::Impl {
         // The lease moves into the stream: the session returns to the pool when it ends.
         auto held = std::make_shared<SessionPool::Lease>(std::move(*lease));
         auto shared_request = std::make_shared<SearchRequest>(std::move(request));
-        res.set_header("Cache-Control", "no-cache");
-        res.set_chunked_content_provider(
-            "text/event-stream",
-            [this, held, shared_request](std::size_t, httplib::DataSink& sink) {
-                // Server::stop ends a stream as a closed page does.
-                auto write = [&](std::string_view text) {
-                    return !stopping.load() && sink.is_writable() && sink.write(text.data(), text.size());
-                };
-                try {
-                    stream_search(*held, *shared_request, settings.max_search_ms, write);
-                } catch (const std::exception& e) {
-                    // The answer has begun: the failure goes down the stream (an exception
-                    // leaving this provider would end the server).
-                    (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
-                }
-                sink.done();
-                return true;
-            });
+        res.headers.emplace_back("Cache-Control", "no-cache");
+        res.content_type = "text/event-stream";
+        res.stream = [this, held, shared_request](const http::StreamWriter& write) {
+            try {
+                stream_search(*held, *shared_request, settings.max_search_ms, write);
+            } catch (const std::exception& e) {
+                // The answer has begun: the failure goes down the stream.
+                (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
+            }
+        };
     }
 };
 
@@ -250,33 +244,16 @@ Server::~Server() = default;
 
 int Server::bind() {
     Impl& i = *impl_;
-    if (i.settings.port == 0) {
-        i.port = i.http.bind_to_any_port(i.settings.host);
-        if (i.port <= 0) throw InputError(fmt::format("cannot listen on {}", i.settings.host));
-    } else {
-        if (!i.http.bind_to_port(i.settings.host, i.settings.port))
-            throw InputError(fmt::format("cannot listen on {}:{} (in use, or not an address of this machine)",
-                                         i.settings.host, i.settings.port));
-        i.port = i.settings.port;
-    }
+    std::string error;
+    i.port = i.http.bind(i.settings.host, i.settings.port, error);
+    if (i.port <= 0)
+        throw InputError(i.settings.port == 0 ? fmt::format("cannot listen on {}: {}", i.settings.host, error)
+                                              : fmt::format("cannot listen on {}:{} ({})", i.settings.host, i.settings.port, error));
     return i.port;
 }
 
-// httplib's stop() does nothing before its loop runs: a stop that comes between bind() and
-// the loop (a signal right after the "listening" line) is kept in `stopping`, and serve()
-// does not start its loop then; once it has started, stop() waits for the loop to run.
-void Server::serve() {
-    impl_->serving = true;
-    if (!impl_->stopping) impl_->http.listen_after_bind();
-    impl_->serving = false;
-}
+void Server::serve() { impl_->http.serve(); }
 
-void Server::stop() {
-    impl_->stopping = true;
-    if (!impl_->serving) return;
-    while (!impl_->http.is_running() && impl_->serving)
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    impl_->http.stop();
-}
+void Server::stop() { impl_->http.stop(); }
 
 }  // namespace loa::web

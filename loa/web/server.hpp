@@ -36,6 +36,7 @@ struct ServerSettings {
     int max_memory_mb = 1024;
     int max_threads = 0;  // search threads one request may use; 0: this machine's cores
     std::size_t max_body_bytes = 8 * 1024 * 1024;  // an opened records file included
+    double request_seconds = 10;  // a request must arrive whole within this (http_server.hpp)
     // Host names the server answers to besides the address it listens on and the loopback
     // names (localhost, 127.0.0.1, [::1]): a request naming any other host is refused, so that
     // a web page cannot reach the board through a name of its own (DNS rebinding).

@@ -1,0 +1,141 @@
+// A small HTTP/1.1 server for the web board, written so that no client can hold it: requests
+// are read by one thread that waits on every connection at once (poll), each with a deadline
+// for its whole request, and only a complete request takes one of the worker threads. A client
+// that sends its request a byte at a time, or never finishes it, costs a socket until its
+// deadline, never a worker; a client that stops reading a response is dropped when a write
+// makes no progress for a while. Connections, requests waiting for a worker, request heads
+// and bodies are all bounded.
+//
+// What it speaks: GET and POST (others 405), Content-Length bodies (a chunked request body is
+// refused with 411), keep-alive, responses with a body or streamed in chunks (server-sent
+// events), "Expect: 100-continue". Routes are regular expressions over the decoded path.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace http {
+
+struct Request {
+    std::string method;
+    std::string path;                           // decoded
+    std::map<std::string, std::string> params;  // decoded query parameters (the last of a repeated name)
+    std::map<std::string, std::string> headers; // by lower-case name
+    std::string body;
+    std::vector<std::string> matches;  // the route's regex: the whole path, then its groups
+
+    // The header's value, "" when absent; `name` in any case.
+    std::string header(std::string_view name) const;
+};
+
+// Writes a piece of a streamed response; false when the client is gone (or the server stops):
+// the producer should return then.
+using StreamWriter = std::function<bool(std::string_view)>;
+
+struct Response {
+    int status = 200;
+    std::string content_type = "text/plain";
+    std::string body;
+    std::vector<std::pair<std::string, std::string>> headers;
+    // Set: the response is streamed (chunked) from this producer instead of `body`.
+    std::function<void(const StreamWriter&)> stream;
+
+    void set_content(std::string text, std::string type) {
+        body = std::move(text);
+        content_type = std::move(type);
+    }
+};
+
+using Handler = std::function<void(const Request&, Response&)>;
+// Runs before routing: returns true when it has answered the request itself.
+using Guard = std::function<bool(const Request&, Response&)>;
+// Answers a request whose handler threw, or one the server refuses (`status` 4xx, `message`).
+using ErrorHandler = std::function<void(Response&, int status, const std::string& message)>;
+using ExceptionHandler = std::function<void(Response&, std::exception_ptr)>;
+
+struct Limits {
+    int workers = 8;                       // requests handled at once
+    std::size_t max_connections = 256;     // open at once; more are closed as they come
+    std::size_t max_waiting = 256;         // complete requests waiting for a worker; more get 503
+    std::size_t max_head_bytes = 16 * 1024;
+    std::size_t max_body_bytes = 8 * 1024 * 1024;
+    double request_seconds = 10;  // from the first byte of a request to its last
+    double idle_seconds = 2;      // a kept-alive connection waits this long for its next request
+    double write_seconds = 10;    // a response write that makes no progress this long drops the client
+};
+
+class Server {
+public:
+    explicit Server(Limits limits);
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    void get(const std::string& pattern, Handler handler);
+    void post(const std::string& pattern, Handler handler);
+    void set_guard(Guard guard) { guard_ = std::move(guard); }
+    void set_error_handler(ErrorHandler handler) { error_handler_ = std::move(handler); }
+    void set_exception_handler(ExceptionHandler handler) { exception_handler_ = std::move(handler); }
+
+    // Binds `host`:`port` (0: any free port); returns the port, or -1 (the reason in `error`).
+    int bind(const std::string& host, int port, std::string& error);
+    // Serves until stop(); after bind(). Returns when every worker has finished.
+    void serve();
+    // From any thread, also before serve() (which then returns at once). Streams in progress
+    // see their writes fail and end.
+    void stop();
+    bool stopping() const { return stopping_.load(); }
+
+private:
+    struct Connection;
+    struct Route {
+        std::string method;
+        std::regex pattern;
+        Handler handler;
+    };
+
+    void read_loop();
+    void accept_connections(std::vector<std::unique_ptr<Connection>>& open);
+    // Reads what `c` has sent; true when it holds a complete request (or must be answered now).
+    bool read_request(Connection& c);
+    void work();
+    void handle(Connection& c);
+    void respond(Connection& c, Response& res, bool keep_alive);
+    void refuse(Connection& c, int status, const std::string& message);
+    bool send_all(Connection& c, std::string_view data);
+    void give_back(std::unique_ptr<Connection> c);
+    void wake_reader();
+
+    Limits limits_;
+    std::vector<Route> routes_;
+    Guard guard_;
+    ErrorHandler error_handler_;
+    ExceptionHandler exception_handler_;
+
+    int listen_fd_ = -1;
+    int wake_pipe_[2] = {-1, -1};
+    std::atomic<bool> stopping_{false};
+
+    std::mutex mutex_;
+    std::condition_variable work_ready_;
+    std::deque<std::unique_ptr<Connection>> ready_;     // complete requests, for the workers
+    std::vector<std::unique_ptr<Connection>> returned_; // kept-alive connections, back to the reader
+    std::size_t busy_connections_ = 0;                   // with a worker or waiting for one
+};
+
+// Decodes %XX (and '+' as a space when `plus_is_space`); nullopt on a malformed escape.
+std::optional<std::string> url_decode(std::string_view text, bool plus_is_space);
+
+}  // namespace http
