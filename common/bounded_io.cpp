@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -58,6 +59,22 @@ std::string read_small_file(const std::string& path, std::size_t max_bytes, std:
     }
     ::close(fd);
     return content;
+}
+
+bool names_a_special_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return false;
+    return !S_ISREG(st.st_mode);
+}
+
+std::optional<double> available_memory_mb() {
+    std::ifstream in("/proc/meminfo");
+    for (std::string name, unit; in >> name;) {
+        double kilobytes = 0;
+        if (!(in >> kilobytes >> unit)) break;
+        if (name == "MemAvailable:") return kilobytes / 1024;
+    }
+    return std::nullopt;
 }
 
 }  // namespace common

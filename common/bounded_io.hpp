@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,16 @@ LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_
 // and the path when it is missing, not a regular file (a FIFO, a device such as /dev/zero), or
 // larger.
 std::string read_small_file(const std::string& path, std::size_t max_bytes, std::string_view what);
+
+// Whether `path` names something other than a regular file (a FIFO, a device, a directory):
+// what a program must not open as one of its files (a FIFO would block the reader). A missing
+// path is not one.
+bool names_a_special_file(const std::string& path);
+
+// The memory this machine can still give a process, in MB (MemAvailable of /proc/meminfo);
+// nullopt where it cannot be read. Linux lets an allocation succeed beyond it (overcommit) and
+// kills the process when the pages are touched: a table larger than this is refused instead.
+std::optional<double> available_memory_mb();
 
 // The bound on a protocol input line: far above any real command (a position with a thousand
 // moves is 5 KB).

@@ -87,8 +87,20 @@ bool has_control_character(std::string_view s) {
 }
 
 std::string excerpt(std::string_view s, std::size_t max) {
-    if (s.size() <= max) return std::string(s);
-    return std::string(s.substr(0, max)) + "... (" + std::to_string(s.size()) + " bytes)";
+    std::string out;
+    for (const char c : s.substr(0, max)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte < 0x20 || byte == 0x7F) {  // a NUL would end the message, an escape drive the terminal
+            static constexpr char Hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += Hex[byte >> 4];
+            out += Hex[byte & 15];
+        } else {
+            out += c;
+        }
+    }
+    if (s.size() > max) out += "... (" + std::to_string(s.size()) + " bytes)";
+    return out;
 }
 
 }  // namespace common

@@ -24,7 +24,7 @@ std::string lowercase(std::string_view s);
 bool has_control_character(std::string_view s);
 // `s` as an error message may quote it: whole when at most `max` bytes, else its first `max`
 // bytes and how long it was ("abc... (10485760 bytes)"), so that a huge bad token is not
-// echoed back in full.
+// echoed back in full; control characters are written \xNN (a NUL would cut the message).
 std::string excerpt(std::string_view s, std::size_t max = 200);
 std::optional<long long> parse_int64(std::string_view s);
 // A finite decimal number ("0.05", "+5", "3", "1e-3"), the whole string; nullopt otherwise.

@@ -4,10 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <vector>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -36,27 +37,55 @@ int write_all(int fd, std::string_view text) {
 
 }  // namespace
 
-void replace_file(const std::string& path, std::string_view content) {
-    std::string name = path + ".tmp-XXXXXX";
-    std::vector<char> buffer(name.begin(), name.end());
-    buffer.push_back('\0');
-    const int fd = ::mkstemp(buffer.data());
-    if (fd < 0) throw write_error(path, errno);
-    const std::string temporary(buffer.data());
+void replace_file(const std::string& given, std::string_view content) {
+    // A link's target is what is replaced: the user's link stays.
+    struct stat link {};
+    std::string path = given;
+    if (::lstat(given.c_str(), &link) == 0 && S_ISLNK(link.st_mode)) {
+        std::error_code error_code;
+        path = std::filesystem::weakly_canonical(given, error_code).string();
+        if (error_code) throw common::InputError(fmt::format("cannot write '{}': {}", given, error_code.message()));
+    }
+    struct stat old {};
+    const bool exists = ::stat(path.c_str(), &old) == 0;
+    if (exists && S_ISDIR(old.st_mode)) throw common::InputError(fmt::format("cannot write '{}': it is a directory", given));
+    if (exists && !S_ISREG(old.st_mode)) {
+        // A device or a FIFO: written in place (a FIFO without a reader is refused at once).
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+        if (fd < 0) throw write_error(given, errno);
+        int error = write_all(fd, content);
+        if (::close(fd) != 0 && !error) error = errno;
+        if (error) throw write_error(given, error);
+        return;
+    }
+    // A temporary of its own, created exclusively (the umask applies, as to any new file).
+    static std::atomic<unsigned> counter{0};
+    std::string temporary;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 100; ++attempt) {
+        temporary = fmt::format("{}.tmp-{}-{}", path, ::getpid(), counter++);
+        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST) throw write_error(given, errno);
+    }
+    if (fd < 0) throw write_error(given, EEXIST);
     int error = write_all(fd, content);
-    // mkstemp makes the file private (0600); the file it replaces is an ordinary one.
-    if (!error && ::fchmod(fd, 0644) != 0) error = errno;
+    if (!error && exists && ::fchmod(fd, old.st_mode & 07777) != 0) error = errno;  // the file keeps its permissions
     if (::close(fd) != 0 && !error) error = errno;
     if (!error && std::rename(temporary.c_str(), path.c_str()) != 0) error = errno;
     if (error) {
         ::unlink(temporary.c_str());
-        throw write_error(path, error);
+        throw write_error(given, error);
     }
 }
 
 void append_to_file(const std::string& path, std::string_view text) {
     // Non-blocking: a FIFO put where the file should be must not hang the run.
-    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NONBLOCK, 0644);
+    bool created = false;
+    int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0 && errno == ENOENT) {
+        fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        created = fd >= 0;
+    }
     if (fd < 0) throw write_error(path, errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -66,15 +95,13 @@ void append_to_file(const std::string& path, std::string_view text) {
     int error = write_all(fd, text);
     // Cut back to the length before: a torn line would be joined to the next one. (Should the
     // cut fail as well, the readers still drop a last line without its newline.)
-    if (error) (void)::ftruncate(fd, st.st_size);
+    if (error) {
+        const int cut = ::ftruncate(fd, st.st_size);
+        static_cast<void>(cut);
+    }
     if (::close(fd) != 0 && !error) error = errno;
+    if (error && created) ::unlink(path.c_str());  // made by this call, and still empty
     if (error) throw write_error(path, error);
-}
-
-bool names_a_special_file(const std::string& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return false;
-    return !S_ISREG(st.st_mode);
 }
 
 }  // namespace matches

@@ -9,9 +9,10 @@ namespace matches {
 
 class FileLock {
 public:
-    // Locks `<path>.lock` (created if needed). Throws common::InputError, naming the path,
-    // when another process holds it. The lock is the kernel's (flock): a killed run leaves
-    // no stale claim.
+    // Locks `<path>.lock` (created if needed, with a mark that says whose it is). Throws
+    // common::InputError, naming the path, when another process holds it, or when a file there
+    // is not a lock file of this program (it is left alone). The lock is the kernel's (flock):
+    // a killed run leaves no stale claim.
     explicit FileLock(std::string path);
     // Deletes the lock file while still holding the lock (only a kill leaves it behind,
     // unlocked).

@@ -2,18 +2,37 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "loa/notation.hpp"
-#include "matches/checked_file.hpp"
 #include "loa/position_text.hpp"
+#include "matches/checked_file.hpp"
 
 namespace matches {
 
-LiveFile::LiveFile(std::string path) : path_(std::move(path)), writer_([this] { write_loop(); }) {}
+namespace {
+
+// Whether the file at `path` may be this run's live file: none there, or a live file (a regular
+// file that begins as one) left by an earlier run. Anything else is left alone, and the run
+// goes without one.
+bool ours_to_write(const std::string& path) {
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path))) return true;
+    if (common::names_a_special_file(path) || std::filesystem::is_symlink(path)) return false;
+    std::ifstream in(path, std::ios::binary);
+    std::string head(10, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    return head.starts_with("{\"games\":");
+}
+
+}  // namespace
+
+LiveFile::LiveFile(std::string path) : path_(std::move(path)), usable_(ours_to_write(path_)), writer_([this] { write_loop(); }) {}
 
 LiveFile::~LiveFile() {
     {
@@ -22,7 +41,7 @@ LiveFile::~LiveFile() {
     }
     wake_.notify_one();
     writer_.join();
-    std::remove(path_.c_str());
+    if (usable_) std::remove(path_.c_str());
 }
 
 void LiveFile::update(const GameInPlay& g) {
@@ -44,7 +63,7 @@ void LiveFile::write_loop() {
     while (!stopping_) {
         // Once a second at most: a fast match makes thousands of moves a second.
         wake_.wait_for(lock, std::chrono::seconds(1), [this] { return stopping_; });
-        if (stopping_ || !dirty_) continue;
+        if (stopping_ || !dirty_ || !usable_) continue;
         dirty_ = false;
         write();
     }

@@ -1,6 +1,7 @@
 // The games in play of a running match, for watchers (the web board's Watch tab): a small JSON
 // file beside the state file, rewritten at most once a second while something changed, and
-// deleted when the run ends.
+// deleted when the run ends. A file of another kind at that path is left alone (the run then
+// has no live file).
 //   {"games": [{"game": 7, "black": "a", "white": "b", "start": "<position>", "moves": [...]}]}
 #pragma once
 
@@ -34,6 +35,7 @@ private:
     void write() const;
 
     std::string path_;
+    bool usable_;  // the path is free or an earlier live file: a file of the user's is left alone
     mutable std::mutex mutex_;
     std::condition_variable wake_;
     std::map<int, Snapshot> games_;  // by game index

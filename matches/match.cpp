@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "loa/game.hpp"
 
 namespace matches {
 namespace {
@@ -87,8 +88,28 @@ void update_sprt(PairingStats& stats, const SprtSettings& sprt) {
     stats.decision_games = 2 * stats.pairs.pairs();
 }
 
+namespace {
+
+long long pairing_count(const MatchSettings& s) {
+    const auto n = static_cast<long long>(s.engines.size());
+    return s.format == Format::Gauntlet ? n - 1 : n * (n - 1) / 2;
+}
+
+// The engines of pairing `p` in pairings_of()'s order, counted without listing them all.
+std::pair<std::size_t, std::size_t> pairing_engines(const MatchSettings& s, long long p) {
+    if (s.format == Format::Gauntlet) return {0, static_cast<std::size_t>(p + 1)};
+    const auto n = static_cast<long long>(s.engines.size());
+    long long first = 0;
+    while (p >= n - 1 - first) p -= n - 1 - first++;
+    return {static_cast<std::size_t>(first), static_cast<std::size_t>(first + 1 + p)};
+}
+
+}  // namespace
+
 void check_schedule_size(const MatchSettings& s) {
-    const long long pairings = static_cast<long long>(pairings_of(s).size());
+    if (s.engines.size() > MaxEngines)
+        throw common::InputError(fmt::format("a match of {} engines: at most {}", s.engines.size(), MaxEngines));
+    const long long pairings = pairing_count(s);
     const long long games = 2 * ((static_cast<long long>(s.games) + 1) / 2) * pairings;
     if (games > MaxScheduledGames)
         throw common::InputError(fmt::format("a match of {} games ({} pairings of {}) is more than the {} a match may have",
@@ -96,8 +117,9 @@ void check_schedule_size(const MatchSettings& s) {
 }
 
 void check_scheduled(const MatchSettings& s, const GameRecord& g) {
-    const std::vector<PairingStats> pairings = pairings_of(s);
-    const long long total = 2 * ((static_cast<long long>(s.games) + 1) / 2) * static_cast<long long>(pairings.size());
+    check_schedule_size(s);
+    const long long pairings = pairing_count(s);
+    const long long total = 2 * ((static_cast<long long>(s.games) + 1) / 2) * pairings;
     if (g.index < 0 || g.index >= total)
         throw common::InputError(fmt::format("game {} is not in the match's schedule of {} games", g.index + 1, total));
     if (g.pair != g.index / 2)
@@ -105,19 +127,32 @@ void check_scheduled(const MatchSettings& s, const GameRecord& g) {
     if (s.shard_count > 1 && g.pair % s.shard_count != s.shard_index)
         throw common::InputError(fmt::format("game {} belongs to shard {}/{}, not to this one ({}/{})", g.index + 1,
                                              g.pair % s.shard_count + 1, s.shard_count, s.shard_index + 1, s.shard_count));
-    const PairingStats& p = pairings[static_cast<std::size_t>(g.pair) % pairings.size()];
-    const std::string& first = s.engines[static_cast<std::size_t>(p.first)].name;
-    const std::string& second = s.engines[static_cast<std::size_t>(p.second)].name;
+    const auto [first_engine, second_engine] = pairing_engines(s, g.pair % pairings);
+    const std::string& first = s.engines[first_engine].name;
+    const std::string& second = s.engines[second_engine].name;
     const std::string& black = g.index % 2 == 0 ? first : second;
     const std::string& white = g.index % 2 == 0 ? second : first;
     if (g.black != black || g.white != white)
         throw common::InputError(fmt::format("game {} was played by '{}' (Black) and '{}' (White); the schedule has '{}' and '{}'",
                                              g.index + 1, g.black, g.white, black, white));
+    // The moves under the match's rules: none after the end, and a game the rules ended has the
+    // rules' result (an adjudicated one ended before them).
+    loa::Game game(g.start, s.rules);
+    for (const loa::Move m : g.moves) {
+        if (game.over()) throw common::InputError(fmt::format("game {} has moves after its end ({})", g.index + 1, loa::describe(game.result())));
+        game.play(m);
+    }
+    if (g.rules_ending && (!game.over() || game.result().outcome != g.outcome))
+        throw common::InputError(fmt::format("game {}: its result {} is not what the rules give after its moves ({})", g.index + 1,
+                                             g.result_text(), game.over() ? loa::describe(game.result()) : "the game goes on"));
+    if (!g.rules_ending && game.over())
+        throw common::InputError(fmt::format("game {} is said to end by adjudication, but the rules ended it ({})", g.index + 1,
+                                             loa::describe(game.result())));
 }
 
 int scheduled_games(const MatchSettings& s) {
     check_schedule_size(s);
-    const int pairs = (s.games + 1) / 2 * static_cast<int>(pairings_of(s).size());
+    const int pairs = (s.games + 1) / 2 * static_cast<int>(pairing_count(s));
     // Pairs number g with g % shard_count == shard_index.
     int in_shard = pairs / s.shard_count + (s.shard_index < pairs % s.shard_count ? 1 : 0);
     if (s.max_pairs > 0) in_shard = std::min(in_shard, s.max_pairs);

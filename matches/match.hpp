@@ -98,12 +98,15 @@ int scheduled_games(const MatchSettings& settings);
 // The most games a match may schedule (its pairings' games together): game numbers stay far
 // inside an int, and a record's game number is checked against it.
 inline constexpr long long MaxScheduledGames = 1'000'000'000;
-// Throws common::InputError when the schedule (games per pairing times pairings) has more.
+inline constexpr std::size_t MaxEngines = 1000;
+// Throws common::InputError when the schedule (games per pairing times pairings) has more, or
+// the match more than MaxEngines engines.
 void check_schedule_size(const MatchSettings& settings);
 
 // Throws common::InputError, saying why, when `game` cannot be a game of this match: a game
-// number beyond its schedule, a pair number that is not its game's, another shard's game, or
-// players other than the schedule's in their colours. What a resume, a merge and the web board
+// number beyond its schedule, a pair number that is not its game's, another shard's game,
+// players other than the schedule's in their colours, moves after the end, or a result the
+// rules do not give (for a game the rules ended). What a resume, a merge and the web board
 // check every record against, so that a stray record is refused rather than counted.
 void check_scheduled(const MatchSettings& settings, const GameRecord& game);
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "matches/state.hpp"
 
@@ -14,6 +15,8 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
     MergedGames out;
     std::map<int, GameRecord> games;
     for (const std::string& file : files) {
+        if (common::names_a_special_file(file))
+            throw common::InputError(fmt::format("merge: '{}' is not a regular file (a directory, a FIFO, a device)", file));
         std::ifstream in(file);
         if (!in) throw common::InputError(fmt::format("merge: cannot read '{}'", file));
         nlohmann::json j;

@@ -1,13 +1,20 @@
 #include "matches/plot.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <map>
+#include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "matches/checked_file.hpp"
+
+extern "C" char** environ;  // (unistd.h declares it only with _GNU_SOURCE)
 
 namespace matches {
 
@@ -21,8 +28,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
     const bool gauntlet = s.format == Format::Gauntlet;
     const std::string data_path = png_path + ".dat";
     {
-        std::ofstream data(data_path);
-        if (!data) throw common::InputError(fmt::format("plot: cannot write '{}'", data_path));
+        std::ostringstream data;
         data << "# row elo elo_low elo_high games label\n";
         int row = 0;
         for (auto it = r.pairings.rbegin(); it != r.pairings.rend(); ++it) {  // the first pairing on top
@@ -36,10 +42,11 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
                                 std::clamp(low, -800.0, 800.0), std::clamp(high, -800.0, 800.0), it->games.games(), label,
                                 it->games.games());
         }
+        replace_file(data_path, data.str());
     }
     const std::string script_path = png_path + ".gp";
     {
-        std::ofstream gp(script_path);
+        std::ostringstream gp;
         const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
         gp << "set terminal pngcairo size 900," << height << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
@@ -50,6 +57,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
         gp << "set arrow from 0, graph 0 to 0, graph 1 nohead linecolor rgb 'gray'\n";
         gp << "plot " << gnuplot_string(data_path)
            << " using 2:1:3:4:ytic(6) with xerrorbars pointtype 7 pointsize 1 linecolor rgb '#08519c'\n";
+        replace_file(script_path, gp.str());
     }
     run_gnuplot(script_path);
 }
@@ -64,8 +72,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
     const int per_round = static_cast<int>(r.pairings.size());
     const std::string data_path = png_path + ".dat";
     {
-        std::ofstream data(data_path);
-        if (!data) throw common::InputError(fmt::format("plot: cannot write '{}'", data_path));
+        std::ostringstream data;
         data << "# games elo elo_low elo_high llr\n";
         PairingStats running;
         running.first = first.first;
@@ -79,10 +86,11 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
             data << fmt::format("{} {:.2f} {:.2f} {:.2f} {:.4f}\n", running.games.games(), std::clamp(e.elo, -800.0, 800.0),
                                 std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0), llr);
         }
+        replace_file(data_path, data.str());
     }
     const std::string script_path = png_path + ".gp";
     {
-        std::ofstream gp(script_path);
+        std::ostringstream gp;
         gp << "set terminal pngcairo size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         if (s.sprt) gp << "set multiplot layout 2,1\n";
@@ -99,6 +107,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
                               gnuplot_string(data_path), s.sprt->lower_bound(), s.sprt->upper_bound());
             gp << "unset multiplot\n";
         }
+        replace_file(script_path, gp.str());
     }
     run_gnuplot(script_path);
 }
@@ -113,8 +122,12 @@ std::string gnuplot_string(std::string_view text) {
 }
 
 void run_gnuplot(const std::string& script_path) {
-    const std::string command = fmt::format("gnuplot '{}' 2>&1", script_path);
-    if (std::system(command.c_str()) != 0)
+    // Run directly, not through a shell: a quote in a path is only a character of it.
+    std::vector<char*> argv = {const_cast<char*>("gnuplot"), const_cast<char*>(script_path.c_str()), nullptr};
+    pid_t child = 0;
+    int status = 0;
+    if (::posix_spawnp(&child, "gnuplot", nullptr, nullptr, argv.data(), environ) != 0 || ::waitpid(child, &status, 0) != child ||
+        !WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw common::InputError("plot: gnuplot failed or is missing (apt-get install gnuplot-nox)");
 }
 

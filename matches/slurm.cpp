@@ -5,6 +5,7 @@
 #include <fstream>
 #include <optional>
 #include <regex>
+#include <sstream>
 #include <thread>
 
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/process.hpp"
 
 namespace matches {
@@ -57,6 +59,12 @@ std::string quoted(const std::string& word) {
 }
 
 }  // namespace
+
+std::string run_directory_path(std::string path) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    if (path.empty() || path == "/") throw common::InputError("--slurm-dir: give a directory of its own, not '/'");
+    return path;
+}
 
 std::vector<std::string> task_arguments(const std::vector<std::string>& args, const std::map<std::string, int>& drop) {
     std::vector<std::string> out;
@@ -103,23 +111,27 @@ void SlurmRun::claim_directory() {
     }
     const fs::path marker = dir / MarkerName;
     if (fs::exists(marker)) return;  // a run's directory: resumed
-    if (!created && !fs::is_empty(dir))
+    // A run directory of a version before the mark holds the jobs list and run files only.
+    bool earlier_run = !created && fs::exists(dir / "jobs");
+    for (const fs::directory_entry& e : fs::directory_iterator(dir))
+        earlier_run = earlier_run && written_by_a_run(e.path().filename().string());
+    if (!created && !earlier_run && !fs::is_empty(dir))
         throw common::InputError(fmt::format(
             "--slurm-dir '{}' already holds files and is not a loa-match run directory: give a new or empty directory "
             "(the run writes its files there and deletes them when it ends)",
             settings_.dir));
-    std::ofstream out(marker);
-    out << "A loa-match Slurm run directory: the run deletes the files it wrote here when it ends.\n"
-        << "created " << (created ? "yes" : "no") << '\n';
-    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", marker.string()));
+    replace_file(marker.string(), fmt::format("A loa-match Slurm run directory: the run deletes the files it wrote here when "
+                                              "it ends.\ncreated {}\n",
+                                              created || earlier_run ? "yes" : "no"));
 }
 
 bool SlurmRun::written_by_a_run(const std::string& name) {
-    if (name == MarkerName || name == "task.sbatch" || name == "jobs" || name == "round") return true;
-    // task-<n>.out (its log), task-<n>.json (its result or runs), the state, lock and live files
-    // beside it, and their temporaries (<file>.tmp-XXXXXX while one is replaced).
-    static const std::regex task_file(R"(task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?)(\.tmp(-[A-Za-z0-9]{6})?)?)");
-    return std::regex_match(name, task_file);
+    // The run's own files (the mark, the batch script, the job list, the round), each task's
+    // log, result (or runs) and the state, lock and live files beside it; and the temporary of
+    // any of them (<file>.tmp-<pid>-<n>, while it is replaced: a kill may leave one).
+    static const std::regex run_file(
+        R"((loa-match-run|task\.sbatch|jobs|round|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?))(\.tmp-[0-9]+-[0-9]+)?)");
+    return std::regex_match(name, run_file);
 }
 
 void SlurmRun::clean_up() const {
@@ -146,8 +158,7 @@ std::string SlurmRun::state_file(int task) const { return result_file(task) + ".
 
 std::string SlurmRun::write_batch_script() const {
     const std::string path = settings_.dir + "/task.sbatch";
-    std::ofstream out(path, std::ios::trunc);
-    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", path));
+    std::ostringstream out;
     out << "#!/bin/bash\n"
         << "# Written by loa-match --slurm: one task of the job array plays one shard.\n"
         << "# (job name, log, CPUs and working directory: sbatch's arguments)\n"
@@ -160,7 +171,7 @@ std::string SlurmRun::write_batch_script() const {
         out << " ;;\n";
     }
     out << "  *) echo \"no task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";
-    if (!out) throw common::InputError(fmt::format("--slurm: cannot write '{}'", path));
+    replace_file(path, out.str());
     return path;
 }
 
@@ -256,9 +267,10 @@ void SlurmRun::read_new_lines(int task, const std::function<void(int, const std:
 }
 
 void SlurmRun::save_jobs() const {
-    std::ofstream out(settings_.dir + "/jobs", std::ios::trunc);
-    for (const std::string& j : jobs_) out << j << '\n';
-    for (const auto& [task, n] : submissions_) out << "task " << task << ' ' << n << '\n';
+    std::string text;
+    for (const std::string& j : jobs_) text += j + '\n';
+    for (const auto& [task, n] : submissions_) text += fmt::format("task {} {}\n", task, n);
+    replace_file(settings_.dir + "/jobs", text);
 }
 
 void SlurmRun::load_jobs() {

@@ -17,6 +17,10 @@
 
 namespace matches {
 
+// A run directory's path as the run names it: without trailing separators ("dir/" is "dir"),
+// so that its lock file `<dir>.lock` stands beside it, not in it.
+std::string run_directory_path(std::string path);
+
 struct SlurmSettings {
     int tasks = 1;
     std::string sbatch_args;  // given to sbatch as they are (split on spaces)

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
@@ -183,9 +184,12 @@ constexpr long long MaxCount = 1'000'000'000;
 // How every state file this program writes begins: its settings line's first key.
 constexpr std::string_view StatePrefix = "{\"engines\":";
 
-// Whether a file that begins with `head` can be a state file of this program: empty, its
-// settings line begun, or that line cut short by a kill.
-bool looks_like_state(std::string_view head) { return head.starts_with(StatePrefix) || StatePrefix.starts_with(head); }
+// Whether a file that begins with `head` can be a state file of this program: its settings
+// line, or that line cut short by a kill. (The program never leaves an empty one: a file it
+// created is removed when its first write fails.)
+bool looks_like_state(std::string_view head) {
+    return !head.empty() && (head.starts_with(StatePrefix) || StatePrefix.starts_with(head));
+}
 
 }  // namespace
 
@@ -333,7 +337,7 @@ std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games) {
 }
 
 std::vector<GameRecord> StateFile::load_all() const {
-    if (names_a_special_file(path_)) throw InputError(fmt::format("state file '{}' is not a regular file", path_));
+    if (common::names_a_special_file(path_)) throw InputError(fmt::format("state file '{}' is not a regular file", path_));
     std::string text;
     {
         std::ifstream in(path_, std::ios::binary);
@@ -394,7 +398,7 @@ void StateFile::append(const GameRecord& g) {
 }
 
 void StateFile::remove() const {
-    if (names_a_special_file(path_))
+    if (common::names_a_special_file(path_))
         throw InputError(fmt::format("'{}' is not a regular file: it is not a state file to delete", path_));
     std::string head(StatePrefix.size(), '\0');
     {

@@ -1,5 +1,7 @@
 #include "matches/treesize.hpp"
 
+#include "matches/checked_file.hpp"
+
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -8,6 +10,7 @@
 #include <mutex>
 #include <random>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,6 +23,7 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/parallel.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
@@ -392,8 +396,7 @@ std::string ratio_axis(const TreeSizeTotals& t) {
 void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
     const std::string data_path = png_path + ".dat";
     {
-        std::ofstream data(data_path);
-        if (!data) throw InputError(fmt::format("cannot write '{}'", data_path));
+        std::ostringstream data;
         data << "# depth";
         for (const std::string& name : t.names) data << " \"" << name << '"';
         data << '\n';
@@ -402,10 +405,11 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
             for (const double nodes : t.nodes[d]) data << ' ' << nodes;
             data << '\n';
         }
+        replace_file(data_path, data.str());
     }
     const std::string script_path = png_path + ".gp";
     {
-        std::ofstream gp(script_path);
+        std::ostringstream gp;
         // Left: nodes against depth (log scale). Right: the ratio to the baseline, where
         // variants whose node lines overlap on the log scale come apart.
         const std::size_t base_column = t.baseline + 2;
@@ -432,6 +436,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
         gp << "set key outside right top\n";
         plot_lines(true);
         gp << "unset multiplot\n";
+        replace_file(script_path, gp.str());
     }
     run_gnuplot(script_path);
 }

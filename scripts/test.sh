@@ -16,6 +16,6 @@ echo "== fuzz: a short round of every target (scripts/fuzz.sh SECONDS for a long
 bash "$root/scripts/fuzz.sh" 3
 echo "== tsan: build"
 bash "$root/scripts/build.sh" tsan
-echo "== tsan: test (sessions, protocols, matches)"
+echo "== tsan: test (sessions, protocols, matches, the web server, the shared table)"
 (cd "$root/build/tsan" && TSAN_OPTIONS="halt_on_error=1" ctest --output-on-failure -j "$(nproc)" -LE slow \
-  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|cli\.match|cli\.play')
+  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|WebApi|TranspositionTable|cli\.match|cli\.play')

@@ -17,9 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/file_lock.hpp"
+#include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
 #include "matches/records.hpp"
@@ -105,7 +107,7 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
     {
         const SlurmRun run(settings, {}, no_args);
         for (const char* name : {"task-1.json", "task-2.json.state", "task-1.out", "task-2.json.state.lock", "jobs", "round",
-                                 "task.sbatch", "task-1.json.tmp-a1B2c3"})
+                                 "task.sbatch", "task-1.json.tmp-4242-0"})
             write(settings.dir + "/" + name, "run");
         run.clean_up();
     }
@@ -122,6 +124,15 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
     EXPECT_EQ(read(settings.dir + "/notes.txt"), "user");
     EXPECT_EQ(read(settings.dir + "/task-1.json.backup"), "user");
     EXPECT_FALSE(fs::exists(settings.dir + "/task-1.json"));
+    // A run directory named with a trailing slash is the same directory (its lock beside it).
+    EXPECT_EQ(run_directory_path(dir + "/made/"), dir + "/made");
+    EXPECT_THROW((void)run_directory_path("/"), common::InputError);
+    // A run directory of a version before the mark (its job list and run files only) resumes.
+    const std::string earlier = dir + "/earlier";
+    fs::create_directories(earlier);
+    for (const char* name : {"jobs", "task-1.json.state", "task-2.out", "task.sbatch"}) write(earlier + "/" + name, "run");
+    settings.dir = earlier;
+    EXPECT_NO_THROW(SlurmRun(settings, {}, no_args));
     // An empty directory of the user's: taken, and left in place at the end.
     settings.dir = dir + "/empty";
     fs::create_directories(settings.dir);
@@ -134,13 +145,55 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
     EXPECT_TRUE(fs::is_empty(settings.dir));
 }
 
-TEST(MatchFiles, ALockFileThatIsNotEmptyIsNotTakenNorDeleted) {
+TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
     const std::string dir = scratch("lock");
-    write(dir + "/r.state.lock", "a file of the user's");
-    EXPECT_NE(error_of([&] { FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
-    EXPECT_EQ(read(dir + "/r.state.lock"), "a file of the user's");
+    for (const std::string content : {"a file of the user's", ""}) {
+        write(dir + "/r.state.lock", content);
+        EXPECT_NE(error_of([&] { FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
+        EXPECT_EQ(read(dir + "/r.state.lock"), content);
+    }
     { const FileLock lock(dir + "/s.state"); }  // its own lock file: made and removed
     EXPECT_FALSE(fs::exists(dir + "/s.state.lock"));
+    { const FileLock again(dir + "/s.state"); }  // and again: a lock left by a killed run is taken
+    // The live file: a user's file or directory there stays as it was; a run's own goes.
+    write(dir + "/u.state.live", "precious");
+    fs::create_directories(dir + "/d.state.live");
+    for (const char* name : {"/u.state.live", "/d.state.live", "/own.state.live"}) {
+        LiveFile live(dir + name);
+        live.finished(0);
+    }
+    EXPECT_EQ(read(dir + "/u.state.live"), "precious");
+    EXPECT_TRUE(fs::is_directory(dir + "/d.state.live"));
+    EXPECT_FALSE(fs::exists(dir + "/own.state.live"));
+    // An empty file given as the state file is not a state of this program.
+    write(dir + "/empty.state", "");
+    EXPECT_NE(error_of([&] { (void)StateFile(dir + "/empty.state", small_match(1)).load_all(); }).find("not a loa-match state"),
+              std::string::npos);
+    EXPECT_THROW(StateFile(dir + "/empty.state", small_match(1)).remove(), common::InputError);
+    EXPECT_TRUE(fs::exists(dir + "/empty.state"));
+}
+
+// An output path that is a link has its target written, the link kept; a device is written in
+// place (--pgn /dev/null once turned /dev/null into a text file, for root); a FIFO without a
+// reader is refused at once; a replaced file keeps its permissions.
+TEST(MatchFiles, OutputsToLinksDevicesAndFifosAreWrittenWithoutReplacingThem) {
+    const std::string dir = scratch("outputs");
+    write(dir + "/target.pgn", "old");
+    fs::create_symlink(dir + "/target.pgn", dir + "/link.pgn");
+    replace_file(dir + "/link.pgn", "new");
+    EXPECT_TRUE(fs::is_symlink(dir + "/link.pgn"));
+    EXPECT_EQ(read(dir + "/target.pgn"), "new");
+    replace_file("/dev/null", "into the void");
+    EXPECT_TRUE(fs::is_character_file("/dev/null"));
+    ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+    EXPECT_THROW(replace_file(dir + "/fifo", "x"), common::InputError);
+    fs::create_directories(dir + "/directory");
+    EXPECT_NE(error_of([&] { replace_file(dir + "/directory", "x"); }).find("is a directory"), std::string::npos);
+    write(dir + "/private.json", "{}");
+    fs::permissions(dir + "/private.json", fs::perms::owner_read | fs::perms::owner_write);
+    replace_file(dir + "/private.json", "{\"a\": 1}");
+    EXPECT_EQ(fs::status(dir + "/private.json").permissions(), fs::perms::owner_read | fs::perms::owner_write);
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
 }
 
 // A FIFO named like a run's lock or live file once held a web worker for ever.
@@ -148,7 +201,7 @@ TEST(MatchFiles, AFifoWhereALockFileShouldBeDoesNotBlock) {
     const std::string dir = scratch("fifo");
     ASSERT_EQ(::mkfifo((dir + "/r.state.lock").c_str(), 0600), 0);
     EXPECT_FALSE(FileLock::held(dir + "/r.state"));  // returns at once: not a run's lock
-    EXPECT_TRUE(names_a_special_file(dir + "/r.state.lock"));
+    EXPECT_TRUE(common::names_a_special_file(dir + "/r.state.lock"));
     EXPECT_THROW(append_to_file(dir + "/r.state.lock", "x\n"), common::InputError);  // at once, not blocked
 }
 
@@ -214,6 +267,18 @@ TEST(MatchFiles, RecordsOutsideTheScheduleOrOfOtherPlayersAreRefused) {
     GameRecord other_pair = good;
     other_pair.pair = 0;
     EXPECT_THROW(check_scheduled(s, other_pair), common::InputError);
+    // A result the rules do not give after the moves (flipped), moves after the end.
+    GameRecord flipped = good;
+    ASSERT_TRUE(flipped.rules_ending);
+    flipped.outcome = flipped.outcome == loa::Outcome::BlackWins ? loa::Outcome::WhiteWins : loa::Outcome::BlackWins;
+    EXPECT_NE(error_of([&] { check_scheduled(s, flipped); }).find("is not what the rules give"), std::string::npos);
+    GameRecord adjudicated = good;
+    adjudicated.rules_ending = false;
+    EXPECT_NE(error_of([&] { check_scheduled(s, adjudicated); }).find("the rules ended it"), std::string::npos);
+    // Thousands of engines in a file are refused before any list of their pairings is made.
+    MatchSettings crowd = s;
+    for (int i = 0; crowd.engines.size() < 3000; ++i) crowd.engines.push_back(crowd.engines[0]);
+    EXPECT_NE(error_of([&] { check_scheduled(crowd, good); }).find("at most 1000"), std::string::npos);
 
     // In a state file, with its line; in a result file that merge reads, with its record.
     const std::string dir = scratch("schedule");

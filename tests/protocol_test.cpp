@@ -380,6 +380,13 @@ TEST(Uci, AHugeBadTokenIsNotEchoedBackInFull) {
     EXPECT_TRUE(contains(out, "readyok"));
 }
 
+// A NUL or an escape in a bad token is quoted as \xNN: a NUL once cut the error message short.
+TEST(Gtp, ControlCharactersInABadTokenAreQuotedNotEchoedRaw) {
+    const std::string out = gtp(std::string("1 na\0me\x1b[2J\n", 12) + "2 name\n");
+    EXPECT_TRUE(contains(out, "?1 unknown command 'na\\x00me\\x1b[2J'\n")) << out;
+    EXPECT_TRUE(contains(out, "=2 loa"));
+}
+
 TEST(Gtp, AHugeBadTokenIsNotEchoedBackInFull) {
     const std::string out = gtp("1 " + std::string(100'000, 'x') + "\n2 " + std::string(2'000'000, 'y') + "\n3 name\n");
     EXPECT_TRUE(contains(out, "?1 unknown command '")) << out.substr(0, 300);

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/search/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
@@ -30,15 +31,23 @@ Session::~Session() {
 
 solver::SolvingSearcher<SearchGame>& Session::searcher() {
     if (!searcher_) {
+        // The engine stays usable: tables it cannot have are refused, and its options go back
+        // to the last tables it could build. Linux grants an allocation beyond the memory it
+        // has and kills the process when the tables are cleared: what the machine has left is
+        // checked first.
+        auto refuse = [this](const std::string& why) {
+            const std::string asked = memory_text();
+            config_ = built_config_;
+            return InputError(fmt::format("cannot allocate the search tables ({}): {}; the options are back to the last "
+                                          "ones that could search ({})",
+                                          asked, why, memory_text()));
+        };
+        if (const auto available = common::available_memory_mb(); available && memory_mb() > *available)
+            throw refuse(fmt::format("this machine has {:.0f} MB available", *available));
         try {
             searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
         } catch (const std::bad_alloc&) {
-            // The engine stays usable: its options go back to the last tables it could build.
-            const std::string asked = memory_text();
-            config_ = built_config_;
-            throw InputError(fmt::format("cannot allocate the search tables ({}): out of memory; the options are back "
-                                         "to the last ones that could search ({})",
-                                         asked, memory_text()));
+            throw refuse("out of memory");
         }
         built_config_ = config_;
     }

@@ -5,13 +5,13 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/web/game_api.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
@@ -49,7 +49,7 @@ std::string kind_of(const fs::path& file) {
 // Missing or unreadable (between two versions, or the run just ended): nothing in play.
 nlohmann::json games_in_play(const fs::path& live) {
     nlohmann::json out = nlohmann::json::array();
-    if (matches::names_a_special_file(live.string())) return out;  // a FIFO there would block the worker
+    if (common::names_a_special_file(live.string())) return out;  // a FIFO there would block the worker
     std::ifstream in(live);
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (!in || j.is_discarded() || !j.contains("games") || !j["games"].is_array()) return out;

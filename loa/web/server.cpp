@@ -106,17 +106,20 @@ struct Server::Impl {
     // another host (a page of another site that made its name point here), or it was sent by
     // a page of another origin, which may not drive searches nor read files.
     std::string foreign_request(const http::Request& req) const {
-        const auto [host, port_text] = host_and_port(req.header("Host"));
-        if (!allowed_host(host) || port_text != std::to_string(port))
+        // The name counts, not the port: a forwarded port (ssh -L, a container) is still this
+        // server, and a page of another site cannot make its own name point here.
+        if (req.header("Host").empty()) return "the request names no host (a Host header is required)";
+        const std::string host = host_and_port(req.header("Host")).first;
+        if (!allowed_host(host))
             return fmt::format("the request names host '{}', not this server: start it with --allow-host {} to serve it "
                                "under that name",
                                common::excerpt(req.header("Host"), 100), common::excerpt(host, 100));
         const std::string origin = req.header("Origin");
         if (!origin.empty()) {
             const std::string_view scheme = "http://";
-            const auto [origin_host, origin_port] =
-                host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0));
-            if (!origin.starts_with(scheme) || !allowed_host(origin_host) || origin_port != std::to_string(port))
+            const std::string origin_host =
+                host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0)).first;
+            if (!origin.starts_with(scheme) || !allowed_host(origin_host))
                 return fmt::format("a page of another origin ('{}') may not use this server", common::excerpt(origin, 100));
         }
         const std::string site = req.header("Sec-Fetch-Site");

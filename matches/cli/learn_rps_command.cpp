@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/realization_learning.hpp"
 
@@ -29,9 +30,7 @@ Command add_learn_rps_command(CLI::App& app) {
                 o->settings.rules = loa::parse_rules(o->rules);
                 const auto p = learn_realization(o->settings);
                 fmt::print("{}", realization_summary(p));
-                std::ofstream out(o->out);
-                if (!out) throw common::InputError(fmt::format("cannot write '{}'", o->out));
-                out << loa::realization_to_json(p) << '\n';
+                replace_file(o->out, loa::realization_to_json(p) + '\n');
                 fmt::print("Probabilities written to {}\n", o->out);
                 return 0;
             }};

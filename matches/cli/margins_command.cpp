@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/margins.hpp"
 #include "matches/treesize.hpp"
@@ -43,9 +44,7 @@ Command add_margins_command(CLI::App& app) {
                 const MarginStudy study = run_margin_study(o->settings, true);
                 fmt::print("{}", margin_table(o->settings, study));
                 if (!o->json.empty()) {
-                    std::ofstream out(o->json);
-                    if (!out) throw common::InputError(fmt::format("cannot write '{}'", o->json));
-                    out << margin_json(o->settings, study);
+                    replace_file(o->json, margin_json(o->settings, study));
                     fmt::print("Written {}\n", o->json);
                 }
                 return 0;

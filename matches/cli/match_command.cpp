@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
@@ -186,6 +187,8 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
 // or stopped by its SPRT).
 bool holds_finished_match(const std::string& json_path, const MatchSettings& s) {
     if (json_path.empty() || !std::filesystem::exists(json_path)) return false;
+    if (common::names_a_special_file(json_path))
+        throw common::InputError(fmt::format("--json '{}' is not a regular file (a directory, a FIFO, a device)", json_path));
     std::ifstream in(json_path);
     const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
     if (done.is_discarded() || !done.is_object() || !done.contains("settings") || !same_match(done["settings"], settings_json(s)))
@@ -319,7 +322,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     slurm.retries = o->slurm_retries;
     slurm.cpus_per_task = o->slurm_cpus;
     slurm.poll_seconds = 1;
-    slurm.dir = !o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm";
+    slurm.dir = run_directory_path(!o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm");
     const FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
     if (o->fresh && std::filesystem::exists(slurm.dir)) {
         // Tasks of the earlier run still queued would go on writing into the new run's files.
@@ -384,7 +387,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         if (!resumed_round) {
             ++round;
             if (s.sprt) run.start_round();  // the tasks' results of the last round go
-            std::ofstream(round_file) << round << '\n';
+            replace_file(round_file, fmt::format("{}\n", round));
         }
         limit = s.sprt ? std::min(round * round_pairs, most_pairs) : 0;
         if (s.sprt && !o->quiet) fmt::print("Slurm: round {}, each task up to {} game pairs\n", round, limit);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/merge.hpp"
 #include "matches/plot.hpp"
@@ -27,13 +28,11 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
     keep_recorded_decisions(merged.single_run, s, result);
     fmt::print("Merged {} files: {} games\n{}", files.size(), result.games.size(), summary(s, result));
     if (!json_path.empty()) {
-        std::ofstream out(json_path);
-        out << result_json(s, result) << '\n';
+        replace_file(json_path, result_json(s, result) + '\n');
         fmt::print("Result written to {}\n", json_path);
     }
     if (!pgn_path.empty()) {
-        std::ofstream out(pgn_path);
-        for (const GameRecord& g : result.games) write_record(out, g, s.event);
+        replace_file(pgn_path, records_text(result.games, s.event));
         fmt::print("Games written to {}\n", pgn_path);
     }
     if (!plot_path.empty()) {

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/openings.hpp"
 
@@ -33,11 +34,6 @@ Command add_openings_command(CLI::App& app) {
     return {openings, [o] {
                 std::tie(o->g.plies, o->g.max_plies) = parse_range(o->plies, 0, 40, "openings: --plies");
                 const loa::RuleSet rules = loa::parse_rules(o->rules);
-                std::ofstream file;
-                if (!o->out.empty()) {
-                    file.open(o->out);
-                    if (!file) throw common::InputError(fmt::format("cannot write '{}'", o->out));
-                }
                 const auto started = std::chrono::steady_clock::now();
                 o->g.on_progress = [&](int kept, int tried) {
                     if (kept % 100 != 0 && kept != o->g.count) return;
@@ -52,7 +48,8 @@ Command add_openings_command(CLI::App& app) {
                     fmt::format("random plies drawn from {}, kept when a depth-{} search (preset full) scores the position within +-{}",
                                 o->plies, o->g.balance_depth, o->g.max_abs_score),
                     "centi-units for the side to move; distinct positions, also under the mirror images of the board"};
-                (o->out.empty() ? std::cout : file) << openings_file_text(made, header);
+                if (o->out.empty()) std::cout << openings_file_text(made, header);
+                else replace_file(o->out, openings_file_text(made, header));
                 if (!o->out.empty()) fmt::print("Written {} openings to {}\n", made.size(), o->out);
                 return 0;
             }};

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/treesize.hpp"
 
@@ -30,10 +31,10 @@ Command add_positions_command(CLI::App& app) {
                 std::optional<std::pair<int, int>> before_end;
                 if (!o->before_end.empty()) before_end = parse_range(o->before_end, 1, 1000, "--before-end");
                 const auto sample = sample_positions(o->pgn, o->per_game, o->min_ply, o->max_ply, o->seed, before_end);
-                std::ofstream file;
-                if (!o->out.empty()) file.open(o->out);
-                std::ostream& out = o->out.empty() ? std::cout : file;
-                for (const loa::Position& p : sample) out << p.to_text() << '\n';
+                std::string text;
+                for (const loa::Position& p : sample) text += p.to_text() + '\n';
+                if (o->out.empty()) std::cout << text;
+                else replace_file(o->out, text);
                 fmt::print(stderr, "{} positions\n", sample.size());
                 return 0;
             }};

@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/search_game.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/slurm.hpp"
@@ -45,7 +46,7 @@ TreeSizeResult run_on_slurm(const Options& o) {
     slurm.cpus_per_task = o.slurm_cpus;
     slurm.poll_seconds = 1;
     slurm.job_name = "loa-treesize";
-    slurm.dir = !o.slurm_dir.empty() ? o.slurm_dir : (o.json.empty() ? "treesize" : o.json) + ".slurm";
+    slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : (o.json.empty() ? "treesize" : o.json) + ".slurm");
     const FileLock claim(slurm.dir);
     SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int task) {
         return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--runs",
@@ -121,9 +122,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
             }
             (void)loa::SearchGame::from_spec(loa::RuleSet{}, o->ts.eval, o->ts.rps);  // a bad eval or rps file fails now
             auto write = [](const std::string& path, const std::string& text) {
-                std::ofstream out(path);
-                if (!out) throw common::InputError(fmt::format("cannot write '{}'", path));
-                out << text;
+                replace_file(path, text);
                 fmt::print("Written {}\n", path);
             };
             const auto [shard, shards] = parse_shard(o->shard);

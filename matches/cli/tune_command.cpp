@@ -7,6 +7,7 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/evaluation.hpp"
+#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/tune.hpp"
 
@@ -51,9 +52,7 @@ Command add_tune_command(CLI::App& app) {
                 const TuneReport report = fit_weights(o->settings, samples);
                 fmt::print("{}", tune_summary(o->settings, report));
                 if (!o->out.empty()) {
-                    std::ofstream out(o->out);
-                    if (!out) throw common::InputError(fmt::format("cannot write '{}'", o->out));
-                    out << loa::weights_to_json(report.weights) << '\n';
+                    replace_file(o->out, loa::weights_to_json(report.weights) + '\n');
                     fmt::print("Weights written to {}\n", o->out);
                 }
                 return 0;

@@ -252,10 +252,20 @@ async function runSearch(kind) {
   const params = { start: play.start, moves: play.moves.join(" "), variant: $("variant").value };
   if (kind === "move") params.movetime = Math.max(10, Number($("movetime").value) || 1000);
   let best = null;
+  let memory = "";  // what the search's tables claim, as the server says
+  const withMemory = () => {
+    if (memory) $("engine-summary").textContent += ` (${memory})`;
+  };
   try {
     await streamSearch(params, controller.signal, (name, data) => {
-      if (name === "start") $("engine-summary").textContent += ` (${data.memory})`;
-      if (name === "info") showIteration(data);
+      if (name === "start") {
+        memory = data.memory;
+        withMemory();
+      }
+      if (name === "info") {
+        showIteration(data);
+        withMemory();
+      }
       if (name === "bestmove") best = data;
       if (name === "error") showMessage(`engine: ${data.error}`);
     });
@@ -270,6 +280,7 @@ async function runSearch(kind) {
   }
   if (!best || generation !== play.generation) return;
   $("engine-summary").textContent = `${kind === "move" ? "played" : "best"} ${best.move} (${best.score}, depth ${best.depth}, ${best.nodes.toLocaleString()} nodes)`;
+  withMemory();
   if (kind === "move") playMove(best.move);
 }
 
