@@ -17,6 +17,11 @@ enum class LineRead { Line, TooLong, End };
 // its end and dropped: TooLong, with `line` holding its first bytes only. End: no more input.
 LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes);
 
+// The next protocol line (at most MaxProtocolLine bytes) into `line`; a longer one is dropped
+// and `on_too_long()` called to say so. False at the end of the input.
+template <class OnTooLong>
+bool next_protocol_line(std::istream& in, std::string& line, OnTooLong&& on_too_long);
+
 // The whole content of a regular file of at most `max_bytes`. Throws InputError naming `what`
 // and the path when it is missing, not a regular file (a FIFO, a device such as /dev/zero), or
 // larger.
@@ -37,5 +42,16 @@ std::optional<double> available_memory_mb();
 inline constexpr std::size_t MaxProtocolLine = 1 << 20;
 // The bound on an option file (evaluation weights, realization probabilities: a few KB).
 inline constexpr std::size_t MaxOptionFile = 4 << 20;
+
+template <class OnTooLong>
+bool next_protocol_line(std::istream& in, std::string& line, OnTooLong&& on_too_long) {
+    for (;;) {
+        switch (read_bounded_line(in, line, MaxProtocolLine)) {
+            case LineRead::End: return false;
+            case LineRead::Line: return true;
+            case LineRead::TooLong: on_too_long(); break;
+        }
+    }
+}
 
 }  // namespace common

@@ -9,16 +9,12 @@
 
 #include <boost/container/static_vector.hpp>
 
+#include "common/search/draw_context.hpp"
 #include "common/search/game.hpp"
 
 namespace testing_tree {
 
-inline std::uint64_t mix(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ULL;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
-    return x ^ (x >> 31);
-}
+inline std::uint64_t mix(std::uint64_t x) { return search::mix_key(x); }
 
 struct TreeMove {
     std::uint16_t v = 0;  // 1..branching; 0 none; 63 the null move

@@ -141,28 +141,12 @@ namespace {
 // time, and M-X holds the draw. The first search's table claims a loss at X; a search that
 // took it would claim that R wins in 7 (M-A is the slower loss, M-X fails low behind it).
 Graph repetition_graph() {
-    Graph g;
-    g.status.assign(18, search::Status::Ongoing);
-    g.edges.resize(18);
-    g.value.assign(18, 0);
-    g.status[5] = search::Status::Loss;
-    g.edges[15] = {2, 16};
-    g.edges[16] = {17};
-    g.edges[17] = {16};
-    g.edges[2] = {3};
-    g.edges[3] = {4, 6};
-    g.edges[4] = {5};
-    g.edges[6] = {5, 7};
-    g.edges[7] = {6, 0};
-    g.edges[0] = {1};
-    g.edges[1] = {8, 2};
-    g.edges[8] = {9};
-    g.edges[9] = {10};
-    g.edges[10] = {11};
-    g.edges[11] = {12};
-    g.edges[12] = {5};
-    g.value[8] = -200;  // White's static preference at M: A before X
-    return g;
+    using search::Status;
+    return Graph::drawn(18,
+                        {{15, {2, 16}}, {16, {17}}, {17, {16}}, {2, {3}}, {3, {4, 6}}, {4, {5}}, {6, {5, 7}}, {7, {6, 0}},
+                         {0, {1}}, {1, {8, 2}}, {8, {9}}, {9, {10}}, {10, {11}}, {11, {12}}, {12, {5}}},
+                        {{5, Status::Loss}},
+                        {{8, -200}});  // White's static preference at M: A before X
 }
 
 }  // namespace
@@ -197,22 +181,8 @@ namespace {
 // 2 (under M1, where White avoids it) but not at ply 4 (under M2): the game is drawn at ply 6,
 // before T at ply 7. The entry X gets under M1 must not decide X under M2.
 Graph ply_limit_graph() {
-    Graph g;
-    g.status.assign(12, search::Status::Ongoing);
-    g.edges.resize(12);
-    g.value.assign(12, 0);
-    g.status[11] = search::Status::Loss;
-    g.edges[0] = {1, 3};
-    g.edges[1] = {2, 4};
-    g.edges[4] = {5};
-    g.edges[5] = {4};
-    g.edges[3] = {6};
-    g.edges[6] = {7};
-    g.edges[7] = {2};
-    g.edges[2] = {9};
-    g.edges[9] = {8};
-    g.edges[8] = {11};
-    return g;
+    return Graph::drawn(12, {{0, {1, 3}}, {1, {2, 4}}, {4, {5}}, {5, {4}}, {3, {6}}, {6, {7}}, {7, {2}}, {2, {9}}, {9, {8}}, {8, {11}}},
+                        {{11, search::Status::Loss}});
 }
 
 }  // namespace

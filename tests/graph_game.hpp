@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include <boost/container/static_vector.hpp>
@@ -35,6 +37,21 @@ struct Graph {
     std::vector<search::Status> status;
     std::vector<std::vector<int>> edges;
     std::vector<int> value;
+
+    // A graph drawn by hand: `nodes` nodes, each node's successors, and the decided nodes
+    // with their result for the side to move there; static values 0 unless given.
+    static Graph drawn(int nodes, std::initializer_list<std::pair<int, std::vector<int>>> edges,
+                       std::initializer_list<std::pair<int, search::Status>> decided,
+                       std::initializer_list<std::pair<int, int>> values = {}) {
+        Graph g;
+        g.status.assign(static_cast<std::size_t>(nodes), search::Status::Ongoing);
+        g.edges.resize(static_cast<std::size_t>(nodes));
+        g.value.assign(static_cast<std::size_t>(nodes), 0);
+        for (const auto& [node, targets] : edges) g.edges[static_cast<std::size_t>(node)] = targets;
+        for (const auto& [node, status] : decided) g.status[static_cast<std::size_t>(node)] = status;
+        for (const auto& [node, value] : values) g.value[static_cast<std::size_t>(node)] = value;
+        return g;
+    }
 
     // `nodes` nodes (even), about one in `decided_one_in` of them (not node 0) a decided game.
     static Graph random(std::uint64_t seed, int nodes, int decided_one_in) {

@@ -59,13 +59,8 @@ int run_gtp(std::istream& in, Output& out, Session& session) {
     session.prepare();
     GtpClocks clocks;
 
-    for (std::string line;;) {
-        const common::LineRead read = common::read_bounded_line(in, line, common::MaxProtocolLine);
-        if (read == common::LineRead::End) break;
-        if (read == common::LineRead::TooLong) {
-            out.line(fmt::format("? a line of over {} bytes was ignored\n", common::MaxProtocolLine));
-            continue;
-        }
+    const auto too_long = [&] { out.line(fmt::format("? a line of over {} bytes was ignored\n", common::MaxProtocolLine)); };
+    for (std::string line; common::next_protocol_line(in, line, too_long);) {
         if (const auto hash = line.find('#'); hash != std::string::npos) line.erase(hash);
         std::istringstream words(line);
         std::vector<std::string> t;

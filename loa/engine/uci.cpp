@@ -151,13 +151,8 @@ int run_uci(std::istream& in, Output& out, Session& session) {
         session.wait();  // a finished search's thread: joins at once
     };
 
-    for (std::string line;;) {
-        const common::LineRead read = common::read_bounded_line(in, line, common::MaxProtocolLine);
-        if (read == common::LineRead::End) break;
-        if (read == common::LineRead::TooLong) {
-            out.line(fmt::format("info string error: a line of over {} bytes was ignored", common::MaxProtocolLine));
-            continue;
-        }
+    const auto too_long = [&] { out.line(fmt::format("info string error: a line of over {} bytes was ignored", common::MaxProtocolLine)); };
+    for (std::string line; common::next_protocol_line(in, line, too_long);) {
         const auto t = tokens_of(line);
         if (t.empty()) continue;
         const std::string& cmd = t[0];
