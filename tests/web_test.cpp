@@ -392,7 +392,7 @@ TEST(WebApi, RequestsOfOtherSitesAreRefused) {
         {{{"Host", "localhost:9999"}}, 200},  // a forwarded port (ssh -L 9999:localhost:8080)
         {{{"Origin", "http://evil.example:" + p}}, 403},
         {{{"Origin", "null"}}, 403},
-        {{{"Sec-Fetch-Site", "cross-site"}}, 403},
+        {{{"Sec-Fetch-Site", "cross-site"}}, 403},  // (a page itself, "/", may be opened from a link anywhere)
         {{{"Host", "localhost:" + p}, {"Origin", "http://localhost:" + p}, {"Sec-Fetch-Site", "same-origin"}}, 200},
         {{{"Host", "board.example:" + p}}, 200},
         {{}, 200},
@@ -404,6 +404,9 @@ TEST(WebApi, RequestsOfOtherSitesAreRefused) {
             EXPECT_EQ(r->status, k.status) << path << " " << (k.headers.empty() ? "" : k.headers.begin()->second);
         }
     }
+    const auto page = c.Get("/", {{"Sec-Fetch-Site", "cross-site"}, {"Sec-Fetch-Mode", "navigate"}});
+    ASSERT_TRUE(page);
+    EXPECT_EQ(page->status, 200);
     const auto post = c.Post("/api/game", {{"Origin", "http://evil.example"}}, "{}", "application/json");
     ASSERT_TRUE(post);
     EXPECT_EQ(post->status, 403);
@@ -499,6 +502,64 @@ TEST(WebApi, RequestsOnOneConnectionAreAnsweredInOrder) {
     EXPECT_EQ(third.find("HTTP/1.1 200 OK"), 0u) << "the connection was not kept for a third request";
 }
 
+// Clients that pipeline requests and never read the answers once held every worker: plain
+// responses are written by the I/O thread, with a deadline, and the board answers others.
+TEST(WebApi, ClientsThatDoNotReadTheirAnswersHoldNoWorker) {
+    loa::web::ServerSettings settings;
+    RunningServer s(settings);
+    std::vector<int> sockets;
+    const std::string request = fmt::format("GET /app.js HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n", s.port());
+    std::string many;
+    for (int i = 0; i < 300; ++i) many += request;
+    for (int i = 0; i < 12; ++i) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        const int small = 2048;
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(static_cast<std::uint16_t>(s.port()));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        timeval tv{1, 0};
+        ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+        (void)::send(fd, many.data(), many.size(), MSG_NOSIGNAL);  // as much as goes in: never read
+        sockets.push_back(fd);
+    }
+    auto c = s.client();
+    for (int i = 0; i < 5; ++i) {
+        const auto asked = std::chrono::steady_clock::now();
+        const auto r = c.Get("/api/config");
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 200);
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count(), 1.0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    }
+    for (const int fd : sockets) ::close(fd);
+}
+
+// Requests that end their heads with bare LFs, that begin after empty lines, that are followed
+// by the client closing its side, are each answered in order.
+TEST(WebApi, BareLineFeedsEmptyLinesAndHalfClosedPipelinesAreAnswered) {
+    RunningServer s({});
+    const std::string host = fmt::format("Host: 127.0.0.1:{}", s.port());
+    RawClient raw(s.port());
+    ASSERT_TRUE(raw.send("\r\nGET /nope1 HTTP/1.1\n" + host + "\n\nGET /nope2 HTTP/1.1\r\n" + host + "\r\n\r\n" +
+                         "GET /api/config HTTP/1.1\r\n" + host + "\r\n\r\n"));
+    ::shutdown(raw.fd(), SHUT_WR);
+    std::string answers;
+    for (char buffer[65536];;) {
+        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
+        if (n == 0) break;
+        if (n > 0) answers.append(buffer, static_cast<std::size_t>(n));
+        else if (errno != EAGAIN) break;
+    }
+    const auto first = answers.find("HTTP/1.1 404"), second = answers.find("HTTP/1.1 404", first + 1),
+               third = answers.find("HTTP/1.1 200", second + 1);
+    EXPECT_EQ(first, 0u) << answers.substr(0, 200);
+    EXPECT_NE(second, std::string::npos) << answers.substr(0, 400);
+    EXPECT_NE(third, std::string::npos) << answers.substr(0, 600);
+}
+
 // A request head or body over its bound, a chunked body, and garbage are refused with a
 // status, and the server goes on.
 TEST(WebApi, MalformedOrOversizedRequestsAreRefused) {
@@ -518,6 +579,9 @@ TEST(WebApi, MalformedOrOversizedRequestsAreRefused) {
         {"GET /api/config?moves=%G1 HTTP/1.1\r\n\r\n", " 400 "},
         {"DELETE /api/config HTTP/1.1\r\n\r\n", " 405 "},
         {"GET /api/config HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", " 400 "},
+        {"POST /api/game HTTP/1.1\r\nContent-Length : 5\r\n\r\nhello", " 400 "},  // no space before the colon
+        {"POST /api/game HTTP/1.1\r\nContent-Length:\r\n\r\n", " 400 "},
+        {"POST /api/game HTTP/1.1\r\nTransfer-Encoding:\r\n\r\n", " 411 "},
     };
     const std::string host = fmt::format("\r\nHost: 127.0.0.1:{}", s.port());
     for (const Case& k : cases) {

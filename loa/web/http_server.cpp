@@ -11,15 +11,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <cstring>
 
 #include <fmt/format.h>
 
 namespace http {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 std::string lowercase(std::string_view s) {
     std::string out(s);
@@ -33,15 +30,22 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// A header name is an RFC 9110 token: no space before the colon, no control characters.
+bool is_token(std::string_view s) {
+    if (s.empty()) return false;
+    for (const char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view("!#$%&'*+-.^_`|~").find(c) == std::string_view::npos)
+            return false;
+    return true;
+}
+
 const char* reason(int status) {
     switch (status) {
-        case 100: return "Continue";
         case 200: return "OK";
         case 400: return "Bad Request";
         case 403: return "Forbidden";
         case 404: return "Not Found";
         case 405: return "Method Not Allowed";
-        case 408: return "Request Timeout";
         case 411: return "Length Required";
         case 413: return "Payload Too Large";
         case 431: return "Request Header Fields Too Large";
@@ -54,8 +58,12 @@ const char* reason(int status) {
 
 void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
-int milliseconds_until(Clock::time_point when) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when - Clock::now()).count();
+std::chrono::steady_clock::duration seconds(double s) {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+}
+
+int milliseconds_until(std::chrono::steady_clock::time_point when) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when - std::chrono::steady_clock::now()).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 500));
 }
 
@@ -86,20 +94,25 @@ std::string Request::header(std::string_view name) const {
     return it == headers.end() ? std::string() : it->second;
 }
 
-// A client's connection and the request being read from it.
+// A client's connection: the request being read, or the response being written.
 struct Server::Connection {
     int fd = -1;
     std::string in;  // received and not yet consumed (a pipelined next request included)
     Clock::time_point deadline;
-    bool started = false;      // a byte of the current request has arrived
+    bool started = false;  // a byte of the current request has arrived
     bool head_parsed = false;
-    bool closed = false;       // by the client (or a failed write)
+    bool eof = false;     // the client has finished sending
+    bool broken = false;  // a read or a write failed: done with
     std::size_t head_end = 0;  // bytes of the head in `in`
     std::size_t body_length = 0;
     bool keep_alive = true;
+    bool http10 = false;
     Request request;
     int refusal = 0;  // a status to answer the request with, without handling it
     std::string refusal_message;
+    std::string out;  // a response to write
+    std::size_t sent = 0;
+    bool close_after = false;
 
     ~Connection() {
         if (fd >= 0) ::close(fd);
@@ -107,8 +120,9 @@ struct Server::Connection {
     void refuse(int status, std::string message) {
         refusal = status;
         refusal_message = std::move(message);
-        keep_alive = false;
     }
+    bool writing() const { return sent < out.size(); }
+    std::size_t buffered() const { return in.size() + out.size(); }
     // Ready for the next request on the same connection (a pipelined one may be buffered).
     void next_request() {
         request = Request{};
@@ -117,6 +131,9 @@ struct Server::Connection {
         head_end = body_length = 0;
         refusal = 0;
         refusal_message.clear();
+        out.clear();
+        out.shrink_to_fit();
+        sent = 0;
     }
 };
 
@@ -170,14 +187,14 @@ int Server::bind(const std::string& host, int port, std::string& error) {
 
 void Server::stop() {
     stopping_ = true;
-    wake_reader();
+    wake_io();
     work_ready_.notify_all();
 }
 
-void Server::wake_reader() {
+void Server::wake_io() {
     if (wake_pipe_[1] >= 0) {
         const char byte = 1;
-        [[maybe_unused]] const ssize_t n = ::write(wake_pipe_[1], &byte, 1);  // full pipe: already woken
+        [[maybe_unused]] const ssize_t n = ::write(wake_pipe_[1], &byte, 1);  // a full pipe: already woken
     }
 }
 
@@ -185,7 +202,7 @@ void Server::serve() {
     if (stopping_ || listen_fd_ < 0) return;
     std::vector<std::thread> workers;
     for (int i = 0; i < std::max(1, limits_.workers); ++i) workers.emplace_back([this] { work(); });
-    read_loop();
+    io_loop();
     stop();
     for (std::thread& t : workers) t.join();
     const std::lock_guard guard(mutex_);
@@ -193,18 +210,18 @@ void Server::serve() {
     returned_.clear();
 }
 
-// ---- the reader: every connection waiting for a request, at once --------------------------------
+// ---- the I/O thread: every connection's reading and plain writing, at once ------------------------
 
 void Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) {
     for (;;) {
         const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) return;  // EAGAIN: none left (or an error of that one client)
-        std::size_t busy;
+        if (fd < 0) return;  // none left (EAGAIN), or no descriptor to take it with (the caller pauses)
+        std::size_t with_workers;
         {
             const std::lock_guard guard(mutex_);
-            busy = busy_connections_;
+            with_workers = with_workers_;
         }
-        if (open.size() + busy >= limits_.max_connections) {
+        if (open.size() + with_workers >= limits_.max_connections) {
             ::close(fd);  // at capacity: the client may try again
             continue;
         }
@@ -212,202 +229,284 @@ void Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) 
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
         auto c = std::make_unique<Connection>();
         c->fd = fd;
-        c->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.request_seconds));
+        c->deadline = Clock::now() + seconds(limits_.request_seconds);
         open.push_back(std::move(c));
     }
 }
 
-void Server::read_loop() {
+void Server::io_loop() {
     std::vector<std::unique_ptr<Connection>> open;
     std::vector<pollfd> polled;
+    Clock::time_point accept_again = Clock::now();
     while (!stopping_) {
-        std::vector<std::unique_ptr<Connection>> back;
+        bool ready_at_once = false;  // a connection back from a worker may hold a whole request
         {
-            const std::lock_guard guard(mutex_);
-            back.swap(returned_);
+            std::vector<std::unique_ptr<Connection>> back;
+            {
+                const std::lock_guard guard(mutex_);
+                back.swap(returned_);
+            }
+            for (auto& c : back) {
+                if (c->broken || (!c->writing() && c->close_after)) continue;  // done with: closed
+                if (c->writing()) {
+                    // A plain response, written here: a slow reader holds no worker.
+                    c->deadline = Clock::now() + seconds(limits_.write_seconds + static_cast<double>(c->out.size()) / (1 << 20));
+                } else {
+                    c->next_request();
+                    c->deadline = Clock::now() + seconds(c->started ? limits_.request_seconds : limits_.idle_seconds);
+                    ready_at_once = ready_at_once || !c->in.empty();
+                }
+                open.push_back(std::move(c));
+            }
         }
-        // A connection given back may hold a whole request already: no waiting then.
-        bool buffered = false;
-        for (auto& c : back) {
-            // A kept-alive connection: its next request must begin within the idle time (and
-            // may already be buffered, pipelined behind the last one).
-            c->deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(
-                                             c->started ? limits_.request_seconds : limits_.idle_seconds));
-            buffered = buffered || !c->in.empty();
-            open.push_back(std::move(c));
-        }
-        polled.assign({{wake_pipe_[0], POLLIN, 0}, {listen_fd_, POLLIN, 0}});
-        Clock::time_point next_deadline = Clock::now() + std::chrono::milliseconds(500);
+        const auto now = Clock::now();
+        const bool accepting = now >= accept_again;
+        polled.assign({{wake_pipe_[0], POLLIN, 0}, {accepting ? listen_fd_ : -1, POLLIN, 0}});
+        Clock::time_point next_deadline = now + std::chrono::milliseconds(accepting ? 500 : 100);
+        std::size_t buffered = 0;
         for (const auto& c : open) {
-            polled.push_back({c->fd, POLLIN, 0});
+            polled.push_back({c->fd, static_cast<short>(c->writing() ? POLLOUT : POLLIN), 0});
             next_deadline = std::min(next_deadline, c->deadline);
+            buffered += c->buffered();
         }
-        if (::poll(polled.data(), polled.size(), buffered ? 0 : milliseconds_until(next_deadline)) < 0 && errno != EINTR) break;
+        if (::poll(polled.data(), polled.size(), ready_at_once ? 0 : milliseconds_until(next_deadline)) < 0 && errno != EINTR) break;
         if (polled[0].revents) {
             char drain[64];
             while (::read(wake_pipe_[0], drain, sizeof drain) > 0) {
             }
         }
         std::vector<std::unique_ptr<Connection>> still;
-        const auto now = Clock::now();
         for (std::size_t i = 0; i < open.size(); ++i) {
             auto& c = open[i];
             const short events = polled[i + 2].revents;
-            const bool complete = (events || !c->in.empty()) && read_request(*c);
-            if (c->closed && !complete) continue;  // the client went away: closed with it
+            if (c->writing()) {
+                if (events && !write_pending(*c)) continue;  // sent and to be closed, or gone: closed
+                if (c->writing()) {
+                    if (Clock::now() < c->deadline) still.push_back(std::move(c));
+                    continue;  // else too slow a reader: dropped
+                }
+                c->next_request();  // written: the connection waits for its next request
+                c->deadline = Clock::now() + seconds(c->started ? limits_.request_seconds : limits_.idle_seconds);
+            }
+            const std::size_t before = c->in.size();
+            const bool complete = read_request(*c);
+            buffered += c->in.size() - before;
+            if (!complete && buffered > limits_.max_buffered_bytes && c->in.size() > before)
+                c->refuse(503, "busy: the server holds too many requests in reading; try again");
+            if (c->refusal) {
+                refuse(*c, c->refusal, c->refusal_message);
+                still.push_back(std::move(c));
+                continue;
+            }
             if (complete) {
                 {
                     const std::lock_guard guard(mutex_);
-                    if (ready_.size() >= limits_.max_waiting) c->refuse(503, "busy: too many requests wait for the server");
-                    ++busy_connections_;
-                    ready_.push_back(std::move(c));
+                    if (ready_.size() < limits_.max_waiting) {
+                        ++with_workers_;
+                        ready_.push_back(std::move(c));
+                    }
                 }
-                work_ready_.notify_one();
+                if (!c) {
+                    work_ready_.notify_one();
+                    continue;
+                }
+                refuse(*c, 503, "busy: too many requests wait for the server; try again");
+                still.push_back(std::move(c));
                 continue;
             }
-            if (now >= c->deadline) continue;  // too slow, or idle too long: closed
+            if (c->broken || c->eof) continue;  // gone, or done sending without a whole request: closed
+            if (Clock::now() >= c->deadline) continue;  // too slow, or idle too long: closed
             still.push_back(std::move(c));
         }
         open.swap(still);
-        if (polled[1].revents) accept_connections(open);
+        if (accepting && polled[1].revents) {
+            accept_connections(open);
+            // Out of descriptors (the listening socket stays readable): wait a moment, not spin.
+            if (errno == EMFILE || errno == ENFILE) accept_again = Clock::now() + std::chrono::milliseconds(100);
+        }
     }
 }
 
 bool Server::read_request(Connection& c) {
+    // Never more than the request needs: its head (up to the bound), then its body.
+    const std::size_t need = c.head_parsed ? c.head_end + c.body_length : limits_.max_head_bytes + 1;
     char buffer[16384];
-    for (;;) {
-        const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+    while (c.in.size() < need && !c.eof && !c.broken) {
+        const ssize_t n = ::recv(c.fd, buffer, std::min(sizeof buffer, need - c.in.size()), 0);
         if (n > 0) {
-            c.in.append(buffer, static_cast<std::size_t>(n));
             if (!c.started) {  // the request's own deadline runs from its first byte
                 c.started = true;
-                c.deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits_.request_seconds));
+                c.deadline = Clock::now() + seconds(limits_.request_seconds);
             }
-            // Never more than one request's worth buffered: the rest waits in the socket.
-            if (c.in.size() > limits_.max_head_bytes + limits_.max_body_bytes) break;
+            c.in.append(buffer, static_cast<std::size_t>(n));
+        } else if (n == 0) {
+            c.eof = true;
+        } else if (errno == EINTR) {
             continue;
+        } else {
+            c.broken = errno != EAGAIN && errno != EWOULDBLOCK;
+            break;
         }
-        if (n == 0) c.closed = true;
-        else if (errno == EINTR) continue;
-        else if (errno != EAGAIN && errno != EWOULDBLOCK) c.closed = true;
-        break;
     }
     if (!c.head_parsed) {
-        auto end = c.in.find("\r\n\r\n");
-        std::size_t separator = 4;
-        if (end == std::string::npos) {
-            end = c.in.find("\n\n");
-            separator = 2;
-        }
-        if (end == std::string::npos) {
-            if (c.in.size() > limits_.max_head_bytes) {
+        // Empty lines before a request line are passed over (RFC 9112, 2.2).
+        const auto first = c.in.find_first_not_of("\r\n");
+        c.in.erase(0, first == std::string::npos ? c.in.size() : first);
+        // The head ends at the first empty line, CRLF or bare LF, whichever comes first.
+        const auto crlf = c.in.find("\r\n\r\n"), lf = c.in.find("\n\n");
+        const std::size_t end = std::min(crlf, lf);
+        if (end == std::string::npos || end > limits_.max_head_bytes) {
+            if (c.in.size() > limits_.max_head_bytes || end != std::string::npos)
                 c.refuse(431, fmt::format("the request head is over {} bytes", limits_.max_head_bytes));
-                return true;
-            }
-            return false;
+            return c.refusal != 0;
         }
-        if (end > limits_.max_head_bytes) {
-            c.refuse(431, fmt::format("the request head is over {} bytes", limits_.max_head_bytes));
-            return true;
-        }
-        c.head_parsed = true;
-        c.head_end = end + separator;
-        const std::string_view head(c.in.data(), end);
-        // Request line: METHOD SP target SP HTTP/1.x
-        const auto line_end = head.find('\n');
-        const std::string_view line = trim(head.substr(0, line_end));
-        const auto space1 = line.find(' '), space2 = line.rfind(' ');
-        if (space1 == std::string_view::npos || space2 == space1) {
-            c.refuse(400, "malformed request line");
-            return true;
-        }
-        c.request.method = std::string(line.substr(0, space1));
-        std::string_view target = line.substr(space1 + 1, space2 - space1 - 1);
-        const std::string_view version = line.substr(space2 + 1);
-        if (version != "HTTP/1.1" && version != "HTTP/1.0") {
-            c.refuse(505, "HTTP/1.0 or HTTP/1.1 only");
-            return true;
-        }
-        if (const auto scheme = target.find("://"); scheme != std::string_view::npos && target.front() != '/') {
-            const auto path = target.find('/', scheme + 3);
-            target = path == std::string_view::npos ? std::string_view("/") : target.substr(path);
-        }
-        const auto question = target.find('?');
-        const auto path = url_decode(target.substr(0, question), false);
-        if (!path || path->empty() || path->front() != '/') {
-            c.refuse(400, "malformed request target");
-            return true;
-        }
-        c.request.path = *path;
-        if (question != std::string_view::npos) {
-            std::string_view query = target.substr(question + 1);
-            while (!query.empty()) {
-                const auto amp = query.find('&');
-                const std::string_view item = query.substr(0, amp);
-                query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
-                if (item.empty()) continue;
-                const auto eq = item.find('=');
-                const auto key = url_decode(item.substr(0, eq), true);
-                const auto value = url_decode(eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1), true);
-                if (!key || !value) {
-                    c.refuse(400, "malformed query string");
-                    return true;
-                }
-                c.request.params[*key] = *value;
-            }
-        }
-        // Headers: "Name: value" lines.
-        std::string_view rest = line_end == std::string_view::npos ? std::string_view() : head.substr(line_end + 1);
-        while (!rest.empty()) {
-            const auto nl = rest.find('\n');
-            const std::string_view header = rest.substr(0, nl);
-            rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-            if (trim(header).empty()) continue;
-            const auto colon = header.find(':');
-            if (colon == std::string_view::npos || colon == 0 || header.front() == ' ' || header.front() == '\t') {
-                c.refuse(400, "malformed header line");
-                return true;
-            }
-            std::string name = lowercase(header.substr(0, colon));
-            const std::string value(trim(header.substr(colon + 1)));
-            auto [it, inserted] = c.request.headers.emplace(name, value);
-            if (!inserted) {
-                if (name == "host" || name == "content-length") {
-                    c.refuse(400, fmt::format("a repeated {} header", name));
-                    return true;
-                }
-                it->second += ", " + value;
-            }
-        }
-        const std::string connection = lowercase(c.request.header("connection"));
-        c.keep_alive = version == "HTTP/1.1" && connection.find("close") == std::string::npos;
-        if (!c.request.header("transfer-encoding").empty()) {
-            c.refuse(411, "a request body must come with its Content-Length");
-            return true;
-        }
-        if (const std::string length = c.request.header("content-length"); !length.empty()) {
-            if (length.size() > 18 || length.find_first_not_of("0123456789") != std::string::npos) {
-                c.refuse(400, "malformed Content-Length");
-                return true;
-            }
-            c.body_length = std::stoull(length);
-            if (c.body_length > limits_.max_body_bytes) {
-                c.refuse(413, fmt::format("the request body is over {} bytes", limits_.max_body_bytes));
-                return true;
-            }
-        }
-        if (lowercase(c.request.header("expect")) == "100-continue" && c.body_length > 0 && c.in.size() == c.head_end) {
-            const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
-            [[maybe_unused]] const ssize_t n = ::send(c.fd, go_on.data(), go_on.size(), MSG_NOSIGNAL);  // a small first write
-        }
+        if (!parse_head(c, end, end == crlf ? 4 : 2)) return true;
+        if (c.in.size() < c.head_end + c.body_length) return read_request(c);  // its body may be waiting
     }
-    if (c.in.size() - c.head_end < c.body_length) return false;
-    c.request.body = c.in.substr(c.head_end, c.body_length);
-    c.in.erase(0, c.head_end + c.body_length);
+    if (c.in.size() < c.head_end + c.body_length) return false;
+    if (c.in.size() == c.head_end + c.body_length) {  // no pipelined request behind: the buffer becomes the body
+        c.request.body = std::move(c.in);
+        c.request.body.erase(0, c.head_end);
+        c.in.clear();
+    } else {
+        c.request.body = c.in.substr(c.head_end, c.body_length);
+        c.in.erase(0, c.head_end + c.body_length);
+    }
     return true;
 }
 
-// ---- the workers: one complete request each --------------------------------------------------------
+// Parses the head in c.in[0, end); false when the request is refused (c.refusal says why).
+bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
+    c.head_parsed = true;
+    c.head_end = end + separator;
+    const std::string_view head(c.in.data(), end);
+    // Request line: METHOD SP target SP HTTP/1.x
+    const auto line_end = head.find('\n');
+    const std::string_view line = trim(head.substr(0, line_end));
+    const auto space1 = line.find(' '), space2 = line.rfind(' ');
+    if (space1 == std::string_view::npos || space2 == space1) {
+        c.refuse(400, "malformed request line");
+        return false;
+    }
+    c.request.method = std::string(line.substr(0, space1));
+    std::string_view target = line.substr(space1 + 1, space2 - space1 - 1);
+    const std::string_view version = line.substr(space2 + 1);
+    if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+        c.refuse(505, "HTTP/1.0 or HTTP/1.1 only");
+        return false;
+    }
+    c.http10 = version == "HTTP/1.0";
+    if (const auto scheme = target.find("://"); scheme != std::string_view::npos && !target.starts_with("/")) {
+        const auto path = target.find('/', scheme + 3);
+        target = path == std::string_view::npos ? std::string_view("/") : target.substr(path);
+    }
+    const auto question = target.find('?');
+    const auto path = url_decode(target.substr(0, question), false);
+    if (!path || path->empty() || path->front() != '/') {
+        c.refuse(400, "malformed request target");
+        return false;
+    }
+    c.request.path = *path;
+    if (question != std::string_view::npos) {
+        std::string_view query = target.substr(question + 1);
+        while (!query.empty()) {
+            const auto amp = query.find('&');
+            const std::string_view item = query.substr(0, amp);
+            query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+            if (item.empty()) continue;
+            const auto eq = item.find('=');
+            const auto key = url_decode(item.substr(0, eq), true);
+            const auto value = url_decode(eq == std::string_view::npos ? std::string_view() : item.substr(eq + 1), true);
+            if (!key || !value) {
+                c.refuse(400, "malformed query string");
+                return false;
+            }
+            c.request.params[*key] = *value;
+        }
+    }
+    // Headers: "Name: value" lines; a name is a token (a space before the colon is refused, so
+    // that no header is read two ways).
+    std::string_view rest = line_end == std::string_view::npos ? std::string_view() : head.substr(line_end + 1);
+    while (!rest.empty()) {
+        const auto nl = rest.find('\n');
+        const std::string_view header = rest.substr(0, nl);
+        rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+        const auto colon = header.find(':');
+        if (colon == std::string_view::npos || !is_token(header.substr(0, colon))) {
+            c.refuse(400, "malformed header line");
+            return false;
+        }
+        std::string name = lowercase(header.substr(0, colon));
+        const std::string value(trim(header.substr(colon + 1)));
+        auto [it, inserted] = c.request.headers.emplace(name, value);
+        if (!inserted) {
+            if (name == "host" || name == "content-length" || name == "transfer-encoding") {
+                c.refuse(400, fmt::format("a repeated {} header", name));
+                return false;
+            }
+            it->second += ", " + value;
+        }
+    }
+    const std::string connection = lowercase(c.request.header("connection"));
+    c.keep_alive = c.http10 ? connection.find("keep-alive") != std::string::npos : connection.find("close") == std::string::npos;
+    if (c.request.headers.contains("transfer-encoding")) {
+        c.refuse(411, "a request body must come with its Content-Length, not a Transfer-Encoding");
+        return false;
+    }
+    if (const auto length = c.request.headers.find("content-length"); length != c.request.headers.end()) {
+        const std::string& text = length->second;
+        if (text.empty() || text.size() > 18 || text.find_first_not_of("0123456789") != std::string::npos) {
+            c.refuse(400, "malformed Content-Length");
+            return false;
+        }
+        c.body_length = std::stoull(text);
+        if (c.body_length > limits_.max_body_bytes) {
+            c.refuse(413, fmt::format("the request body is over {} bytes", limits_.max_body_bytes));
+            return false;
+        }
+    }
+    if (lowercase(c.request.header("expect")) == "100-continue" && c.body_length > 0 && c.in.size() == c.head_end) {
+        const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+        [[maybe_unused]] const ssize_t n = ::send(c.fd, go_on.data(), go_on.size(), MSG_NOSIGNAL);  // a small first write
+    }
+    return true;
+}
+
+bool Server::write_pending(Connection& c) {
+    while (c.writing()) {
+        const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+        if (n > 0) {
+            c.sent += static_cast<std::size_t>(n);
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            return true;  // more when the client has read some
+        } else {
+            return false;  // gone
+        }
+    }
+    return !c.close_after;
+}
+
+void Server::queue_response(Connection& c, Response& res, bool keep_alive) {
+    c.keep_alive = keep_alive;
+    c.close_after = !keep_alive;
+    c.out = fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\n", res.status, reason(res.status), res.content_type);
+    for (const auto& [name, value] : res.headers) c.out += fmt::format("{}: {}\r\n", name, value);
+    c.out += fmt::format("Connection: {}\r\nContent-Length: {}\r\n\r\n", keep_alive ? "keep-alive" : "close", res.body.size());
+    c.out += res.body;
+    c.sent = 0;
+}
+
+void Server::refuse(Connection& c, int status, const std::string& message) {
+    Response res;
+    res.status = status;
+    if (error_handler_) error_handler_(res, status, message);
+    else res.set_content(message, "text/plain");
+    queue_response(c, res, false);
+}
+
+// ---- the workers: one complete request each ---------------------------------------------------------
 
 void Server::work() {
     for (;;) {
@@ -420,88 +519,73 @@ void Server::work() {
             ready_.pop_front();
         }
         handle(*c);
-        {
-            const std::lock_guard guard(mutex_);
-            --busy_connections_;
-        }
-        if (c->keep_alive && !c->closed && !stopping_) give_back(std::move(c));
+        give_back(std::move(c));
     }
 }
 
 void Server::give_back(std::unique_ptr<Connection> c) {
-    c->next_request();
     {
         const std::lock_guard guard(mutex_);
+        --with_workers_;
         returned_.push_back(std::move(c));
     }
-    wake_reader();
-}
-
-void Server::refuse(Connection& c, int status, const std::string& message) {
-    Response res;
-    res.status = status;
-    if (error_handler_) error_handler_(res, status, message);
-    else res.set_content(message, "text/plain");
-    respond(c, res, false);
+    wake_io();
 }
 
 void Server::handle(Connection& c) {
-    if (c.refusal) return refuse(c, c.refusal, c.refusal_message);
     Request& req = c.request;
     Response res;
     try {
-        if (guard_ && guard_(req, res)) return respond(c, res, c.keep_alive);
+        bool answered = guard_ && guard_(req, res);
         bool path_known = false;
         for (const Route& route : routes_) {
+            if (answered) break;
             std::smatch m;
             if (!std::regex_match(req.path, m, route.pattern)) continue;
             path_known = true;
             if (route.method != req.method) continue;
             req.matches.assign(m.begin(), m.end());
             route.handler(req, res);
-            return respond(c, res, c.keep_alive);
+            answered = true;
         }
-        c.keep_alive = c.keep_alive && req.body.size() == 0;
-        return refuse(c, path_known ? 405 : 404, path_known ? "method not allowed" : "no such page");
+        if (!answered) {
+            res = Response{};
+            res.status = path_known ? 405 : 404;
+            if (error_handler_) error_handler_(res, res.status, path_known ? "method not allowed" : "no such page");
+        }
     } catch (...) {
-        Response failed;
-        failed.status = 500;
-        if (exception_handler_) exception_handler_(failed, std::current_exception());
-        else failed.set_content("internal error", "text/plain");
-        respond(c, failed, c.keep_alive);
+        res = Response{};
+        res.status = 500;
+        if (exception_handler_) exception_handler_(res, std::current_exception());
+        else res.set_content("internal error", "text/plain");
     }
+    if (res.stream) stream(c, res);
+    else queue_response(c, res, c.keep_alive);
 }
 
-void Server::respond(Connection& c, Response& res, bool keep_alive) {
-    c.keep_alive = keep_alive;
+// A streamed response, written by its worker: chunks (HTTP/1.0: the bytes, then the close).
+void Server::stream(Connection& c, Response& res) {
+    const bool chunked = !c.http10;
     std::string head = fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\n", res.status, reason(res.status), res.content_type);
     for (const auto& [name, value] : res.headers) head += fmt::format("{}: {}\r\n", name, value);
-    head += keep_alive ? "Connection: keep-alive\r\n" : "Connection: close\r\n";
-    if (!res.stream) {
-        head += fmt::format("Content-Length: {}\r\n\r\n", res.body.size());
-        if (!send_all(c, head + res.body)) c.closed = true;
-        return;
-    }
-    head += "Transfer-Encoding: chunked\r\n\r\n";
-    if (!send_all(c, head)) {
-        c.closed = true;
-        return;
-    }
-    bool open = true;
+    head += fmt::format("Connection: {}\r\n", c.keep_alive && chunked ? "keep-alive" : "close");
+    head += chunked ? "Transfer-Encoding: chunked\r\n\r\n" : "\r\n";
+    bool open = send_blocking(c, head);
     const StreamWriter write = [&](std::string_view data) {
         if (!open || stopping_) return open = false;
         if (data.empty()) return true;
-        pollfd p{c.fd, POLLRDHUP, 0};  // the client closed its side: gone
+        pollfd p{c.fd, POLLRDHUP, 0};  // the client has closed its side: the page is gone
         if (::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return open = false;
-        return open = send_all(c, fmt::format("{:x}\r\n{}\r\n", data.size(), data));
+        return open = send_blocking(c, chunked ? fmt::format("{:x}\r\n{}\r\n", data.size(), data) : std::string(data));
     };
-    res.stream(write);
-    if (!open || !send_all(c, "0\r\n\r\n")) c.closed = true;
+    if (open) res.stream(write);
+    if (open && chunked) open = send_blocking(c, "0\r\n\r\n");
+    c.broken = !open;
+    c.close_after = !c.keep_alive || !chunked;
 }
 
-bool Server::send_all(Connection& c, std::string_view data) {
+bool Server::send_blocking(Connection& c, std::string_view data) {
     auto last_progress = Clock::now();
-    const auto patience = std::chrono::duration<double>(limits_.write_seconds);
     while (!data.empty()) {
         const ssize_t n = ::send(c.fd, data.data(), data.size(), MSG_NOSIGNAL);
         if (n > 0) {
@@ -512,7 +596,7 @@ bool Server::send_all(Connection& c, std::string_view data) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;
         // The client reads slowly: wait for room, a while at most.
-        if (stopping_ || Clock::now() - last_progress > patience) return false;
+        if (stopping_ || Clock::now() - last_progress > seconds(limits_.write_seconds)) return false;
         pollfd p{c.fd, POLLOUT, 0};
         ::poll(&p, 1, 100);
     }

@@ -1,17 +1,21 @@
-// A small HTTP/1.1 server for the web board, written so that no client can hold it: requests
-// are read by one thread that waits on every connection at once (poll), each with a deadline
-// for its whole request, and only a complete request takes one of the worker threads. A client
-// that sends its request a byte at a time, or never finishes it, costs a socket until its
-// deadline, never a worker; a client that stops reading a response is dropped when a write
-// makes no progress for a while. Connections, requests waiting for a worker, request heads
-// and bodies are all bounded.
+// A small HTTP/1.1 server for the web board, written so that no client can hold it. One thread
+// does the waiting on clients: it polls every connection at once, reads each request whole
+// (with a deadline for the whole request) and writes each plain response back (with a deadline
+// for the whole response); a worker thread is taken only by a complete request, and only for
+// as long as its handler runs. A client that sends or reads a byte at a time costs a socket
+// until its deadline, never a worker. Streamed responses (server-sent events) are written by
+// their worker, which a search holds anyway; a client that stops reading one is dropped when a
+// write makes no progress for a while. Connections, requests waiting for a worker, request
+// heads and bodies, and the bytes buffered for all connections together are bounded.
 //
-// What it speaks: GET and POST (others 405), Content-Length bodies (a chunked request body is
-// refused with 411), keep-alive, responses with a body or streamed in chunks (server-sent
-// events), "Expect: 100-continue". Routes are regular expressions over the decoded path.
+// What it speaks: GET and POST (others 405), Content-Length bodies (a request with a
+// Transfer-Encoding is refused with 411), keep-alive and pipelining, responses with a body or
+// streamed in chunks (HTTP/1.0 clients: until the connection closes), "Expect: 100-continue".
+// Routes are regular expressions over the decoded path.
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -61,19 +65,22 @@ struct Response {
 using Handler = std::function<void(const Request&, Response&)>;
 // Runs before routing: returns true when it has answered the request itself.
 using Guard = std::function<bool(const Request&, Response&)>;
-// Answers a request whose handler threw, or one the server refuses (`status` 4xx, `message`).
+// Answers a request the server refuses (`status` 4xx or 5xx, `message`).
 using ErrorHandler = std::function<void(Response&, int status, const std::string& message)>;
+// Answers a request whose handler threw.
 using ExceptionHandler = std::function<void(Response&, std::exception_ptr)>;
 
 struct Limits {
-    int workers = 8;                       // requests handled at once
-    std::size_t max_connections = 256;     // open at once; more are closed as they come
-    std::size_t max_waiting = 256;         // complete requests waiting for a worker; more get 503
+    int workers = 8;                         // requests handled at once
+    std::size_t max_connections = 256;       // open at once; more are closed as they come
+    std::size_t max_waiting = 256;           // complete requests waiting for a worker; more get 503
     std::size_t max_head_bytes = 16 * 1024;
     std::size_t max_body_bytes = 8 * 1024 * 1024;
+    std::size_t max_buffered_bytes = 64 * 1024 * 1024;  // requests being read and responses being written, together
     double request_seconds = 10;  // from the first byte of a request to its last
     double idle_seconds = 2;      // a kept-alive connection waits this long for its next request
-    double write_seconds = 10;    // a response write that makes no progress this long drops the client
+    double write_seconds = 10;    // a plain response must be taken within this (plus a second a MB);
+                                  // a streamed one's write that makes no progress this long drops it
 };
 
 class Server {
@@ -100,23 +107,29 @@ public:
 
 private:
     struct Connection;
+    using Clock = std::chrono::steady_clock;
     struct Route {
         std::string method;
         std::regex pattern;
         Handler handler;
     };
 
-    void read_loop();
+    void io_loop();
     void accept_connections(std::vector<std::unique_ptr<Connection>>& open);
-    // Reads what `c` has sent; true when it holds a complete request (or must be answered now).
+    // Reads what `c` has sent (no more than its request needs); true when it holds a complete
+    // request, or one to refuse.
     bool read_request(Connection& c);
+    bool parse_head(Connection& c, std::size_t end, std::size_t separator);
+    // Writes what `c` has to send; false when it is done with (sent and to be closed, or gone).
+    bool write_pending(Connection& c);
+    void queue_response(Connection& c, Response& res, bool keep_alive);
+    void refuse(Connection& c, int status, const std::string& message);
     void work();
     void handle(Connection& c);
-    void respond(Connection& c, Response& res, bool keep_alive);
-    void refuse(Connection& c, int status, const std::string& message);
-    bool send_all(Connection& c, std::string_view data);
+    void stream(Connection& c, Response& res);
+    bool send_blocking(Connection& c, std::string_view data);
     void give_back(std::unique_ptr<Connection> c);
-    void wake_reader();
+    void wake_io();
 
     Limits limits_;
     std::vector<Route> routes_;
@@ -130,9 +143,9 @@ private:
 
     std::mutex mutex_;
     std::condition_variable work_ready_;
-    std::deque<std::unique_ptr<Connection>> ready_;     // complete requests, for the workers
-    std::vector<std::unique_ptr<Connection>> returned_; // kept-alive connections, back to the reader
-    std::size_t busy_connections_ = 0;                   // with a worker or waiting for one
+    std::deque<std::unique_ptr<Connection>> ready_;      // complete requests, for the workers
+    std::vector<std::unique_ptr<Connection>> returned_;  // answered by a worker: back to the I/O thread
+    std::size_t with_workers_ = 0;                        // connections a worker has or waits for
 };
 
 // Decodes %XX (and '+' as a space when `plus_is_space`); nullopt on a malformed escape.

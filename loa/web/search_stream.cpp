@@ -41,8 +41,13 @@ void SessionPool::Lease::configure(const std::string& variant, const std::string
 
 std::optional<SessionPool::Lease> SessionPool::acquire(std::chrono::milliseconds patience, double claim_mb) {
     std::unique_lock lock(mutex_);
-    if (!returned_.wait_for(lock, patience, [&] { return !free_.empty() && claimed_mb_ + claim_mb <= budget_mb_; }))
-        return std::nullopt;
+    auto available = [&] { return !free_.empty() && claimed_mb_ + claim_mb <= budget_mb_; };
+    // As many may wait as there are sessions: more would only hold the server's workers.
+    if (!available() && waiting_ >= sessions_.size()) return std::nullopt;
+    ++waiting_;
+    const bool got = returned_.wait_for(lock, patience, available);
+    --waiting_;
+    if (!got) return std::nullopt;
     Pooled* s = free_.back();
     free_.pop_back();
     claimed_mb_ += claim_mb;

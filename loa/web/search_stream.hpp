@@ -58,7 +58,8 @@ public:
 
     // A free session with `claim_mb` of the budget, waiting up to `patience` for both (a search
     // whose page went away keeps its session until the next heartbeat notices); nullopt: every
-    // session is searching, or the searches running hold too much of the budget.
+    // session is searching, or the searches running hold too much of the budget. No more
+    // requests wait at once than there are sessions; the others get nullopt at once.
     std::optional<Lease> acquire(std::chrono::milliseconds patience, double claim_mb);
     int size() const { return static_cast<int>(sessions_.size()); }
     const std::string& variant() const { return variant_; }
@@ -73,6 +74,7 @@ private:
     std::string variant_;
     double budget_mb_;
     double claimed_mb_ = 0;
+    std::size_t waiting_ = 0;  // requests waiting for a session
 };
 
 struct SearchRequest {

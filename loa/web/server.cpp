@@ -78,6 +78,8 @@ struct Server::Impl {
 
     explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.max_memory_mb), http(limits_of(s)) {
         if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        for (std::string& name : settings.allowed_hosts)  // compared with the lower-cased Host
+            for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (!s.records_dir.empty()) records.emplace(s.records_dir);
         http.set_exception_handler([](http::Response& res, std::exception_ptr failure) {
             try {
@@ -114,6 +116,9 @@ struct Server::Impl {
             return fmt::format("the request names host '{}', not this server: start it with --allow-host {} to serve it "
                                "under that name",
                                common::excerpt(req.header("Host"), 100), common::excerpt(host, 100));
+        // Pages may be opened from anywhere (a link on another site); the API only from the
+        // board's own pages.
+        if (!req.path.starts_with("/api/")) return "";
         const std::string origin = req.header("Origin");
         if (!origin.empty()) {
             const std::string_view scheme = "http://";
