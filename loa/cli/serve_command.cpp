@@ -1,77 +1,47 @@
-#include <atomic>
-#include <csignal>
-#include <cstdio>
-#include <cstdlib>
-#include <pthread.h>
-#include <thread>
+// `loa serve`: runs the web board, the program `loa-web` installed beside `loa` (as git runs
+// its subcommands). The board replays the match runner's records and watches its live matches,
+// so it sits above both the engine and the runner; the engine's binary does not link it.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <unistd.h>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
 #include "loa/cli/commands.hpp"
-#include "loa/web/server.hpp"
 
 namespace loa::cli {
+namespace {
+
+constexpr const char* WebProgram = "loa-web";
+
+// Replaces this process with loa-web (same pid: a signal sent to `loa serve` reaches the server).
+[[noreturn]] void run_web_board(const std::vector<std::string>& arguments) {
+    std::error_code failure;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", failure);
+    if (failure) throw common::InputError(fmt::format("cannot find this program's directory: {}", failure.message()));
+    const std::string program = (self.parent_path() / WebProgram).string();
+    std::vector<char*> argv{const_cast<char*>(program.c_str())};
+    for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(program.c_str(), argv.data());
+    throw common::InputError(fmt::format("the web board is the program {}, which could not be run ({}); build it with "
+                                         "`cmake --build <build dir> --target {}` or install it beside loa",
+                                         program, std::strerror(errno), WebProgram));
+}
+
+}  // namespace
 
 void add_serve_command(CLI::App& app) {
-    auto s = std::make_shared<web::ServerSettings>();
-    CLI::App* cmd = app.add_subcommand("serve", "Web board: play, analyse, replay records and watch matches in a browser");
-    cmd->add_option("--host", s->host, "Address to listen on (anything but 127.0.0.1 opens the board to the network)")
-        ->capture_default_str();
-    cmd->add_option("--port", s->port, "Port (0: any free port, printed at start)")->capture_default_str();
-    cmd->add_option("--records", s->records_dir, "Directory of loa-match outputs (PGN, JSON, state files) to browse");
-    cmd->add_option("--variant", s->variant, "Default engine search variant")->capture_default_str();
-    cmd->add_option("--allow-host", s->allowed_hosts,
-                    "Also answer requests that name this host (the board refuses others: a page of another site must not use it)");
-    cmd->add_option("--max-searches", s->max_searches, "Engine searches running at once")->capture_default_str();
-    cmd->add_option("--max-request-mb", s->max_request_mb,
-                    "Memory one search's tables may claim (hash + every thread's eval cache + solver), MB")
-        ->capture_default_str();
-    cmd->add_option("--max-memory-mb", s->max_memory_mb, "Memory the searches running together may claim, MB")
-        ->capture_default_str();
-    cmd->add_option("--max-threads", s->max_threads, "Search threads one request may use (0: this machine's cores)")
-        ->capture_default_str();
-    auto max_seconds = std::make_shared<double>(300);
-    cmd->add_option("--max-search-seconds", *max_seconds, "An analysis stops after this many seconds")
-        ->check(CLI::Range(1.0, 86400.0))
-        ->capture_default_str();
-    cmd->callback([s, max_seconds] {
-        s->max_search_ms = *max_seconds * 1000;
-        // SIGINT/SIGTERM are taken by a thread of their own (a signal handler may not stop a
-        // server): blocked here, before any server thread exists, so that all inherit the mask.
-        sigset_t signals;
-        sigemptyset(&signals);
-        sigaddset(&signals, SIGINT);
-        sigaddset(&signals, SIGTERM);
-        pthread_sigmask(SIG_BLOCK, &signals, nullptr);
-        web::Server server(*s);
-        const int port = server.bind();
-        if (s->host != "127.0.0.1" && s->host != "localhost" && s->host != "::1")
-            fmt::print(stderr, "warning: listening on {}: anyone who can reach this machine can use the board and its engine\n",
-                       s->host);
-        fmt::print("loa serve: listening on http://{}:{}/ (Ctrl-C stops)\n", s->host, port);
-        std::fflush(stdout);
-        std::atomic<bool> served{false};
-        std::thread stopper([&] {
-            int received = 0;
-            sigwait(&signals, &received);
-            if (served) return;  // woken below: the server has already stopped
-            fmt::print("loa serve: stopping (again to stop at once)\n");
-            std::fflush(stdout);
-            std::thread second([&] {  // a second Ctrl-C does not wait for the searches to end
-                int again = 0;
-                sigwait(&signals, &again);
-                if (!served) std::_Exit(130);
-            });
-            second.detach();
-            server.stop();
-        });
-        server.serve();
-        served = true;
-        // Stopped by a signal or not, wake the stopper so that it returns.
-        pthread_kill(stopper.native_handle(), SIGTERM);
-        stopper.join();
-        fmt::print("loa serve: stopped\n");
-    });
+    CLI::App* cmd = app.add_subcommand("serve", "Web board: play, analyse, replay records and watch matches in a browser "
+                                                "(`loa serve --help` for its options)");
+    // Every argument, --help included, is the board's: loa-web parses and documents them.
+    cmd->prefix_command();
+    cmd->set_help_flag();
+    cmd->callback([cmd] { run_web_board(cmd->remaining()); });
 }
 
 }  // namespace loa::cli

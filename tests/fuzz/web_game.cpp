@@ -4,13 +4,13 @@
 
 #include "common/error.hpp"
 #include "fuzz_input.hpp"
-#include "loa/web/game_api.hpp"
+#include "matches/web/game_api.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const nlohmann::json request = nlohmann::json::parse(fuzz::text(data, size), nullptr, false);
     if (request.is_discarded()) return 0;
     try {
-        (void)loa::web::game_json(loa::web::game_from_request(request, {}));
+        (void)matches::web::game_json(matches::web::game_from_request(request, {}));
     } catch (const common::InputError&) {
     }
     return 0;

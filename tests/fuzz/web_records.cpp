@@ -2,11 +2,11 @@
 // refused with an InputError.
 #include "common/error.hpp"
 #include "fuzz_input.hpp"
-#include "loa/web/records_dir.hpp"
+#include "matches/web/records_dir.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        (void)loa::web::RecordsDir::records_text_json("fuzz", fuzz::text(data, size));
+        (void)matches::web::RecordsDir::records_text_json("fuzz", fuzz::text(data, size));
     } catch (const common::InputError&) {
     }
     return 0;

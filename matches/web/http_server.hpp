@@ -4,9 +4,11 @@
 // for the whole response); a worker thread is taken only by a complete request, and only for
 // as long as its handler runs. A client that sends or reads a byte at a time costs a socket
 // until its deadline, never a worker. Streamed responses (server-sent events) are written by
-// their worker, which a search holds anyway; a client that stops reading one is dropped when a
-// write makes no progress for a while. Connections, requests waiting for a worker, request
-// heads and bodies, and the bytes buffered for all connections together are bounded.
+// their worker, which a search holds anyway; a client that does not take one of its writes
+// within a while is dropped. Connections, requests waiting for a worker, request heads and
+// bodies, and the bytes all connections hold together (wherever they are) are bounded. A
+// connection is closed gracefully: shut for writing, then its client's input dropped until
+// the client closes, so that the kernel does not reset it and lose the answer.
 //
 // What it speaks: GET and POST (others 405), Content-Length bodies (a request with a
 // Transfer-Encoding is refused with 411), keep-alive and pipelining, responses with a body or
@@ -79,8 +81,8 @@ struct Limits {
     std::size_t max_buffered_bytes = 64 * 1024 * 1024;  // requests being read and responses being written, together
     double request_seconds = 10;  // from the first byte of a request to its last
     double idle_seconds = 2;      // a kept-alive connection waits this long for its next request
-    double write_seconds = 10;    // a plain response must be taken within this (plus a second a MB);
-                                  // a streamed one's write that makes no progress this long drops it
+    double write_seconds = 10;    // a plain response must be taken within this (plus a second a MB),
+                                  // each write of a streamed one too
 };
 
 class Server {
@@ -115,12 +117,17 @@ private:
     };
 
     void io_loop();
-    void accept_connections(std::vector<std::unique_ptr<Connection>>& open);
+    // Takes the waiting connections; true when accepting must pause (no descriptor or memory left).
+    bool accept_connections(std::vector<std::unique_ptr<Connection>>& open);
+    // Shuts `c` for writing and drops its client's input until the client closes (or a deadline).
+    void linger(Connection& c);
+    bool drop_input(Connection& c);  // false when the client has closed, or is gone
+    void wait_for_request(Connection& c);
     // Reads what `c` has sent (no more than its request needs); true when it holds a complete
     // request, or one to refuse.
     bool read_request(Connection& c);
     bool parse_head(Connection& c, std::size_t end, std::size_t separator);
-    // Writes what `c` has to send; false when it is done with (sent and to be closed, or gone).
+    // Writes what `c` has to send (a pass's share at most); false when the client is gone.
     bool write_pending(Connection& c);
     void queue_response(Connection& c, Response& res, bool keep_alive);
     void refuse(Connection& c, int status, const std::string& message);
@@ -146,6 +153,7 @@ private:
     std::deque<std::unique_ptr<Connection>> ready_;      // complete requests, for the workers
     std::vector<std::unique_ptr<Connection>> returned_;  // answered by a worker: back to the I/O thread
     std::size_t with_workers_ = 0;                        // connections a worker has or waits for
+    std::atomic<std::size_t> buffered_{0};                // bytes all connections hold (requests, responses)
 };
 
 // Decodes %XX (and '+' as a space when `plus_is_space`); nullopt on a malformed escape.

@@ -1,4 +1,4 @@
-#include "loa/web/server.hpp"
+#include "matches/web/server.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -13,13 +13,14 @@
 #include "common/search/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
-#include "loa/web/assets.hpp"
-#include "loa/web/game_api.hpp"
-#include "loa/web/http_server.hpp"
-#include "loa/web/records_dir.hpp"
-#include "loa/web/search_stream.hpp"
+#include "matches/web/assets.hpp"
+#include "matches/web/game_api.hpp"
+#include "matches/web/http_server.hpp"
+#include "matches/web/records_dir.hpp"
+#include "matches/web/search_stream.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 namespace {
 
 void send_json(http::Response& res, const nlohmann::json& body, int status = 200) {
@@ -69,8 +70,9 @@ struct Server::Impl {
 
     static http::Limits limits_of(const ServerSettings& s) {
         http::Limits l;
-        // Enough workers for the searches plus the page's other requests while they stream.
-        l.workers = s.max_searches + 8;
+        // Enough workers for the searches streaming, as many requests waiting for a session
+        // (search_stream.hpp), and the pages' other requests.
+        l.workers = 2 * s.max_searches + 8;
         l.max_body_bytes = s.max_body_bytes;
         l.request_seconds = s.request_seconds;
         return l;
@@ -264,4 +266,4 @@ void Server::serve() { impl_->http.serve(); }
 
 void Server::stop() { impl_->http.stop(); }
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -8,7 +8,8 @@
 
 #include "loa/game.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 
 // {"start": position text or "startpos" (default), "moves": "b1-d3 a2xb1 ..." or a list,
 //  "rules": rule string (default `rules`)}. Throws InputError naming the bad field or move.
@@ -23,4 +24,4 @@ nlohmann::json game_json(const Game& game);
 // UTF-8 is replaced, never thrown on (a throw while answering an error would end the server).
 std::string json_text(const nlohmann::json& j);
 
-}  // namespace loa::web
+}  // namespace matches::web

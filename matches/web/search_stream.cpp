@@ -1,4 +1,4 @@
-#include "loa/web/search_stream.hpp"
+#include "matches/web/search_stream.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -11,9 +11,10 @@
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/notation.hpp"
-#include "loa/web/game_api.hpp"
+#include "matches/web/game_api.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 
 SessionPool::SessionPool(int sessions, std::string variant, double budget_mb) : variant_(std::move(variant)), budget_mb_(budget_mb) {
     for (int i = 0; i < sessions; ++i) {
@@ -180,12 +181,19 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
             finished = done;
         }
         if (ready.empty() && !finished) ready.push_back(": searching\n\n");
-        for (const std::string& e : ready)
+        // The clock is looked at after every write: a write may wait for a slow reader (a
+        // while at most), and the search must not outlive its allowance by more than that.
+        auto over_time = [&] {
+            const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
+            return elapsed.count() > max_ms;
+        };
+        for (const std::string& e : ready) {
             if (!reader_gone && !write(e)) reader_gone = true;
+            if (reader_gone || over_time()) session.stop();  // bestmove follows, then the loop ends
+        }
         if (finished) break;
-        const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
-        if (reader_gone || elapsed.count() > max_ms) session.stop();  // bestmove follows, then the loop ends
+        if (reader_gone || over_time()) session.stop();
     }
 }
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace loa::web {
+namespace matches::web {
 
 class RecordsDir {
 public:
@@ -34,4 +34,4 @@ private:
     std::filesystem::path dir_;
 };
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -1,5 +1,5 @@
 // The web board's page: drawing and input only. Rules, legal moves, results and the engine
-// are the server's (see loa/web/server.hpp for the API).
+// are the server's (see matches/web/server.hpp for the API).
 "use strict";
 
 const FILES = "abcdefgh";

@@ -17,7 +17,8 @@
 
 #include "loa/engine/session.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 
 // A pooled session and the settings it was last given.
 struct Pooled {
@@ -99,4 +100,4 @@ SearchRequest search_request(const std::map<std::string, std::string>& params, c
 void stream_search(SessionPool::Lease& lease, const SearchRequest& request, double max_ms,
                    const std::function<bool(std::string_view)>& write);
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -1,4 +1,4 @@
-#include "loa/web/records_dir.hpp"
+#include "matches/web/records_dir.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -11,14 +11,15 @@
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
-#include "loa/web/game_api.hpp"
+#include "matches/web/game_api.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
 #include "matches/state.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 namespace fs = std::filesystem;
 
 namespace {
@@ -186,4 +187,4 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
     return result;
 }
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-namespace loa::web {
+namespace matches::web {
 
 struct ServerSettings {
     std::string host = "127.0.0.1";
@@ -61,4 +61,4 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace loa::web
+}  // namespace matches::web

@@ -1,4 +1,4 @@
-#include "loa/web/http_server.hpp"
+#include "matches/web/http_server.hpp"
 
 #include <fcntl.h>
 #include <netdb.h>
@@ -47,7 +47,9 @@ const char* reason(int status) {
         case 404: return "Not Found";
         case 405: return "Method Not Allowed";
         case 411: return "Length Required";
+        case 408: return "Request Timeout";
         case 413: return "Payload Too Large";
+        case 414: return "URI Too Long";
         case 431: return "Request Header Fields Too Large";
         case 500: return "Internal Server Error";
         case 503: return "Service Unavailable";
@@ -62,8 +64,9 @@ std::chrono::steady_clock::duration seconds(double s) {
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
 }
 
+// Rounded up: a deadline less than a millisecond away must not make poll return at once, again and again.
 int milliseconds_until(std::chrono::steady_clock::time_point when) {
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(when - std::chrono::steady_clock::now()).count();
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(when - std::chrono::steady_clock::now()).count();
     return static_cast<int>(std::clamp<long long>(ms, 0, 500));
 }
 
@@ -94,11 +97,25 @@ std::string Request::header(std::string_view name) const {
     return it == headers.end() ? std::string() : it->second;
 }
 
-// A client's connection: the request being read, or the response being written.
+// Bytes one pass of the I/O thread reads from or writes to one connection, at most: a fast
+// client does not hold the thread for the others.
+constexpr std::size_t BytesPerPass = 256 * 1024;
+// How long a connection being closed still reads (and drops) what its client sends: closing a
+// socket with unread input makes the kernel reset it, and the response may be lost.
+constexpr double LingerSeconds = 2;
+// A request target longer than this is refused (414).
+constexpr std::size_t MaxTargetBytes = 4096;
+
+// A client's connection: the request being read, or the response being written, or (closing)
+// the client's last bytes being dropped.
 struct Server::Connection {
     int fd = -1;
+    std::atomic<std::size_t>* buffered = nullptr;  // the server's count of the bytes connections hold
+    std::size_t charged = 0;                        // this connection's part of it
     std::string in;  // received and not yet consumed (a pipelined next request included)
     Clock::time_point deadline;
+    bool check_input = false;  // read even without a poll event (input may be buffered already)
+    bool lingering = false;    // answered and shut for writing: the client's input is dropped until it closes
     bool started = false;  // a byte of the current request has arrived
     bool head_parsed = false;
     bool eof = false;     // the client has finished sending
@@ -116,13 +133,22 @@ struct Server::Connection {
 
     ~Connection() {
         if (fd >= 0) ::close(fd);
+        if (buffered) *buffered -= charged;
+    }
+    // Brings the server's count up to date with what this connection holds now.
+    void recharge() {
+        const std::size_t now = in.size() + request.body.size() + out.size();
+        if (buffered) {
+            if (now > charged) *buffered += now - charged;
+            else *buffered -= charged - now;
+        }
+        charged = now;
     }
     void refuse(int status, std::string message) {
         refusal = status;
         refusal_message = std::move(message);
     }
     bool writing() const { return sent < out.size(); }
-    std::size_t buffered() const { return in.size() + out.size(); }
     // Ready for the next request on the same connection (a pipelined one may be buffered).
     void next_request() {
         request = Request{};
@@ -134,6 +160,8 @@ struct Server::Connection {
         out.clear();
         out.shrink_to_fit();
         sent = 0;
+        check_input = true;  // a pipelined request may be waiting, in `in` or in the socket
+        recharge();
     }
 };
 
@@ -202,26 +230,38 @@ void Server::serve() {
     if (stopping_ || listen_fd_ < 0) return;
     std::vector<std::thread> workers;
     for (int i = 0; i < std::max(1, limits_.workers); ++i) workers.emplace_back([this] { work(); });
-    io_loop();
+    std::exception_ptr failure;
+    try {
+        io_loop();
+    } catch (...) {  // (out of memory): the workers are stopped and joined before it goes on
+        failure = std::current_exception();
+    }
     stop();
     for (std::thread& t : workers) t.join();
-    const std::lock_guard guard(mutex_);
-    ready_.clear();
-    returned_.clear();
+    {
+        const std::lock_guard guard(mutex_);
+        ready_.clear();
+        returned_.clear();
+    }
+    if (failure) std::rethrow_exception(failure);
 }
 
 // ---- the I/O thread: every connection's reading and plain writing, at once ------------------------
 
-void Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) {
+bool Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) {
     for (;;) {
         const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0) return;  // none left (EAGAIN), or no descriptor to take it with (the caller pauses)
-        std::size_t with_workers;
+        if (fd < 0) {
+            // None left (EAGAIN); or no descriptor or memory to take one with, which leaves the
+            // listening socket readable: the caller pauses rather than spins.
+            return errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+        }
+        std::size_t elsewhere;  // with a worker, waiting for one, or on its way back
         {
             const std::lock_guard guard(mutex_);
-            with_workers = with_workers_;
+            elsewhere = with_workers_ + returned_.size();
         }
-        if (open.size() + with_workers >= limits_.max_connections) {
+        if (open.size() + elsewhere >= limits_.max_connections) {
             ::close(fd);  // at capacity: the client may try again
             continue;
         }
@@ -229,9 +269,28 @@ void Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) 
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
         auto c = std::make_unique<Connection>();
         c->fd = fd;
-        c->deadline = Clock::now() + seconds(limits_.request_seconds);
+        c->buffered = &buffered_;
+        c->deadline = Clock::now() + seconds(limits_.idle_seconds);
         open.push_back(std::move(c));
     }
+}
+
+void Server::linger(Connection& c) {
+    ::shutdown(c.fd, SHUT_WR);
+    c.lingering = true;
+    c.request = Request{};
+    c.in.clear();
+    c.in.shrink_to_fit();
+    c.out.clear();
+    c.out.shrink_to_fit();
+    c.sent = 0;
+    c.recharge();
+    c.deadline = Clock::now() + seconds(LingerSeconds);
+}
+
+void Server::wait_for_request(Connection& c) {
+    c.next_request();
+    c.deadline = Clock::now() + seconds(c.started ? limits_.request_seconds : limits_.idle_seconds);
 }
 
 void Server::io_loop() {
@@ -247,14 +306,15 @@ void Server::io_loop() {
                 back.swap(returned_);
             }
             for (auto& c : back) {
-                if (c->broken || (!c->writing() && c->close_after)) continue;  // done with: closed
+                if (c->broken) continue;  // done with: closed
                 if (c->writing()) {
                     // A plain response, written here: a slow reader holds no worker.
                     c->deadline = Clock::now() + seconds(limits_.write_seconds + static_cast<double>(c->out.size()) / (1 << 20));
+                } else if (c->close_after) {
+                    linger(*c);  // a streamed response that ended with the connection
                 } else {
-                    c->next_request();
-                    c->deadline = Clock::now() + seconds(c->started ? limits_.request_seconds : limits_.idle_seconds);
-                    ready_at_once = ready_at_once || !c->in.empty();
+                    wait_for_request(*c);
+                    ready_at_once = true;
                 }
                 open.push_back(std::move(c));
             }
@@ -263,11 +323,10 @@ void Server::io_loop() {
         const bool accepting = now >= accept_again;
         polled.assign({{wake_pipe_[0], POLLIN, 0}, {accepting ? listen_fd_ : -1, POLLIN, 0}});
         Clock::time_point next_deadline = now + std::chrono::milliseconds(accepting ? 500 : 100);
-        std::size_t buffered = 0;
         for (const auto& c : open) {
             polled.push_back({c->fd, static_cast<short>(c->writing() ? POLLOUT : POLLIN), 0});
             next_deadline = std::min(next_deadline, c->deadline);
-            buffered += c->buffered();
+            ready_at_once = ready_at_once || c->check_input;
         }
         if (::poll(polled.data(), polled.size(), ready_at_once ? 0 : milliseconds_until(next_deadline)) < 0 && errno != EINTR) break;
         if (polled[0].revents) {
@@ -279,20 +338,34 @@ void Server::io_loop() {
         for (std::size_t i = 0; i < open.size(); ++i) {
             auto& c = open[i];
             const short events = polled[i + 2].revents;
+            if (c->lingering) {
+                if (events && !drop_input(*c)) continue;  // the client has closed too: closed
+                if (Clock::now() < c->deadline) still.push_back(std::move(c));
+                continue;
+            }
             if (c->writing()) {
-                if (events && !write_pending(*c)) continue;  // sent and to be closed, or gone: closed
+                if (events && !write_pending(*c)) continue;  // gone: closed
                 if (c->writing()) {
                     if (Clock::now() < c->deadline) still.push_back(std::move(c));
                     continue;  // else too slow a reader: dropped
                 }
-                c->next_request();  // written: the connection waits for its next request
-                c->deadline = Clock::now() + seconds(c->started ? limits_.request_seconds : limits_.idle_seconds);
+                if (c->close_after) {
+                    linger(*c);
+                    still.push_back(std::move(c));
+                    continue;
+                }
+                wait_for_request(*c);  // written: the connection waits for its next request
             }
-            const std::size_t before = c->in.size();
+            if (!(events & (POLLIN | POLLHUP | POLLERR)) && !c->check_input) {
+                if (Clock::now() < c->deadline) still.push_back(std::move(c));
+                else if (c->started) {  // too slow a request: told so; an idle connection is just closed
+                    refuse(*c, 408, fmt::format("the request did not arrive whole within {} s", limits_.request_seconds));
+                    still.push_back(std::move(c));
+                }
+                continue;
+            }
+            c->check_input = false;
             const bool complete = read_request(*c);
-            buffered += c->in.size() - before;
-            if (!complete && buffered > limits_.max_buffered_bytes && c->in.size() > before)
-                c->refuse(503, "busy: the server holds too many requests in reading; try again");
             if (c->refusal) {
                 refuse(*c, c->refusal, c->refusal_message);
                 still.push_back(std::move(c));
@@ -315,30 +388,54 @@ void Server::io_loop() {
                 continue;
             }
             if (c->broken || c->eof) continue;  // gone, or done sending without a whole request: closed
-            if (Clock::now() >= c->deadline) continue;  // too slow, or idle too long: closed
+            if (Clock::now() >= c->deadline) {
+                if (c->started) {
+                    refuse(*c, 408, fmt::format("the request did not arrive whole within {} s", limits_.request_seconds));
+                    still.push_back(std::move(c));
+                }
+                continue;
+            }
             still.push_back(std::move(c));
         }
         open.swap(still);
-        if (accepting && polled[1].revents) {
-            accept_connections(open);
-            // Out of descriptors (the listening socket stays readable): wait a moment, not spin.
-            if (errno == EMFILE || errno == ENFILE) accept_again = Clock::now() + std::chrono::milliseconds(100);
-        }
+        if (accepting && polled[1].revents && accept_connections(open))
+            accept_again = Clock::now() + std::chrono::milliseconds(100);
     }
 }
 
+bool Server::drop_input(Connection& c) {
+    char buffer[16384];
+    for (std::size_t dropped = 0; dropped < BytesPerPass;) {
+        const ssize_t n = ::recv(c.fd, buffer, sizeof buffer, 0);
+        if (n > 0) dropped += static_cast<std::size_t>(n);
+        else if (n < 0 && errno == EINTR) continue;
+        else return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);  // 0: the client closed; else gone
+    }
+    return true;
+}
+
 bool Server::read_request(Connection& c) {
-    // Never more than the request needs: its head (up to the bound), then its body.
+    // Never more than the request needs (its head up to the bound, then its body), nor more
+    // than the server may still hold for all connections together, nor more than a pass's share.
     const std::size_t need = c.head_parsed ? c.head_end + c.body_length : limits_.max_head_bytes + 1;
     char buffer[16384];
-    while (c.in.size() < need && !c.eof && !c.broken) {
-        const ssize_t n = ::recv(c.fd, buffer, std::min(sizeof buffer, need - c.in.size()), 0);
+    std::size_t this_pass = 0;
+    while (c.in.size() < need && !c.eof && !c.broken && this_pass < BytesPerPass) {
+        const std::size_t held = buffered_;
+        const std::size_t room = held < limits_.max_buffered_bytes ? limits_.max_buffered_bytes - held : 0;
+        if (room == 0) {
+            c.refuse(503, "busy: the server holds too many requests in reading; try again");
+            return true;
+        }
+        const ssize_t n = ::recv(c.fd, buffer, std::min({sizeof buffer, need - c.in.size(), room}), 0);
         if (n > 0) {
+            this_pass += static_cast<std::size_t>(n);
             if (!c.started) {  // the request's own deadline runs from its first byte
                 c.started = true;
                 c.deadline = Clock::now() + seconds(limits_.request_seconds);
             }
             c.in.append(buffer, static_cast<std::size_t>(n));
+            c.recharge();
         } else if (n == 0) {
             c.eof = true;
         } else if (errno == EINTR) {
@@ -348,20 +445,28 @@ bool Server::read_request(Connection& c) {
             break;
         }
     }
+    if (this_pass >= BytesPerPass) c.check_input = true;  // more may be waiting: the next pass reads on
     if (!c.head_parsed) {
         // Empty lines before a request line are passed over (RFC 9112, 2.2).
         const auto first = c.in.find_first_not_of("\r\n");
         c.in.erase(0, first == std::string::npos ? c.in.size() : first);
-        // The head ends at the first empty line, CRLF or bare LF, whichever comes first.
-        const auto crlf = c.in.find("\r\n\r\n"), lf = c.in.find("\n\n");
-        const std::size_t end = std::min(crlf, lf);
+        // The head ends at the first empty line, whichever line ends (CRLF or bare LF) it has.
+        std::size_t end = std::string::npos, separator = 0;
+        for (const std::string_view blank : {"\r\n\r\n", "\n\r\n", "\n\n"})
+            if (const auto at = c.in.find(blank); at != std::string::npos && (end == std::string::npos || at + blank.size() < end + separator)) {
+                end = at;
+                separator = blank.size();
+            }
         if (end == std::string::npos || end > limits_.max_head_bytes) {
             if (c.in.size() > limits_.max_head_bytes || end != std::string::npos)
                 c.refuse(431, fmt::format("the request head is over {} bytes", limits_.max_head_bytes));
             return c.refusal != 0;
         }
-        if (!parse_head(c, end, end == crlf ? 4 : 2)) return true;
-        if (c.in.size() < c.head_end + c.body_length) return read_request(c);  // its body may be waiting
+        if (!parse_head(c, end, separator)) return true;
+        if (c.in.size() < c.head_end + c.body_length) {
+            if (c.check_input) return false;  // this pass's share is read: the body on the next
+            return read_request(c);            // its body may be waiting
+        }
     }
     if (c.in.size() < c.head_end + c.body_length) return false;
     if (c.in.size() == c.head_end + c.body_length) {  // no pipelined request behind: the buffer becomes the body
@@ -371,7 +476,9 @@ bool Server::read_request(Connection& c) {
     } else {
         c.request.body = c.in.substr(c.head_end, c.body_length);
         c.in.erase(0, c.head_end + c.body_length);
+        c.check_input = false;  // the pipelined request waits for this one's answer
     }
+    c.recharge();
     return true;
 }
 
@@ -384,18 +491,24 @@ bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
     const auto line_end = head.find('\n');
     const std::string_view line = trim(head.substr(0, line_end));
     const auto space1 = line.find(' '), space2 = line.rfind(' ');
-    if (space1 == std::string_view::npos || space2 == space1) {
+    if (space1 == std::string_view::npos || space2 == space1 || line.find(' ', space1 + 1) != space2 ||
+        !is_token(line.substr(0, space1))) {
         c.refuse(400, "malformed request line");
         return false;
     }
     c.request.method = std::string(line.substr(0, space1));
     std::string_view target = line.substr(space1 + 1, space2 - space1 - 1);
     const std::string_view version = line.substr(space2 + 1);
-    if (version != "HTTP/1.1" && version != "HTTP/1.0") {
+    // HTTP/1.x: a later minor version is answered as 1.1 (RFC 9110, 6.2).
+    if (version.size() != 8 || !version.starts_with("HTTP/1.") || !std::isdigit(static_cast<unsigned char>(version[7]))) {
         c.refuse(505, "HTTP/1.0 or HTTP/1.1 only");
         return false;
     }
     c.http10 = version == "HTTP/1.0";
+    if (target.size() > MaxTargetBytes) {  // (the routes' regular expressions recurse once a character)
+        c.refuse(414, fmt::format("the request target is over {} bytes", MaxTargetBytes));
+        return false;
+    }
     if (const auto scheme = target.find("://"); scheme != std::string_view::npos && !target.starts_with("/")) {
         const auto path = target.find('/', scheme + 3);
         target = path == std::string_view::npos ? std::string_view("/") : target.substr(path);
@@ -438,6 +551,10 @@ bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
         }
         std::string name = lowercase(header.substr(0, colon));
         const std::string value(trim(header.substr(colon + 1)));
+        if (std::any_of(value.begin(), value.end(), [](char ch) { return (static_cast<unsigned char>(ch) < 0x20 && ch != '\t') || ch == 0x7f; })) {
+            c.refuse(400, fmt::format("a control character in the {} header", name));
+            return false;
+        }
         auto [it, inserted] = c.request.headers.emplace(name, value);
         if (!inserted) {
             if (name == "host" || name == "content-length" || name == "transfer-encoding") {
@@ -447,8 +564,20 @@ bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
             it->second += ", " + value;
         }
     }
-    const std::string connection = lowercase(c.request.header("connection"));
-    c.keep_alive = c.http10 ? connection.find("keep-alive") != std::string::npos : connection.find("close") == std::string::npos;
+    if (!c.http10 && !c.request.headers.contains("host")) {  // RFC 9112, 3.2
+        c.refuse(400, "the request names no host (HTTP/1.1 requires a Host header)");
+        return false;
+    }
+    // Connection: a comma-separated list of tokens.
+    bool close = false, keep_alive = false;
+    for (std::string_view list = c.request.header("connection"); !list.empty();) {
+        const auto comma = list.find(',');
+        const std::string option = lowercase(trim(list.substr(0, comma)));
+        list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        close = close || option == "close";
+        keep_alive = keep_alive || option == "keep-alive";
+    }
+    c.keep_alive = !close && (!c.http10 || keep_alive);
     if (c.request.headers.contains("transfer-encoding")) {
         c.refuse(411, "a request body must come with its Content-Length, not a Transfer-Encoding");
         return false;
@@ -465,18 +594,23 @@ bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
             return false;
         }
     }
-    if (lowercase(c.request.header("expect")) == "100-continue" && c.body_length > 0 && c.in.size() == c.head_end) {
-        const std::string go_on = "HTTP/1.1 100 Continue\r\n\r\n";
-        [[maybe_unused]] const ssize_t n = ::send(c.fd, go_on.data(), go_on.size(), MSG_NOSIGNAL);  // a small first write
+    // (An HTTP/1.0 client's Expect is ignored, RFC 9110, 10.1.1.) Sent at once, while nothing
+    // else is: a client whose socket cannot take these bytes is dropped rather than answered
+    // with half of them.
+    if (!c.http10 && lowercase(c.request.header("expect")) == "100-continue" && c.body_length > 0 && c.in.size() == c.head_end) {
+        const std::string_view go_on = "HTTP/1.1 100 Continue\r\n\r\n";
+        c.broken = ::send(c.fd, go_on.data(), go_on.size(), MSG_NOSIGNAL) != static_cast<ssize_t>(go_on.size());
     }
     return true;
 }
 
 bool Server::write_pending(Connection& c) {
-    while (c.writing()) {
-        const ssize_t n = ::send(c.fd, c.out.data() + c.sent, c.out.size() - c.sent, MSG_NOSIGNAL);
+    for (std::size_t this_pass = 0; c.writing() && this_pass < BytesPerPass;) {
+        const std::size_t size = std::min(c.out.size() - c.sent, BytesPerPass - this_pass);
+        const ssize_t n = ::send(c.fd, c.out.data() + c.sent, size, MSG_NOSIGNAL);
         if (n > 0) {
             c.sent += static_cast<std::size_t>(n);
+            this_pass += static_cast<std::size_t>(n);
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -485,7 +619,13 @@ bool Server::write_pending(Connection& c) {
             return false;  // gone
         }
     }
-    return !c.close_after;
+    if (!c.writing()) {
+        c.out.clear();
+        c.out.shrink_to_fit();
+        c.sent = 0;
+        c.recharge();
+    }
+    return true;
 }
 
 void Server::queue_response(Connection& c, Response& res, bool keep_alive) {
@@ -496,9 +636,14 @@ void Server::queue_response(Connection& c, Response& res, bool keep_alive) {
     c.out += fmt::format("Connection: {}\r\nContent-Length: {}\r\n\r\n", keep_alive ? "keep-alive" : "close", res.body.size());
     c.out += res.body;
     c.sent = 0;
+    c.request = Request{};  // answered: its body is not held while the response is written
+    c.recharge();
 }
 
 void Server::refuse(Connection& c, int status, const std::string& message) {
+    c.in.clear();  // the connection closes after the answer: what the client sent more is dropped
+    c.in.shrink_to_fit();
+    c.deadline = Clock::now() + seconds(limits_.write_seconds);
     Response res;
     res.status = status;
     if (error_handler_) error_handler_(res, status, message);
@@ -518,7 +663,11 @@ void Server::work() {
             c = std::move(ready_.front());
             ready_.pop_front();
         }
-        handle(*c);
+        try {
+            handle(*c);
+        } catch (...) {  // (out of memory while answering): the connection is dropped, the worker goes on
+            c->broken = true;
+        }
         give_back(std::move(c));
     }
 }
@@ -574,29 +723,32 @@ void Server::stream(Connection& c, Response& res) {
     const StreamWriter write = [&](std::string_view data) {
         if (!open || stopping_) return open = false;
         if (data.empty()) return true;
-        pollfd p{c.fd, POLLRDHUP, 0};  // the client has closed its side: the page is gone
-        if (::poll(&p, 1, 0) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) return open = false;
+        // (A client that has only shut its sending side still reads: a page that went away is
+        // noticed when a write fails, within a heartbeat or two.)
         return open = send_blocking(c, chunked ? fmt::format("{:x}\r\n{}\r\n", data.size(), data) : std::string(data));
     };
     if (open) res.stream(write);
     if (open && chunked) open = send_blocking(c, "0\r\n\r\n");
+    c.request = Request{};
+    c.recharge();
     c.broken = !open;
     c.close_after = !c.keep_alive || !chunked;
 }
 
 bool Server::send_blocking(Connection& c, std::string_view data) {
-    auto last_progress = Clock::now();
+    // The whole write within the bound, not each byte of it: a client that takes a byte now
+    // and then must not hold the worker (and the search it streams) for ever.
+    const auto deadline = Clock::now() + seconds(limits_.write_seconds);
     while (!data.empty()) {
         const ssize_t n = ::send(c.fd, data.data(), data.size(), MSG_NOSIGNAL);
         if (n > 0) {
             data.remove_prefix(static_cast<std::size_t>(n));
-            last_progress = Clock::now();
             continue;
         }
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return false;
         // The client reads slowly: wait for room, a while at most.
-        if (stopping_ || Clock::now() - last_progress > seconds(limits_.write_seconds)) return false;
+        if (stopping_ || Clock::now() > deadline) return false;
         pollfd p{c.fd, POLLOUT, 0};
         ::poll(&p, 1, 100);
     }

@@ -1,4 +1,4 @@
-// The web board's page files (loa/web/page/), built into the binary so that `loa serve` works
+// The web board's page files (matches/web/page/), built into the binary so that `loa serve` works
 // from any directory, offline, with nothing installed beside it. The table is generated at
 // build time by cmake/embed_assets.cmake.
 #pragma once
@@ -6,7 +6,7 @@
 #include <span>
 #include <string_view>
 
-namespace loa::web {
+namespace matches::web {
 
 struct Asset {
     std::string_view name;  // "index.html", "app.js", ...
@@ -16,4 +16,4 @@ struct Asset {
 
 std::span<const Asset> assets();
 
-}  // namespace loa::web
+}  // namespace matches::web

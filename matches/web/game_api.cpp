@@ -1,4 +1,4 @@
-#include "loa/web/game_api.hpp"
+#include "matches/web/game_api.hpp"
 
 #include <fmt/format.h>
 
@@ -7,7 +7,8 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 
-namespace loa::web {
+namespace matches::web {
+using namespace ::loa;  // the board speaks the game's types throughout
 namespace {
 
 std::string optional_string(const nlohmann::json& request, const char* key, std::string fallback) {
@@ -99,4 +100,4 @@ nlohmann::json game_json(const Game& game) {
 
 std::string json_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
 
-}  // namespace loa::web
+}  // namespace matches::web
