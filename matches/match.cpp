@@ -1,24 +1,17 @@
 #include "matches/match.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
-#include <mutex>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "loa/game.hpp"
+#include "matches/scheduler.hpp"
 
 namespace matches {
 namespace {
-
-struct Job {
-    int pairing;      // index into the pairing list
-    int pair;         // pair number within the pairing
-    int global_pair;  // position in the whole schedule
-    bool half_played = false;  // a resumed pair whose first game the interrupted run had counted
-};
 
 double points_for(const GameRecord& g, const std::string& name) {
     if (g.outcome == loa::Outcome::Draw) return 0.5;
@@ -159,7 +152,10 @@ int scheduled_games(const MatchSettings& s) {
     return 2 * in_shard;
 }
 
-MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
+namespace {
+
+// What a match must have before a game is played.
+void check_playable(const MatchSettings& s) {
     if (s.engines.size() < 2) throw common::InputError("a match needs at least two engines");
     if (s.openings.empty()) throw common::InputError("a match needs at least one opening");
     check_schedule_size(s);
@@ -169,146 +165,67 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
                 if (!(o.start == loa::Position::start()))
                     throw common::InputError(fmt::format(
                         "engine '{}': position=startpos, but opening '{}' does not start from the standard position", e.name, o.label));
-    MatchResult result;
-    result.pairings = pairings_of(s);
-    // Resumed games: pairs with both games done are kept; a half-played pair is replayed.
-    std::map<int, int> done_in_pair;
-    for (const GameRecord& g : already_played) ++done_in_pair[g.pair];
-    std::vector<GameRecord> finished;
-    int finished_count = 0;
+}
+
+// An interrupted run's games, reconciled with the schedule: pairs with both games done are
+// kept and counted again, in the order the run counted them (so that every pairing's SPRT
+// decision is the one the interrupted run took); a half-played pair is played again.
+struct Resumed {
+    std::map<int, int> done_in_pair;  // games finished, by pair of the whole schedule
+    std::vector<GameRecord> games;    // of whole pairs
+    std::vector<PairingStats> pairings;
+};
+
+Resumed reconcile(const MatchSettings& s, const std::vector<GameRecord>& already_played) {
+    Resumed r;
+    for (const GameRecord& g : already_played) ++r.done_in_pair[g.pair];
     for (const GameRecord& g : already_played)
-        if (done_in_pair[g.pair] == 2) {
-            finished.push_back(g);
-            ++finished_count;
-        }
-    {
-        // The state file holds the games in the order the run counted them: replayed in that
-        // order, every pairing's SPRT decision is the one the interrupted run took.
-        MatchResult resumed;
-        resumed.games = finished;
-        tally(s, resumed, SprtReplay::GivenOrder);
-        result.pairings = resumed.pairings;
-    }
-    if (!callbacks.keep_games) std::vector<GameRecord>().swap(finished);  // counted: the caller has them
-    auto decided = [&](int pairing) {
-        return s.sprt && result.pairings[static_cast<std::size_t>(pairing)].decision != SprtDecision::Continue;
-    };
+        if (r.done_in_pair[g.pair] == 2) r.games.push_back(g);
+    MatchResult counted;
+    counted.games = r.games;
+    tally(s, counted, SprtReplay::GivenOrder);
+    r.pairings = std::move(counted.pairings);
+    return r;
+}
 
-    const int pairs_per_pairing = (s.games + 1) / 2;
-    // Interleave pairings so that every pairing advances at the same pace.
-    std::vector<Job> jobs;
-    int global = 0, in_shard = 0;
-    for (int pair = 0; pair < pairs_per_pairing; ++pair)
-        for (int p = 0; p < static_cast<int>(result.pairings.size()); ++p, ++global)
-            if (global % s.shard_count == s.shard_index) {
-                if (s.max_pairs > 0 && ++in_shard > s.max_pairs) continue;
-                result.scheduled_games += 2;
-                if (done_in_pair[global] == 2) continue;
-                const bool half_played = done_in_pair[global] == 1;
-                // A pairing that had decided plays no new pairs. A pair it had half played was
-                // in flight at its decision (none starts after one), and the uninterrupted run
-                // would have finished and counted it: it is played again. (A pair in flight
-                // with neither game finished is not in the state file: it is lost, at most
-                // one a worker; the decision does not depend on it.)
-                if (decided(p) && !half_played) {
-                    result.stopped_by_sprt = true;
-                    continue;
-                }
-                jobs.push_back({p, pair, global, half_played});
-            }
-    // As when a run decides while playing: a single pairing's decision stops the run.
-    if (s.sprt && result.pairings.size() == 1 && decided(0)) result.stopped_by_sprt = true;
-
-    std::mutex lock;
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> stop{false};
-    std::map<int, std::vector<GameRecord>> pending;  // by pairing: games waiting for their partner
-
-    std::exception_ptr failure;
-    std::atomic<int> workers_started{0};
-    auto play_jobs = [&] {
-        const int worker = workers_started++;
-        std::vector<std::unique_ptr<Player>> players;
-        for (const EngineSpec& e : s.engines) {
-            players.push_back(make_player(e, s.rules));
-            players.back()->set_interrupt(callbacks.interrupt);
-        }
-        auto interrupted = [&] { return callbacks.interrupt && callbacks.interrupt->load(); };
-        for (;;) {
-            if (stop.load() || interrupted()) return;
-            const std::size_t k = next.fetch_add(1);
-            if (k >= jobs.size()) return;
-            const Job job = jobs[k];
-            if (s.sprt && !job.half_played) {
-                // A pairing that has decided plays no more pairs (those in flight are finished
-                // and counted); in a gauntlet or round robin the others go on. Checked under
-                // the lock, so that a pair never starts after its pairing's decision (a resume
-                // would not play it).
-                const std::lock_guard guard(lock);
-                if (decided(job.pairing)) {
-                    result.stopped_by_sprt = true;
-                    continue;
-                }
-            }
-            const PairingStats& pairing = result.pairings[static_cast<std::size_t>(job.pairing)];
-            const Opening& opening = s.openings[static_cast<std::size_t>(job.pair) % s.openings.size()];
-            Player& a = *players[static_cast<std::size_t>(pairing.first)];
-            Player& b = *players[static_cast<std::size_t>(pairing.second)];
-            for (int game = 0; game < 2; ++game) {
-                Player& black = game == 0 ? a : b;
-                Player& white = game == 0 ? b : a;
-                std::function<void(const loa::Game&)> on_move;
-                if (callbacks.on_move)
-                    on_move = [&, index = 2 * job.global_pair + game](const loa::Game& g) {
-                        callbacks.on_move({worker, index, black.spec().name, white.spec().name, &g});
-                    };
-                GameRecord record = play_game(black, white, opening, s.rules, s.adjudication, on_move);
-                record.pair = job.global_pair;
-                record.index = 2 * job.global_pair + game;
-                if (interrupted()) return;  // abandoned, or finished after the interrupt: played again on resume
-                const std::lock_guard guard(lock);
-                PairingStats& stats = result.pairings[static_cast<std::size_t>(job.pairing)];
-                add_game(stats, record, s.engines[static_cast<std::size_t>(stats.first)].name, pending[job.pairing]);
-                if (s.sprt) {
-                    update_sprt(stats, *s.sprt);
-                    if (stats.decision != SprtDecision::Continue && result.pairings.size() == 1) {
-                        stop = true;
-                        result.stopped_by_sprt = true;
-                    }
-                }
-                if (callbacks.on_game) callbacks.on_game(record, stats);
-                ++finished_count;
-                if (callbacks.keep_games) finished.push_back(std::move(record));
-            }
-        }
-    };
-    auto worker = [&] {
-        try {
-            play_jobs();
-        } catch (...) {
-            const std::lock_guard guard(lock);
-            if (!failure) failure = std::current_exception();
-            stop = true;
-        }
-    };
-    const int threads = std::max(0, std::min<int>(s.concurrency, static_cast<int>(jobs.size())));
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(worker);
-    for (auto& t : pool) t.join();
-    if (failure) std::rethrow_exception(failure);
-    result.interrupted = callbacks.interrupt && callbacks.interrupt->load();
-    result.finished_games = finished_count;
-    if (!callbacks.keep_games) return result;  // the live counts: the same in any order
-    result.games = std::move(finished);
+// Recounts every pairing from the games, which it sorts into schedule order: a check of the
+// counts kept while playing. The decisions stay the ones taken while playing (games may finish
+// in another order than the schedule's, so a replay in schedule order could cross a bound the
+// run never crossed).
+void recount(const MatchSettings& s, MatchResult& result) {
     const std::vector<PairingStats> live = result.pairings;
-    tally(s, result);  // sorts the games into schedule order and checks the counts by a recount
-    // The decisions are the ones taken while playing (games may finish in another order than
-    // the schedule's, so a replay in schedule order could cross a bound the run never crossed).
+    tally(s, result);
     for (std::size_t i = 0; i < live.size(); ++i) {
         result.pairings[i].decision = live[i].decision;
         result.pairings[i].decision_llr = live[i].decision_llr;
         result.pairings[i].decision_games = live[i].decision_games;
     }
+}
+
+}  // namespace
+
+MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
+    check_playable(s);
+    Resumed resumed = reconcile(s, already_played);
+    const int resumed_games = static_cast<int>(resumed.games.size());
+    if (!callbacks.keep_games) std::vector<GameRecord>().swap(resumed.games);  // counted: the caller has them
+    MatchResult result;
+    result.pairings = std::move(resumed.pairings);
+
+    const Schedule schedule = make_schedule(s, result.pairings, resumed.done_in_pair);
+    result.scheduled_games = schedule.scheduled_games;
+    result.stopped_by_sprt = schedule.stopped_by_sprt;
+    // As when a run decides while playing: a single pairing's decision stops the run.
+    if (s.sprt && result.pairings.size() == 1 && result.pairings[0].decision != SprtDecision::Continue)
+        result.stopped_by_sprt = true;
+
+    Played played = play_schedule(s, callbacks, schedule.jobs, result.pairings, result.stopped_by_sprt);
+    result.interrupted = callbacks.interrupt && callbacks.interrupt->load();
+    result.finished_games = resumed_games + played.count;
+    if (!callbacks.keep_games) return result;  // the live counts: the same in any order
+    result.games = std::move(resumed.games);
+    std::move(played.games.begin(), played.games.end(), std::back_inserter(result.games));
+    recount(s, result);
     return result;
 }
 

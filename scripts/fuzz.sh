@@ -10,8 +10,9 @@ seconds="${1:-30}"
 shift || true
 bash "$root/scripts/setup.sh" fuzz
 build="$root/build/fuzz"
+source "$root/scripts/ccache-env.sh"
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOA_FUZZ=ON -DBUILD_TESTING=OFF \
-  -DLOA_BUILD_BENCH=OFF > /dev/null
+  -DLOA_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
 cmake --build "$build" -j "$(nproc)" --target fuzz_targets
 targets=("$@")
 if ((${#targets[@]} == 0)); then

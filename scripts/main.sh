@@ -5,7 +5,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh" release
+bash "$root/scripts/build.sh" release loa loa-match  # what the job runs (the test command builds the rest)
 mkdir -p "$root/out"
 # The main job is played anew once it has finished (loa-match refuses to play a finished match
 # again over its result), and resumed when it was interrupted (its state file is there).

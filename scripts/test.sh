@@ -1,21 +1,43 @@
 #!/usr/bin/env bash
-# The test command: installs what is missing, builds Release and Debug+ASan/UBSan, and runs the
-# whole default suite under both (tests labelled `slow` are opt-in: ctest -L slow); then a
-# short libFuzzer round over every text input (clang, ASan + UBSan), and a ThreadSanitizer build
-# runs the threaded parts (protocol sessions, the match runner with -j 2).
+# The test command (what CI runs): installs what is missing, then
+#   release   builds everything (Release) and runs the whole default suite, browser and
+#             Slurm tests included (labels `slow` are opt-in: ctest -L slow);
+#   sanitize  builds the tests with AddressSanitizer + UndefinedBehaviorSanitizer (Debug, -O1,
+#             asserts on) and runs the suite but for the heaviest search computations, which
+#             the release stage runs (tests/CMakeLists.txt: LOA_RELEASE_ONLY_TESTS);
+#   fuzz      a short libFuzzer round over every text input (clang, ASan + UBSan);
+#   tsan      builds the threaded tests with ThreadSanitizer and runs them (protocol sessions,
+#             lazy SMP, the match runner with -j 2, the web server, the shared table).
+# Every compiler call goes through ccache: a second run, or a fresh clone of a tree built
+# before, rebuilds little. Each stage's time is printed at the end.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-bash "$root/scripts/setup.sh" browser cluster
-for kind in release sanitize; do
-  echo "== $kind: build"
-  bash "$root/scripts/build.sh" "$kind"
-  echo "== $kind: test"
-  (cd "$root/build/$kind" && ctest --output-on-failure -j "$(nproc)" -LE slow)
-done
-echo "== fuzz: a short round of every target (scripts/fuzz.sh SECONDS for a longer one)"
-bash "$root/scripts/fuzz.sh" 3
-echo "== tsan: build"
-bash "$root/scripts/build.sh" tsan
-echo "== tsan: test (sessions, protocols, matches, the web server, the shared table)"
-(cd "$root/build/tsan" && TSAN_OPTIONS="halt_on_error=1" ctest --output-on-failure -j "$(nproc)" -LE slow \
-  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|WebApi|TranspositionTable|cli\.match|cli\.play')
+jobs="$(nproc)"
+export TSAN_OPTIONS="halt_on_error=1"  # (read by the ThreadSanitizer builds only)
+timings=()
+stage() {  # stage NAME COMMAND...: runs it, and notes its time
+  local name="$1" start=$SECONDS
+  shift
+  echo "== $name"
+  "$@"
+  timings+=("$(printf '%-16s %5d s' "$name" $((SECONDS - start)))")
+}
+in_build() {  # in_build KIND ctest-arguments...
+  local kind="$1"
+  shift
+  (cd "$root/build/$kind" && ctest --output-on-failure -j "$jobs" "$@")
+}
+
+stage setup bash "$root/scripts/setup.sh" browser cluster fuzz
+stage "release build" bash "$root/scripts/build.sh" release
+stage "release test" in_build release -LE slow
+stage "sanitize build" bash "$root/scripts/build.sh" sanitize
+stage "sanitize test" in_build sanitize -LE slow
+stage fuzz bash "$root/scripts/fuzz.sh" 3
+# Only what the threaded tests need.
+stage "tsan build" bash "$root/scripts/build.sh" tsan search_tests loa_tests match_tests web_tests loa loa-match loa-web
+stage "tsan test" in_build tsan -LE slow \
+  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|WebApi|HttpServer|TranspositionTable|cli\.match|cli\.play'
+echo "== times"
+printf '%s\n' "${timings[@]}"
+echo "total            $(printf '%5d' "$SECONDS") s"

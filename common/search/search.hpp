@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -308,10 +309,27 @@ private:
 
     bool in_tables(Move m) const { return config_.history_captures || !game_.is_capture(m); }
 
+    // A score a node may return: a decided game's (win_in/loss_in), an evaluation, a draw, or
+    // anything at all once the search is aborted (the caller drops it).
+    bool is_node_score(Score s) const { return aborted_ || (s >= -WinScore && s <= WinScore); }
+
+    // The invariants of every node, checked in debug builds (the sanitizer run of the tests):
+    // a window in order within the score range, a ply inside the stacks, a depth the iteration
+    // could have asked for, and a score within the range it may take.
+    Score alpha_beta(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
+        assert(-Infinity <= alpha && alpha < beta && beta <= Infinity);
+        assert(ply >= 0 && ply < MaxPly);
+        assert(units <= MaxPly * OnePly);
+        assert(!(after_null && ply == 0));  // a null move is never tried at the root
+        const Score score = search_node(alpha, beta, units, ply, after_null, cut_node);
+        assert(is_node_score(score));
+        return score;
+    }
+
     // `cut_node`: a node expected to fail high (Knuth and Moore's type 2; node_type.hpp says
     // which children are). Only multi-cut uses it.
     // `units`: the depth left in 1/OnePly plies.
-    Score alpha_beta(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
+    Score search_node(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
         pv_length_[ply] = 0;
         const bool root = ply == 0;
         const bool pv_node = beta - alpha > 1;
@@ -575,6 +593,14 @@ private:
     // at most qsearch_plies deep: LOA has captures almost everywhere, and an unbounded capture
     // search would dwarf the main tree.
     Score quiescence(Score alpha, Score beta, int ply, int qply) {
+        assert(-Infinity <= alpha && alpha < beta && beta <= Infinity);
+        assert(ply >= 0 && ply < MaxPly && qply >= 0 && qply <= config_.qsearch_plies);
+        const Score score = quiescence_node(alpha, beta, ply, qply);
+        assert(is_node_score(score));
+        return score;
+    }
+
+    Score quiescence_node(Score alpha, Score beta, int ply, int qply) {
         pv_length_[ply] = 0;
         if (count_node(ply)) return 0;
         ++stats_.qnodes;

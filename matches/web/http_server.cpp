@@ -570,7 +570,8 @@ bool Server::parse_head(Connection& c, std::size_t end, std::size_t separator) {
     }
     // Connection: a comma-separated list of tokens.
     bool close = false, keep_alive = false;
-    for (std::string_view list = c.request.header("connection"); !list.empty();) {
+    const std::string connection = c.request.header("connection");  // (a view of it must not outlive it)
+    for (std::string_view list = connection; !list.empty();) {
         const auto comma = list.find(',');
         const std::string option = lowercase(trim(list.substr(0, comma)));
         list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
