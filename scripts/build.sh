@@ -3,7 +3,7 @@
 #   build.sh release|sanitize|tsan [TARGET...]      (no target: everything)
 # Compiler calls go through ccache when it is installed (scripts/setup.sh installs it): a build
 # of a tree built before, in this clone or in a fresh one anywhere, is mostly cache hits.
-# Extra cmake arguments: LOA_CMAKE_ARGS="-DNAME=VALUE ...".
+# Extra cmake arguments: LOA_CMAKE_ARGS="-DNAME=VALUE ..." (split at spaces: no value with a space).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 kind="${1:-release}"; shift || true
@@ -18,6 +18,8 @@ case "$kind" in
 esac
 source "$root/scripts/ccache-env.sh"
 read -r -a extra <<< "${LOA_CMAKE_ARGS:-}"
+# Without ccache, a launcher an earlier configure cached is cleared.
+((${#launcher[@]})) || launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
 cmake -S "$root" -B "$root/build/$kind" "${args[@]}" "${launcher[@]}" "${extra[@]}" >/dev/null
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done

@@ -15,6 +15,12 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="$(nproc)"
 export TSAN_OPTIONS="halt_on_error=1"  # (read by the ThreadSanitizer builds only)
 timings=()
+print_times() {  # also when a stage fails: what the stages before it took
+  echo "== times"
+  ((${#timings[@]})) && printf '%s\n' "${timings[@]}"
+  echo "total            $(printf '%5d' "$SECONDS") s"
+}
+trap print_times EXIT
 stage() {  # stage NAME COMMAND...: runs it, and notes its time
   local name="$1" start=$SECONDS
   shift
@@ -37,7 +43,4 @@ stage fuzz bash "$root/scripts/fuzz.sh" 3
 # Only what the threaded tests need.
 stage "tsan build" bash "$root/scripts/build.sh" tsan search_tests loa_tests match_tests web_tests loa loa-match loa-web
 stage "tsan test" in_build tsan -LE slow \
-  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|ExternalEngines|WebApi|HttpServer|TranspositionTable|cli\.match|cli\.play'
-echo "== times"
-printf '%s\n' "${timings[@]}"
-echo "total            $(printf '%5d' "$SECONDS") s"
+  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'

@@ -314,12 +314,11 @@ private:
     bool is_node_score(Score s) const { return aborted_ || (s >= -WinScore && s <= WinScore); }
 
     // The invariants of every node, checked in debug builds (the sanitizer run of the tests):
-    // a window in order within the score range, a ply inside the stacks, a depth the iteration
-    // could have asked for, and a score within the range it may take.
+    // a window in order within the score range, a ply inside the stacks, and a score within the
+    // range it may take (a game must give every position that goes on a move, a pass at least).
     Score alpha_beta(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
         assert(-Infinity <= alpha && alpha < beta && beta <= Infinity);
         assert(ply >= 0 && ply < MaxPly);
-        assert(units <= MaxPly * OnePly);
         assert(!(after_null && ply == 0));  // a null move is never tried at the root
         const Score score = search_node(alpha, beta, units, ply, after_null, cut_node);
         assert(is_node_score(score));
