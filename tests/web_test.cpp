@@ -509,6 +509,20 @@ TEST(WebApi, RequestsOnOneConnectionAreAnsweredInOrder) {
 
 // Clients that pipeline requests and never read the answers once held every worker: plain
 // responses are written by the I/O thread, with a deadline, and the board answers others.
+// A client socket connected to the server with a receive buffer of `bytes` (set before the
+// connection, so that the window the server sees is small); -1 when it cannot connect.
+int connect_with_receive_window(int port, int bytes) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+    ::close(fd);
+    return -1;
+}
+
 TEST(WebApi, ClientsThatDoNotReadTheirAnswersHoldNoWorker) {
     matches::web::ServerSettings settings;
     RunningServer s(settings);
@@ -517,14 +531,8 @@ TEST(WebApi, ClientsThatDoNotReadTheirAnswersHoldNoWorker) {
     std::string many;
     for (int i = 0; i < 300; ++i) many += request;
     for (int i = 0; i < 12; ++i) {
-        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-        const int small = 2048;
-        ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+        const int fd = connect_with_receive_window(s.port(), 2048);
+        ASSERT_GE(fd, 0);
         timeval tv{1, 0};
         ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
         (void)::send(fd, many.data(), many.size(), MSG_NOSIGNAL);  // as much as goes in: never read
@@ -548,14 +556,8 @@ TEST(WebApi, ClientsThatDoNotReadTheirAnswersHoldNoWorker) {
 // did, to a client with a small receive window).
 TEST(WebApi, AnAnswerSurvivesAClientThatSendsMoreBeforeTheClose) {
     RunningServer s({});
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    const int small = 4096;
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(s.port()));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a), 0);
+    const int fd = connect_with_receive_window(s.port(), 4096);
+    ASSERT_GE(fd, 0);
     const std::string request = fmt::format("GET /app.js HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n\r\n", s.port());
     ASSERT_EQ(::send(fd, request.data(), request.size(), MSG_NOSIGNAL), static_cast<ssize_t>(request.size()));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // answered, partly still in the server's buffers
