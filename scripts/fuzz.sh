@@ -19,17 +19,21 @@ if ((${#targets[@]} == 0)); then
   for dir in "$root"/tests/fuzz/corpus/*/; do targets+=("$(basename "$dir")"); done
 fi
 mkdir -p "$build/artifacts"
-failed=0
-for t in "${targets[@]}"; do
+# fuzz_one TARGET: one target for $seconds, on one core (libFuzzer's default: one job).
+fuzz_one() {
+  local t="$1" log="$build/fuzz_$1.log"
   mkdir -p "$build/corpus/$t"
-  log="$build/fuzz_$t.log"
   if ASAN_OPTIONS=detect_leaks=1 "$build/tests/fuzz/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
        -artifact_prefix="$build/artifacts/$t-" "$build/corpus/$t" "$root/tests/fuzz/corpus/$t" > "$log" 2>&1; then
     echo "fuzz_$t: ok, $(grep -o 'Done [0-9]* runs' "$log" | grep -o '[0-9]*' || echo "?") runs in ${seconds} s"
   else
     echo "fuzz_$t: FAILED (log: $log)"
     grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5
-    failed=1
+    return 1
   fi
-done
-exit $failed
+}
+export -f fuzz_one
+export build root seconds
+# As many targets at once as there are cores: each runs its full time, the stage takes a
+# fraction of it. xargs exits non-zero when any target failed.
+printf '%s\n' "${targets[@]}" | xargs -P "$(nproc)" -I {} bash -c 'fuzz_one "$1"' _ {}

@@ -16,6 +16,7 @@
 #include "loa/search_game.hpp"
 #include "and_or_oracle.hpp"
 #include "rules_minimax.hpp"
+#include "sanitized_build.hpp"
 #include "test_positions.hpp"
 
 namespace loa {
@@ -193,7 +194,7 @@ TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
             search::SearchConfig config = search::parse_search_config(spec);
             config.tt_mb = 1;  // cleared for every position: 16 MB each time is slow under the sanitizers
             search::ParallelSearcher<SearchGame> session(SearchGame(rules), config);
-            for (const Position& pos : testing::sparse_positions(7, 60, 2, 6)) {
+            for (const Position& pos : testing::sample_when_sanitized(testing::sparse_positions(7, 60, 2, 6), 2)) {
                 search::SearchLimits limits;
                 limits.depth = 4;
                 if (!kept) session.new_game();
@@ -213,7 +214,7 @@ TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
             }
         }
     }
-    EXPECT_GE(checked, 200);
+    EXPECT_GE(checked, testing::sanitized_build ? 100 : 200);
 }
 
 // ---- claims a session's table must not make (issue 54) -----------------------------------
@@ -489,7 +490,7 @@ TEST(LoaSearch, TheEvaluationCacheChangesNoValueAndNoNodeCount) {
         LoaSearcher cached(SearchGame{}, with), plain(SearchGame{}, without);
         search::SearchLimits limits;
         limits.depth = 4;
-        for (const Position& pos : middle_game_positions(6, 31)) {
+        for (const Position& pos : testing::sample_when_sanitized(middle_game_positions(6, 31), 2)) {
             const auto a = cached.search(pos, limits), b = plain.search(pos, limits);
             EXPECT_EQ(a.score, b.score) << spec;
             EXPECT_EQ(a.pv, b.pv) << spec;

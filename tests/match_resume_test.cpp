@@ -29,9 +29,9 @@ using fixtures::small_match;
 // Strong against weak with an SPRT that decides within a few pairs.
 MatchSettings deciding_match() {
     MatchSettings s = small_match(1);
-    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0),
+    s.engines = {parse_engine_spec("name=strong,preset=full,nodes=300,tt=1", 0),
                  parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1)};
-    s.games = 40;
+    s.games = 28;  // decided after 16 to 20 games
     s.sprt = parse_sprt("elo0=0,elo1=200,model=logistic");
     s.sprt_text = "elo0=0,elo1=200,model=logistic";
     return s;
@@ -72,7 +72,7 @@ TEST(MatchResume, ADecidedPairingStillFinishesThePairItHadHalfPlayed) {
         MatchSettings s = deciding_match();
         if (gauntlet) {
             s.format = Format::Gauntlet;
-            s.engines.push_back(parse_engine_spec("name=equal,preset=full,depth=3,eval=hand", 2));
+            s.engines.push_back(parse_engine_spec("name=equal,preset=full,nodes=300,eval=hand,tt=1", 2));
         }
         const int pairings = gauntlet ? 2 : 1;
         const MatchResult whole = run_match(s, {});

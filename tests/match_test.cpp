@@ -398,7 +398,7 @@ TEST(Match, AnSprtStopKeepsTheDecisionAndReportsTheGamesInFlight) {
     // workers the other pair in flight at the decision is still played and counted; the
     // decision, and the LLR that took it, stay as they were.
     MatchSettings s = small_match(2);
-    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0), parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1)};
+    s.engines = {parse_engine_spec("name=strong,preset=full,nodes=300,tt=1", 0), parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1)};
     s.games = 60;
     s.sprt = parse_sprt("elo0=0,elo1=200,model=logistic");
     const MatchResult r = run_match(s, {});
@@ -423,20 +423,20 @@ TEST(Match, AGauntletWithAnSprtStopsEachPairingAtItsOwnDecision) {
     // and plays its whole schedule unless it decides too.
     MatchSettings s = small_match(2);
     s.format = Format::Gauntlet;
-    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0),
+    s.engines = {parse_engine_spec("name=strong,preset=full,nodes=300,tt=1", 0),
                  parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1),
-                 parse_engine_spec("name=equal,preset=full,depth=3,eval=hand", 2)};
-    s.games = 40;
+                 parse_engine_spec("name=equal,preset=full,nodes=300,eval=hand,tt=1", 2)};
+    s.games = 28;  // the weak pairing decides after 16 to 20 games
     s.sprt = parse_sprt("elo0=0,elo1=200,model=logistic");
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.pairings.size(), 2u);
     const PairingStats& weak = r.pairings[0];
     ASSERT_EQ(weak.decision, SprtDecision::AcceptH1);
-    EXPECT_LT(weak.games.games(), 40);
+    EXPECT_LT(weak.games.games(), 28);
     EXPECT_LE(weak.games.games(), weak.decision_games + 2 * 2);  // at most a pair per worker in flight
     EXPECT_TRUE(r.stopped_by_sprt);
     const PairingStats& equal = r.pairings[1];
-    if (equal.decision == SprtDecision::Continue) EXPECT_EQ(equal.games.games(), 40);
+    if (equal.decision == SprtDecision::Continue) EXPECT_EQ(equal.games.games(), 28);
     else EXPECT_LE(equal.games.games(), equal.decision_games + 2 * 2);
     EXPECT_EQ(static_cast<std::int64_t>(r.games.size()), weak.games.games() + equal.games.games());
     // A gauntlet has no --test/--base: the decided pairing still says in words what it found.
@@ -505,12 +505,12 @@ TEST(Match, SprtStopsARunOnceABoundIsCrossed) {
     // generous error rates) accepts H0 (the first engine is not stronger) early.
     MatchSettings s;
     s.engines = {parse_engine_spec("name=weak,preset=ab,depth=1,qsearch=off", 0),
-                 parse_engine_spec("name=strong,preset=pvs+tt+rhh,depth=3,qsearch_plies=2", 1)};
+                 parse_engine_spec("name=strong,preset=pvs+tt+rhh,depth=3,qsearch_plies=2,tt=1", 1)};
     s.games = 400;
     s.concurrency = 1;
     s.sprt = parse_sprt("elo0=0,elo1=50,alpha=0.2,beta=0.2,model=logistic");
     OpeningGenerator g;
-    g.count = 200;
+    g.count = 40;  // the decision comes long before the openings repeat
     g.balance_depth = 1;
     g.max_abs_score = 2000;
     s.openings = generate_openings(g, loa::Position::start(), s.rules);
@@ -655,12 +655,12 @@ TEST(Openings, TheShippedOpeningsAreManyDistinctAndFromTheStandardStart) {
 namespace matches {
 namespace {
 
-MatchResult against_fake(const std::string& mode, const std::string& limit, int games) {
+MatchResult against_fake(const std::string& mode, const std::string& limit, int games, int concurrency = 1) {
     MatchSettings s;
     s.engines = {parse_engine_spec("name=fake,cmd=bash,proto=uci,args=" LOA_TEST_SOURCE_DIR "/fake_engines/uci_fake.sh " + mode + "," + limit, 0),
                  parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
     s.games = games;
-    s.concurrency = 1;
+    s.concurrency = concurrency;
     OpeningGenerator g;
     g.count = games;
     g.balance_depth = 1;
@@ -682,7 +682,7 @@ TEST(ExternalEngines, ACrashLosesTheGameAndTheEngineRestarts) {
 }
 
 TEST(ExternalEngines, AHungEngineLosesOnItsMoveTimeout) {
-    const MatchResult r = against_fake("hang", "st=0.1", 2);
+    const MatchResult r = against_fake("hang", "st=0.1", 2, 2);  // both games wait at once
     ASSERT_EQ(r.games.size(), 2u);
     for (const GameRecord& g : r.games) EXPECT_NE(g.termination.find("no bestmove in time"), std::string::npos) << g.termination;
 }
@@ -713,6 +713,7 @@ TEST(ExternalEngines, AHungWrapperScriptLeavesNoProcessBehind) {
                                    "/fake_engines/wrapper.sh " + marker + " hang", 0),
                  parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
     s.games = 2;
+    s.concurrency = 2;  // both games wait for their timeout at once
     s.openings = {Opening{"start", loa::Position::start(), {}}};
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.games.size(), 2u);
@@ -752,7 +753,8 @@ TEST(ExternalEngines, GtpClocksUnderASecondAreSentWithTheirFractions) {
 
 // Two games from the start: our binary over `proto` behind tests/fake_engines/delay_wrapper.sh
 // (each line it is sent that starts with `prefix` arrives `seconds` late), named `name`, on
-// `clock`, against a depth-1 engine in process.
+// `clock`, against a depth-1 engine in process. The two games are played at once: each spends
+// most of its time waiting for the delayed lines.
 MatchSettings against_delayed_engine(const std::string& name, const std::string& proto, const std::string& clock,
                                      const std::string& prefix, const std::string& seconds) {
     MatchSettings s;
@@ -761,6 +763,7 @@ MatchSettings against_delayed_engine(const std::string& name, const std::string&
                                    0),
                  parse_engine_spec("name=ours,preset=pvs+tt+rhh,depth=1", 1)};
     s.games = 2;
+    s.concurrency = 2;
     s.openings = {Opening{"start", loa::Position::start(), {}}};
     return s;
 }
@@ -768,8 +771,8 @@ MatchSettings against_delayed_engine(const std::string& name, const std::string&
 // The runner lets a clock overrun by --time-margin; waiting for the move only a second past the
 // clock once cut such a move short as "no bestmove in time" instead.
 TEST(ExternalEngines, AnOverrunWithinTheMarginIsJudgedByTheClockNotCutShort) {
-    MatchSettings s = against_delayed_engine("late", "uci", "tc=0.2+0", "go", "1.3");
-    s.adjudication.time_margin_ms = 3000;  // 1.3 s late twice is within it, three times is not
+    MatchSettings s = against_delayed_engine("late", "uci", "tc=0.2+0", "go", "0.8");
+    s.adjudication.time_margin_ms = 2000;  // 0.8 s late twice is within it, three times is not
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.games.size(), 2u);
     for (const GameRecord& g : r.games) {
@@ -782,15 +785,15 @@ TEST(ExternalEngines, AnOverrunWithinTheMarginIsJudgedByTheClockNotCutShort) {
 // A GTP engine is told the game one `play` at a time before each genmove; that set-up is the
 // runner's business and once counted against the engine's clock, which lost long games on time.
 TEST(ExternalEngines, ReplayingTheGameToAGtpEngineCostsNoClockTime) {
-    MatchSettings s = against_delayed_engine("gtp", "gtp", "tc=1+0.05", "play", "0.05");
-    s.rules = loa::parse_rules("plylimit=20");  // 0.05 s a ply of set-up: 4.5 s by ply 20 against a 1.5 s clock
+    MatchSettings s = against_delayed_engine("gtp", "gtp", "tc=0.6+0.03", "play", "0.03");
+    s.rules = loa::parse_rules("plylimit=20");  // 0.03 s a ply of set-up: 2.7 s by ply 20 against a 0.9 s clock
     const MatchResult r = run_match(s, {});
     ASSERT_EQ(r.games.size(), 2u);
     for (const GameRecord& g : r.games) {
         EXPECT_EQ(g.termination.find("on time"), std::string::npos) << g.termination;
         EXPECT_GE(g.moves.size(), 12u) << g.termination;
         const double clock_ms = g.black == "gtp" ? g.black_ms : g.white_ms;
-        EXPECT_LT(clock_ms, 1000 + 10 * 50 + 50) << g.termination;
+        EXPECT_LT(clock_ms, 600 + 10 * 30 + 30) << g.termination;
     }
 }
 
@@ -1047,7 +1050,7 @@ TEST(MatchState, AResumeWhoseEnginesNowResolveDifferentlyIsRefused) {
     more_nodes.engines[1] = parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=800,qsearch_plies=2", 1);
     EXPECT_THROW(StateFile(path, more_nodes).load(), common::InputError);
     MatchSettings renamed = small_match(1);
-    renamed.engines[1] = parse_engine_spec("name=c,preset=pvs+tt+hh,nodes=600,qsearch_plies=2", 1);
+    renamed.engines[1] = parse_engine_spec("name=c,preset=pvs+tt+hh,nodes=600,qsearch_plies=2,tt=1", 1);
     EXPECT_THROW(StateFile(path, renamed).load(), common::InputError);
     EXPECT_EQ(StateFile(path, small_match(1)).load().size(), 2u);  // rewritten with the first texts
 
@@ -1247,8 +1250,8 @@ TEST(Plot, AGauntletRowReadsFromTheVariantsSideWithTheSummarysInterval) {
     // and the interval is the pentanomial one the summary prints, mirrored.
     MatchSettings s = small_match(2);
     s.format = Format::Gauntlet;
-    s.engines = {parse_engine_spec("name=strong,preset=full,depth=3", 0), parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1),
-                 parse_engine_spec("name=other,preset=full,depth=2", 2)};
+    s.engines = {parse_engine_spec("name=strong,preset=full,nodes=300,tt=1", 0), parse_engine_spec("name=weak,preset=ab,depth=1,eval=material", 1),
+                 parse_engine_spec("name=other,preset=full,nodes=300,tt=1", 2)};
     s.games = 6;
     const MatchResult r = run_match(s, {});
     const auto png = std::filesystem::temp_directory_path() / "loa-gauntlet-plot-test.png";

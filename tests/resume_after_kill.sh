@@ -6,11 +6,11 @@ set -euo pipefail
 loa_match="$1"
 dir=$(mktemp -d)
 trap '[ "${keep:-}" ] || rm -rf "$dir"' EXIT
-args=(--engine name=a,preset=pvs+tt+rhh,depth=2 --engine name=b,preset=pvs+tt+hh,depth=2 --games 24 -j 2 --seed 5 -q)
+args=(--engine name=a,preset=pvs+tt+rhh,depth=2 --engine name=b,preset=pvs+tt+hh,depth=2 --games 12 -j 2 --seed 5 -q)
 
 "$loa_match" "${args[@]}" --json "$dir/ref.json" --pgn "$dir/ref.pgn" > /dev/null
 
-for lines in 4 11; do  # kill once the state file holds this many lines (settings + games)
+for lines in 3 7; do  # kill once the state file holds this many lines (settings + games)
   "$loa_match" "${args[@]}" --json "$dir/r.json" --pgn "$dir/r.pgn" > /dev/null &
   pid=$!
   while kill -0 "$pid" 2> /dev/null && [ "$(cat "$dir/r.json.state" 2> /dev/null | wc -l)" -lt "$lines" ]; do sleep 0.01; done
@@ -27,7 +27,7 @@ count=$(grep -c '^\[Event ' "$dir/r.pgn")
 indices=$(grep -o '"game": [0-9]*' "$dir/r.json" | sort -u | wc -l)
 records=$(grep -c '"game": ' "$dir/r.json")
 echo "PGN records: $count (uninterrupted run: $ref_count); JSON games: $records, distinct: $indices"
-[ "$ref_count" -eq 24 ] && [ "$count" -eq 24 ] && [ "$records" -eq 24 ] && [ "$indices" -eq 24 ]
+[ "$ref_count" -eq 12 ] && [ "$count" -eq 12 ] && [ "$records" -eq 12 ] && [ "$indices" -eq 12 ]
 diff <(games "$dir/ref.pgn") <(games "$dir/r.pgn") > /dev/null || { echo "the games differ from the uninterrupted run"; exit 1; }
 [ ! -f "$dir/r.json.state" ] || { echo "state file left behind"; exit 1; }
 echo "resumed run equals the uninterrupted one"
