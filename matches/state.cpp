@@ -96,6 +96,7 @@ nlohmann::json identity(const nlohmann::json& settings, bool keep_shard) {
     x.erase("resolved");
     x.erase("engines");
     x.erase("test_vs_base");  // how the summary reads, not what was played
+    x.erase("pgn");           // where the records went (a state file's), idem
     if (!keep_shard) x.erase("shard");
     return x;
 }
@@ -292,6 +293,34 @@ GameRecord game_from_json(const nlohmann::json& j) {
 }
 
 StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), match_(s), settings_(settings_json(s)) {}
+
+std::optional<PgnStart> StateFile::recorded_pgn_start() const {
+    if (common::names_a_special_file(path_)) return std::nullopt;  // refused by load_all
+    std::ifstream in(path_, std::ios::binary);
+    std::string first;
+    if (!in || !std::getline(in, first) || !looks_like_state(first)) return std::nullopt;
+    const nlohmann::json j = nlohmann::json::parse(first, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("pgn")) return std::nullopt;
+    const nlohmann::json& pgn = j["pgn"];
+    if (!pgn.is_object() || !pgn.value("path", nlohmann::json()).is_string() || !pgn.value("offset", nlohmann::json()).is_number_unsigned())
+        return std::nullopt;
+    return PgnStart{pgn["path"].get<std::string>(), pgn["offset"].get<std::uintmax_t>()};
+}
+
+void StateFile::set_pgn_start(const PgnStart& start) { settings_["pgn"] = {{"path", start.path}, {"offset", start.offset}}; }
+
+void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option) {
+    std::error_code absent;
+    if (path.empty() || !std::filesystem::exists(path, absent)) return;
+    if (common::names_a_special_file(path)) return;  // /dev/null and the like: written in place
+    std::ifstream in(path);
+    const nlohmann::json there = nlohmann::json::parse(in, nullptr, false);
+    if (!there.is_discarded() && there.is_object() && there.contains("settings") && same_match(there["settings"], settings))
+        return;
+    throw InputError(fmt::format("{} '{}' already exists and is not a result of this match: it is left as it is (name "
+                                 "another file, or move it away)",
+                                 option, path));
+}
 
 std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines, const MatchSettings& s, const std::string& source) {
     // The lines are in the order the run counted the games (appended as each was counted),

@@ -3,6 +3,8 @@
 // `loa-match merge` combines.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,11 +34,28 @@ std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines, 
 // Only the games whose pair is complete, in the same order.
 std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games);
 
+// Refuses (InputError) to let a run write its result over `path` when a file is there that is
+// not a result of the same match (`settings`: settings_json): another match's result, or a file
+// of the user's, is never replaced.
+void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option);
+
+// Where a run's game records begin in its PGN: the file's length when the run began (a PGN
+// gathers games, as fastchess's and cutechess's do). A resumed run cuts the file back to there
+// and writes the games it keeps; what was before is never touched.
+struct PgnStart {
+    std::string path;
+    std::uintmax_t offset = 0;
+};
+
 // State file: the settings on the first line, then one finished game a line (JSON Lines), so
 // that a crash loses at most the game being written.
 class StateFile {
 public:
     StateFile(std::string path, const MatchSettings& s);
+    // The PGN start recorded in the file's first line by the run that wrote it, if any.
+    std::optional<PgnStart> recorded_pgn_start() const;
+    // Records `start` in the first line from now on (load_all rewrites it, append begins with it).
+    void set_pgn_start(const PgnStart& start);
     // Games of an earlier interrupted run of the same match (saved_games): whole pairs, and the
     // finished game of each half-played pair (run_match plays that pair again and counts
     // neither of its old games; a pairing whose SPRT had decided still finishes it, as the

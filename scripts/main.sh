@@ -8,6 +8,7 @@ bash "$root/scripts/setup.sh"
 bash "$root/scripts/build.sh" release loa loa-match  # what the job runs (the test command builds the rest)
 mkdir -p "$root/out"
 # The main job is played anew once it has finished (loa-match refuses to play a finished match
-# again over its result), and resumed when it was interrupted (its state file is there).
-[ -e "$root/out/default-match.json.state" ] || rm -f "$root/out/default-match.json"
+# again over its result, and appends to a PGN), and resumed when it was interrupted (its state
+# file is there). Its two files in out/ are its own.
+[ -e "$root/out/default-match.json.state" ] || rm -f "$root/out/default-match.json" "$root/out/default-match.pgn"
 "$root/build/release/matches/loa-match" -j "$(nproc)" --pgn "$root/out/default-match.pgn" --json "$root/out/default-match.json" "$@"

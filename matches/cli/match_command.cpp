@@ -22,6 +22,7 @@
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
+#include "matches/pgn_output.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
@@ -179,7 +180,7 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
         replace_file(o->json_path, result_json(s, result) + '\n');
         fmt::print("Result written to {}\n", o->json_path);
     }
-    if (!o->pgn_path.empty() && !pgn_written) replace_file(o->pgn_path, records_text(result.games, s.event));
+    if (!o->pgn_path.empty() && !pgn_written) append_pgn(o->pgn_path, records_text(result.games, s.event));
     if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
 }
 
@@ -220,15 +221,26 @@ int run_locally(const MatchSettings& s, Options* o) {
                                              "prints its summary, --fresh plays it again",
                                              o->json_path, o->json_path));
     const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
+    check_result_path(o->json_path, settings_json(s), "--json");
     StateFile state(o->state_path, s);
     if (o->fresh) state.remove();
+    // The PGN gathers games: this run's records begin where the file ended when the run began
+    // (kept in the state file), and a resumed run rewrites only what it wrote itself.
+    const bool pgn = !o->pgn_path.empty();
+    std::optional<PgnStart> pgn_start;
+    if (pgn) {
+        pgn_start = pgn_start_of_run(o->pgn_path, state.recorded_pgn_start());
+        state.set_pgn_start(*pgn_start);
+    }
     const std::vector<GameRecord> saved = state.load_all();  // with half-played pairs: run_match plays them again
     const std::vector<GameRecord> resumed = whole_pairs(saved);
     if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
     // Written (the resumed games) only now: a run refused above leaves the PGN of the run it
     // collided with alone.
-    const bool pgn = !o->pgn_path.empty();
-    if (pgn) replace_file(o->pgn_path, records_text(resumed, s.event));
+    if (pgn) {
+        check_own_records(*pgn_start, saved, s.event);
+        restart_pgn_at(*pgn_start, records_text(resumed, s.event));
+    }
 
     const int total_per_pairing = 2 * ((s.games + 1) / 2);
     const int scheduled = scheduled_games(s);
@@ -250,7 +262,7 @@ int run_locally(const MatchSettings& s, Options* o) {
     callbacks.on_game = [&](const GameRecord& g, const PairingStats& p) {
         try {
             state.append(g);
-            if (pgn) append_to_file(o->pgn_path, records_text({g}, s.event));
+            if (pgn) append_pgn(o->pgn_path, records_text({g}, s.event));
         } catch (const common::InputError&) {
             // A failed write (a full disk) stops the run at once, as an interrupt would: the
             // games in play are dropped, every finished game is in the state file, and the
@@ -315,6 +327,8 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
     if (s.max_pairs > 0) throw common::InputError("--slurm sets each task's --max-pairs itself: leave it out");
+    check_result_path(o->json_path, settings_json(s), "--json");
+    if (!o->pgn_path.empty()) static_cast<void>(pgn_start_of_run(o->pgn_path, std::nullopt));  // a regular file, or none
     install_interrupt_handlers();
     SlurmSettings slurm;
     slurm.tasks = o->slurm_tasks;
@@ -472,7 +486,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--sprt", o->sprt_text, "SPRT per pairing, Elo from its first engine's side (--test, or a gauntlet's base): elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
     app.add_option("--resign", o->resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
     app.add_option("--time-margin", o->time_margin, "Milliseconds a clock may overrun before the game is lost")->check(CLI::NonNegativeNumber)->capture_default_str();
-    app.add_option("--pgn", o->pgn_path, "Write all games to this file (PGN-like)");
+    app.add_option("--pgn", o->pgn_path, "Append the games to this PGN file (what it held before is kept)");
     app.add_option("--json", o->json_path, "Write the result as JSON");
     app.add_option("--shard", o->shard_text, "Play the i-th of N disjoint parts of the schedule: i/N")->capture_default_str();
     app.add_option("--event", o->event, "Event name in records and JSON")->capture_default_str();

@@ -7,6 +7,7 @@
 #include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/merge.hpp"
+#include "matches/pgn_output.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
@@ -19,6 +20,7 @@ namespace {
 int merge_results(const std::vector<std::string>& files, const std::string& json_path, const std::string& pgn_path,
                   const std::string& plot_path) {
     MergedGames merged = merge_result_files(files);
+    check_result_path(json_path, merged.settings, "--json");  // before anything is written
     MatchSettings s = settings_from_json(merged.settings);
     s.event = merged.event;
     MatchResult result;
@@ -32,7 +34,8 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
         fmt::print("Result written to {}\n", json_path);
     }
     if (!pgn_path.empty()) {
-        replace_file(pgn_path, records_text(result.games, s.event));
+        static_cast<void>(pgn_start_of_run(pgn_path, std::nullopt));  // a regular file, or none
+        append_pgn(pgn_path, records_text(result.games, s.event));
         fmt::print("Games written to {}\n", pgn_path);
     }
     if (!plot_path.empty()) {
@@ -53,7 +56,7 @@ Command add_merge_command(CLI::App& app) {
     CLI::App* merge = app.add_subcommand("merge", "Combine the result files of shards (or runs) of one match");
     merge->add_option("files", o->files, "Result files written with --json")->required()->check(CLI::ExistingFile);
     merge->add_option("--json", o->json, "Write the merged result");
-    merge->add_option("--pgn", o->pgn, "Write the merged games");
+    merge->add_option("--pgn", o->pgn, "Append the merged games to this PGN file");
     merge->add_option("--plot", o->plot, "Draw the merged match");
     return {merge, [o] { return merge_results(o->files, o->json, o->pgn, o->plot); }};
 }
