@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -22,56 +21,122 @@ std::uintmax_t size_of(const std::string& path) {
     return absent ? 0 : size;
 }
 
-}  // namespace
-
-PgnStart pgn_start_of_run(const std::string& path, const std::optional<PgnStart>& recorded) {
-    if (common::names_a_special_file(path))
-        throw common::InputError(fmt::format("--pgn '{}' is not a regular file (a directory, a FIFO, a device)", path));
-    const std::uintmax_t size = size_of(path);
-    if (!recorded || recorded->path != path) return PgnStart{path, size};
-    if (size < recorded->offset)
-        throw common::InputError(fmt::format("--pgn '{}' is shorter than when this run began ({} bytes, now {}): it was "
-                                             "changed, and is left as it is; give another --pgn (the games are in the state "
-                                             "file), or --fresh",
-                                             path, recorded->offset, size));
-    return *recorded;
+std::string absolute_path(const std::string& path) {
+    std::error_code error;
+    const std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path), error);
+    return error ? std::filesystem::absolute(path).string() : p.string();
 }
 
-void check_own_records(const PgnStart& start, const std::vector<GameRecord>& saved, const std::string& event) {
+// Whether what follows `offset` in `path` is records of `saved` as written with `event`, each
+// whole, but the last, which may be cut short after its Event and Round lines (a kill while it
+// was written); one newline may come first (append_pgn's separator).
+bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const std::vector<GameRecord>& saved,
+                           const std::string& event) {
     std::string tail;
     {
-        std::ifstream in(start.path, std::ios::binary);
-        in.seekg(static_cast<std::streamoff>(start.offset));
+        std::ifstream in(path, std::ios::binary);
+        in.seekg(static_cast<std::streamoff>(offset));
         tail.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    // Each record as this run wrote it, found by its first two lines (Event and Round: one game
-    // of the match).
+    // Each record as the run wrote it, found by its first two lines (Event and Round: one game).
     std::map<std::string, std::string, std::less<>> records;
     for (const GameRecord& g : saved) {
         std::string text = records_text({g}, event);
         const std::size_t second = text.find('\n', text.find('\n') + 1);
         records.emplace(text.substr(0, second + 1), std::move(text));
     }
-    std::size_t at = tail.find_first_not_of('\n');  // the newline append_pgn may have put first
-    while (at != std::string::npos && at < tail.size()) {
+    std::size_t at = tail.starts_with('\n') ? 1 : 0;
+    while (at < tail.size()) {
         const std::string_view rest = std::string_view(tail).substr(at);
         const std::size_t second = rest.find('\n', rest.find('\n') + 1);
-        const auto found = second == std::string_view::npos ? records.end() : records.find(rest.substr(0, second + 1));
-        if (found != records.end() && rest.starts_with(found->second)) {
-            at += found->second.size();
-            continue;
-        }
-        // The last record may be cut short (a kill while it was written).
-        const bool torn_last = std::any_of(records.begin(), records.end(), [&](const auto& r) { return r.second.starts_with(rest); });
-        if (torn_last) break;
-        throw common::InputError(fmt::format("--pgn '{}': what follows byte {} is not this run's game records (the file "
-                                             "changed while the run was stopped): it is left as it is; give another --pgn "
-                                             "(the games are in the state file), or --fresh",
-                                             start.path, start.offset + at));
+        if (second == std::string_view::npos) return false;
+        const auto found = records.find(rest.substr(0, second + 1));
+        if (found == records.end()) return false;
+        if (!rest.starts_with(found->second)) return found->second.starts_with(rest);  // the torn last one, or other text
+        at += found->second.size();
     }
+    return true;
+}
+
+}  // namespace
+
+PgnStarts pgn_starts_from_json(const nlohmann::json& j) {
+    PgnStarts out;
+    if (!j.is_array()) return out;
+    for (const nlohmann::json& e : j) {
+        if (!e.is_object() || !e.value("path", nlohmann::json()).is_string() || !e.value("offset", nlohmann::json()).is_number_unsigned() ||
+            !e.value("event", nlohmann::json()).is_string())
+            continue;
+        PgnStart s{e["path"].get<std::string>(), e["offset"].get<std::uintmax_t>(), e["event"].get<std::string>()};
+        out.insert_or_assign(s.path, s);
+    }
+    return out;
+}
+
+nlohmann::ordered_json pgn_starts_json(const PgnStarts& starts) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::array();
+    for (const auto& [path, s] : starts) j.push_back({{"path", s.path}, {"offset", s.offset}, {"event", s.event}});
+    return j;
+}
+
+namespace {
+
+common::InputError refusal(const std::string& path, const std::string& why) {
+    return common::InputError(fmt::format("--pgn '{}' {}: it is left as it is; give another --pgn (the games are in the "
+                                          "state file), or --fresh",
+                                          path, why));
+}
+
+}  // namespace
+
+PgnStart pgn_end(const std::string& path, const std::string& event) {
+    if (common::names_a_special_file(path)) {
+        std::error_code error;
+        if (std::filesystem::is_directory(path, error)) throw common::InputError(fmt::format("--pgn '{}' is a directory", path));
+        return PgnStart{path, 0, event};  // a device or a FIFO: written in place
+    }
+    const std::string absolute = absolute_path(path);
+    return PgnStart{absolute, size_of(absolute), event};
+}
+
+void check_own_records(const PgnStart& start, const std::vector<GameRecord>& saved) {
+    if (common::names_a_special_file(start.path)) return;
+    const std::uintmax_t size = size_of(start.path);
+    if (size == 0) return;  // gone, or emptied: nothing of anyone's to cut
+    if (size < start.offset)
+        throw refusal(start.path, fmt::format("is shorter than when this run began ({} bytes, now {}): it was changed",
+                                              start.offset, size));
+    if (!holds_only_records_of(start.path, start.offset, saved, start.event))
+        throw refusal(start.path, fmt::format("holds text after byte {} that is not this run's game records (it changed "
+                                              "while the run was stopped)",
+                                              start.offset));
+}
+
+PgnStart pgn_start_of_run(const std::string& given, const std::string& event, const PgnStarts& recorded, bool legacy_state,
+                          const std::vector<GameRecord>& saved) {
+    PgnStart end = pgn_end(given, event);
+    if (common::names_a_special_file(given)) return end;
+    if (const auto it = recorded.find(end.path); it != recorded.end()) {
+        PgnStart start = it->second;
+        check_own_records(start, saved);
+        if (end.offset == 0) start.offset = 0;  // gone or emptied since
+        return start;
+    }
+    if (legacy_state && !saved.empty() && end.offset > 0) {
+        // The state file of a version that rewrote the whole PGN at each start.
+        if (!holds_only_records_of(end.path, 0, saved, event))
+            throw refusal(given, "holds text that is not this run's records, and the state file (of an earlier version) "
+                                 "does not say where they begin");
+        end.offset = 0;
+    }
+    return end;
 }
 
 void restart_pgn_at(const PgnStart& start, std::string_view records) {
+    if (common::names_a_special_file(start.path)) {
+        append_pgn(start.path, records);
+        return;
+    }
     if (size_of(start.path) > start.offset) {
         std::error_code error;
         std::filesystem::resize_file(start.path, start.offset, error);
@@ -82,6 +147,10 @@ void restart_pgn_at(const PgnStart& start, std::string_view records) {
 
 void append_pgn(const std::string& path, std::string_view records) {
     if (records.empty()) return;
+    if (common::names_a_special_file(path)) {
+        replace_file(path, records);  // written in place (a device, a FIFO with a reader)
+        return;
+    }
     bool ends_a_line = true;
     if (const std::uintmax_t size = size_of(path); size > 0) {
         std::ifstream in(path, std::ios::binary);

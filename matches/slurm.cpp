@@ -126,11 +126,12 @@ void SlurmRun::claim_directory() {
 }
 
 bool SlurmRun::written_by_a_run(const std::string& name) {
-    // The run's own files (the mark, the batch script, the job list, the round), each task's
-    // log, result (or runs) and the state, lock and live files beside it; and the temporary of
-    // any of them (<file>.tmp-<pid>-<n>, while it is replaced: a kill may leave one).
+    // The run's own files (the mark, the batch script, the job list, the round, where its
+    // records begin in its PGN), each task's log, result (or runs) and the state, lock and live
+    // files beside it; and the temporary of any of them (<file>.tmp-<pid>-<n>, while it is
+    // replaced: a kill may leave one).
     static const std::regex run_file(
-        R"((loa-match-run|task\.sbatch|jobs|round|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?))(\.tmp-[0-9]+-[0-9]+)?)");
+        R"((loa-match-run|task\.sbatch|jobs|round|pgn-start|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?))(\.tmp-[0-9]+-[0-9]+)?)");
     return std::regex_match(name, run_file);
 }
 

@@ -292,30 +292,42 @@ GameRecord game_from_json(const nlohmann::json& j) {
     return g;
 }
 
-StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), match_(s), settings_(settings_json(s)) {}
+StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move(path)), match_(s), settings_(settings_json(s)) {
+    settings_["pgn"] = pgn_starts_json({});
+}
 
-std::optional<PgnStart> StateFile::recorded_pgn_start() const {
+std::optional<PgnStarts> StateFile::recorded_pgn_starts() const {
     if (common::names_a_special_file(path_)) return std::nullopt;  // refused by load_all
     std::ifstream in(path_, std::ios::binary);
     std::string first;
     if (!in || !std::getline(in, first) || !looks_like_state(first)) return std::nullopt;
     const nlohmann::json j = nlohmann::json::parse(first, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("pgn")) return std::nullopt;
-    const nlohmann::json& pgn = j["pgn"];
-    if (!pgn.is_object() || !pgn.value("path", nlohmann::json()).is_string() || !pgn.value("offset", nlohmann::json()).is_number_unsigned())
-        return std::nullopt;
-    return PgnStart{pgn["path"].get<std::string>(), pgn["offset"].get<std::uintmax_t>()};
+    return pgn_starts_from_json(j["pgn"]);
 }
 
-void StateFile::set_pgn_start(const PgnStart& start) { settings_["pgn"] = {{"path", start.path}, {"offset", start.offset}}; }
+void StateFile::set_pgn_starts(const PgnStarts& starts) { settings_["pgn"] = pgn_starts_json(starts); }
 
-void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option) {
+void StateFile::save_header() const {
+    std::string text;
+    {
+        std::ifstream in(path_, std::ios::binary);
+        if (!in) return;
+        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    const std::size_t first_line_end = text.find('\n');
+    if (!looks_like_state(text) || first_line_end == std::string::npos) return;
+    replace_file(path_, settings_.dump() + text.substr(first_line_end));
+}
+
+void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option, bool any_shard) {
     std::error_code absent;
     if (path.empty() || !std::filesystem::exists(path, absent)) return;
     if (common::names_a_special_file(path)) return;  // /dev/null and the like: written in place
     std::ifstream in(path);
     const nlohmann::json there = nlohmann::json::parse(in, nullptr, false);
-    if (!there.is_discarded() && there.is_object() && there.contains("settings") && same_match(there["settings"], settings))
+    if (!there.is_discarded() && there.is_object() && there.contains("settings") &&
+        same_identity(there["settings"], settings, !any_shard) && engine_difference(there["settings"], settings).empty())
         return;
     throw InputError(fmt::format("{} '{}' already exists and is not a result of this match: it is left as it is (name "
                                  "another file, or move it away)",

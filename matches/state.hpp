@@ -3,7 +3,6 @@
 // `loa-match merge` combines.
 #pragma once
 
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "matches/match.hpp"
+#include "matches/pgn_output.hpp"
 
 namespace matches {
 
@@ -35,27 +35,24 @@ std::vector<GameRecord> saved_games(const std::vector<std::string_view>& lines, 
 std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games);
 
 // Refuses (InputError) to let a run write its result over `path` when a file is there that is
-// not a result of the same match (`settings`: settings_json): another match's result, or a file
-// of the user's, is never replaced.
-void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option);
-
-// Where a run's game records begin in its PGN: the file's length when the run began (a PGN
-// gathers games, as fastchess's and cutechess's do). A resumed run cuts the file back to there
-// and writes the games it keeps; what was before is never touched.
-struct PgnStart {
-    std::string path;
-    std::uintmax_t offset = 0;
-};
+// not a result of the same match (`settings`: settings_json; the same shard too, unless
+// `any_shard`: merge's result is the whole match): another match's result, or a file of the
+// user's, is never replaced.
+void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option, bool any_shard);
 
 // State file: the settings on the first line, then one finished game a line (JSON Lines), so
 // that a crash loses at most the game being written.
 class StateFile {
 public:
     StateFile(std::string path, const MatchSettings& s);
-    // The PGN start recorded in the file's first line by the run that wrote it, if any.
-    std::optional<PgnStart> recorded_pgn_start() const;
-    // Records `start` in the first line from now on (load_all rewrites it, append begins with it).
-    void set_pgn_start(const PgnStart& start);
+    // Where the run's records begin in its PGN files (matches/pgn_output.hpp), as the file's
+    // first line records them; none when there is no file, or its first line (written by a
+    // version before them) holds none.
+    std::optional<PgnStarts> recorded_pgn_starts() const;
+    // The starts the first line holds from now on: load_all and append write them, save_header
+    // rewrites the line of an existing file (call it after load_all accepted the file).
+    void set_pgn_starts(const PgnStarts& starts);
+    void save_header() const;
     // Games of an earlier interrupted run of the same match (saved_games): whole pairs, and the
     // finished game of each half-played pair (run_match plays that pair again and counts
     // neither of its old games; a pairing whose SPRT had decided still finishes it, as the

@@ -161,8 +161,8 @@ MatchSettings build_settings(Options* o) {
     return s;
 }
 
-// Writes the summary, plot, JSON and (unless written as the games finished) PGN of a run.
-void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o, bool pgn_written) {
+// Writes the summary, plot and JSON of a run (its PGN is written before).
+void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o) {
     fmt::print("{}", summary(s, result));
     if (!o->plot_path.empty()) {
         write_plot(s, result, o->plot_path);
@@ -180,7 +180,6 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
         replace_file(o->json_path, result_json(s, result) + '\n');
         fmt::print("Result written to {}\n", o->json_path);
     }
-    if (!o->pgn_path.empty() && !pgn_written) append_pgn(o->pgn_path, records_text(result.games, s.event));
     if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
 }
 
@@ -221,25 +220,29 @@ int run_locally(const MatchSettings& s, Options* o) {
                                              "prints its summary, --fresh plays it again",
                                              o->json_path, o->json_path));
     const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
-    check_result_path(o->json_path, settings_json(s), "--json");
+    check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
     StateFile state(o->state_path, s);
     if (o->fresh) state.remove();
     // The PGN gathers games: this run's records begin where the file ended when the run began
-    // (kept in the state file), and a resumed run rewrites only what it wrote itself.
-    const bool pgn = !o->pgn_path.empty();
-    std::optional<PgnStart> pgn_start;
-    if (pgn) {
-        pgn_start = pgn_start_of_run(o->pgn_path, state.recorded_pgn_start());
-        state.set_pgn_start(*pgn_start);
-    }
+    // (kept in the state file, also through a resume without --pgn), and a resumed run
+    // rewrites only what it wrote itself.
+    const std::optional<PgnStarts> recorded = state.recorded_pgn_starts();
+    if (recorded) state.set_pgn_starts(*recorded);
     const std::vector<GameRecord> saved = state.load_all();  // with half-played pairs: run_match plays them again
     const std::vector<GameRecord> resumed = whole_pairs(saved);
     if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
-    // Written (the resumed games) only now: a run refused above leaves the PGN of the run it
-    // collided with alone.
+    const bool pgn = !o->pgn_path.empty();
+    std::optional<FileLock> pgn_claim;  // no other run appends to it meanwhile
     if (pgn) {
-        check_own_records(*pgn_start, saved, s.event);
-        restart_pgn_at(*pgn_start, records_text(resumed, s.event));
+        if (!common::names_a_special_file(o->pgn_path)) pgn_claim.emplace(o->pgn_path);
+        PgnStart start = pgn_start_of_run(o->pgn_path, s.event, recorded.value_or(PgnStarts{}), !recorded, saved);
+        // Written (the resumed games) only now: a run refused above leaves the PGN alone.
+        restart_pgn_at(start, records_text(resumed, s.event));
+        start.event = s.event;
+        PgnStarts starts = recorded.value_or(PgnStarts{});
+        starts.insert_or_assign(start.path, start);
+        state.set_pgn_starts(starts);
+        state.save_header();
     }
 
     const int total_per_pairing = 2 * ((s.games + 1) / 2);
@@ -306,7 +309,7 @@ int run_locally(const MatchSettings& s, Options* o) {
                    result.finished_games, result.scheduled_games, o->state_path);
         return 130;
     }
-    write_outputs(s, result, o, /*pgn_written=*/true);
+    write_outputs(s, result, o);
     // The run is complete: its result is in the outputs. A run limited by --max-pairs keeps
     // its state, for the next round to resume from (even when it played its whole shard).
     if (s.max_pairs == 0) state.remove();
@@ -327,8 +330,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
     if (s.max_pairs > 0) throw common::InputError("--slurm sets each task's --max-pairs itself: leave it out");
-    check_result_path(o->json_path, settings_json(s), "--json");
-    if (!o->pgn_path.empty()) static_cast<void>(pgn_start_of_run(o->pgn_path, std::nullopt));  // a regular file, or none
+    check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
     install_interrupt_handlers();
     SlurmSettings slurm;
     slurm.tasks = o->slurm_tasks;
@@ -363,6 +365,25 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     });
     if (!o->quiet) fmt::print("Slurm: {} tasks, their files in {}\n", slurm.tasks, slurm.dir);
     std::fflush(stdout);
+    // The PGN is written once, at the end. Where the run's records begin is kept in the run
+    // directory, so that a driver killed while writing them (or before it cleaned up) and
+    // started again rewrites its own records instead of adding them twice.
+    std::optional<PgnStart> pgn_start;
+    std::optional<FileLock> pgn_claim;
+    if (!o->pgn_path.empty()) {
+        if (!common::names_a_special_file(o->pgn_path)) pgn_claim.emplace(o->pgn_path);
+        const std::string start_file = slurm.dir + "/pgn-start";
+        PgnStarts recorded;
+        if (std::ifstream in(start_file); in) recorded = pgn_starts_from_json(nlohmann::json::parse(in, nullptr, false));
+        const PgnStart end = pgn_end(o->pgn_path, s.event);
+        if (const auto it = recorded.find(end.path); it != recorded.end()) {
+            pgn_start = it->second;
+        } else {
+            pgn_start = end;
+            recorded.insert_or_assign(end.path, end);
+            replace_file(start_file, pgn_starts_json(recorded).dump() + '\n');
+        }
+    }
 
     // Progress from the tasks' state files: every game once (a resumed task writes some again).
     std::set<int> seen;
@@ -435,7 +456,11 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     }
     if (static_cast<int>(result.games.size()) != scheduled && !result.stopped_by_sprt)
         throw common::InputError(fmt::format("--slurm: the tasks' results hold {} games, not the {} scheduled", result.games.size(), scheduled));
-    write_outputs(s, result, o, /*pgn_written=*/false);
+    if (pgn_start) {
+        check_own_records(*pgn_start, result.games);
+        restart_pgn_at(*pgn_start, records_text(result.games, s.event));
+    }
+    write_outputs(s, result, o);
     run.clean_up();  // complete: its result is in the outputs (as a local run's state)
     return 0;
 }

@@ -20,7 +20,9 @@ namespace {
 int merge_results(const std::vector<std::string>& files, const std::string& json_path, const std::string& pgn_path,
                   const std::string& plot_path) {
     MergedGames merged = merge_result_files(files);
-    check_result_path(json_path, merged.settings, "--json");  // before anything is written
+    // Before anything is written.
+    check_result_path(json_path, merged.settings, "--json", /*any_shard=*/true);
+    const std::optional<PgnStart> pgn_start = pgn_path.empty() ? std::nullopt : std::optional(pgn_end(pgn_path, merged.event));
     MatchSettings s = settings_from_json(merged.settings);
     s.event = merged.event;
     MatchResult result;
@@ -34,8 +36,7 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
         fmt::print("Result written to {}\n", json_path);
     }
     if (!pgn_path.empty()) {
-        static_cast<void>(pgn_start_of_run(pgn_path, std::nullopt));  // a regular file, or none
-        append_pgn(pgn_path, records_text(result.games, s.event));
+        append_pgn(pgn_start->path, records_text(result.games, s.event));
         fmt::print("Games written to {}\n", pgn_path);
     }
     if (!plot_path.empty()) {
