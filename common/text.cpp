@@ -103,4 +103,31 @@ std::string excerpt(std::string_view s, std::size_t max) {
     return out;
 }
 
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates) {
+    const std::string a = lowercase(word);
+    const std::size_t allowed = std::min<std::size_t>(2, std::max<std::size_t>(1, a.size() / 3));
+    std::string best;
+    std::size_t best_distance = allowed + 1;
+    for (const std::string& candidate : candidates) {
+        const std::string b = lowercase(candidate);
+        // Levenshtein distance, one row at a time.
+        std::vector<std::size_t> row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        for (std::size_t i = 1; i <= a.size(); ++i) {
+            std::size_t diagonal = row[0];
+            row[0] = i;
+            for (std::size_t j = 1; j <= b.size(); ++j) {
+                const std::size_t above = row[j];
+                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                diagonal = above;
+            }
+        }
+        if (row[b.size()] < best_distance) {
+            best_distance = row[b.size()];
+            best = candidate;
+        }
+    }
+    return best;
+}
+
 }  // namespace common

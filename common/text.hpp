@@ -29,5 +29,9 @@ std::string excerpt(std::string_view s, std::size_t max = 200);
 std::optional<long long> parse_int64(std::string_view s);
 // A finite decimal number ("0.05", "+5", "3", "1e-3"), the whole string; nullopt otherwise.
 std::optional<double> parse_double(std::string_view s);
+// The candidate nearest to `word` (case-insensitive edit distance), if it is near enough to be
+// what was meant (at most a third of the word's length, and 2, away); empty otherwise. For the
+// "did you mean" of error messages.
+std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates);
 
 }  // namespace common

@@ -1,5 +1,6 @@
 #include "loa/notation.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include <fmt/format.h>
@@ -70,22 +71,48 @@ Move parse_move(const Position& pos, std::string_view text) {
     throw InputError(fmt::format("illegal move '{}' for {}", text, colour_name(us)));
 }
 
-std::vector<std::string_view> split_move_list(std::string_view text) {
-    std::vector<std::string_view> out;
+MoveText parse_movetext(std::string_view text) {
+    MoveText out;
+    const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; };
     std::size_t i = 0;
     while (i < text.size()) {
-        while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',')) ++i;
-        std::size_t j = i;
-        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j])) && text[j] != ',') ++j;
-        if (j > i) {
-            const std::string_view token = text.substr(i, j - i);
-            const bool move_number = token.back() == '.' &&
-                                     token.find_first_not_of("0123456789.") == std::string_view::npos;
-            if (!move_number) out.push_back(token);
+        const char c = text[i];
+        if (is_space(c)) {
+            ++i;
+        } else if (c == '%' && (i == 0 || text[i - 1] == '\n')) {  // an escape line
+            i = std::min(text.size(), text.find('\n', i));
+        } else if (c == ';') {  // a comment to the end of the line
+            const std::size_t end = std::min(text.size(), text.find('\n', i));
+            out.comments.emplace_back(out.moves.size(), text.substr(i + 1, end - i - 1));
+            i = end;
+        } else if (c == '{') {
+            const std::size_t end = text.find('}', i);
+            if (end == std::string_view::npos) throw InputError("move list: a comment '{' is not closed");
+            out.comments.emplace_back(out.moves.size(), text.substr(i + 1, end - i - 1));
+            i = end + 1;
+        } else if (c == '(' || c == ')') {
+            throw InputError("move list: variations '( ... )' are not read: give the line to play only");
+        } else {
+            std::size_t j = i;
+            while (j < text.size() && !is_space(text[j]) && text[j] != '{' && text[j] != ';' && text[j] != '(') ++j;
+            std::string_view token = text.substr(i, j - i);
+            i = j;
+            // A move number, alone or glued to its move ("12.", "12...", "1.b1-d3").
+            const std::size_t digits = token.find_first_not_of("0123456789");
+            if (digits > 0 && digits != std::string_view::npos && token[digits] == '.') {
+                const std::size_t after = token.find_first_not_of('.', digits);
+                if (after == std::string_view::npos) continue;  // "12." or "12..."
+                token.remove_prefix(after);                     // "1.b1-d3"
+            }
+            if (token.front() == '$') continue;  // NAG
+            if (token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*") continue;
+            while (!token.empty() && (token.back() == '!' || token.back() == '?')) token.remove_suffix(1);
+            if (!token.empty()) out.moves.push_back(token);
         }
-        i = j;
     }
     return out;
 }
+
+std::vector<std::string_view> split_move_list(std::string_view text) { return parse_movetext(text).moves; }
 
 }  // namespace loa

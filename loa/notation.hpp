@@ -23,8 +23,20 @@ std::string move_to_compact(Move m);  // b1d3, c1a3, pass
 // naming the problem (malformed text, wrong capture marker, illegal move).
 Move parse_move(const Position& pos, std::string_view text);
 
-// Splits a move list on spaces/commas and drops move numbers such as "12." so that
-// "1. b1-d3 a2-c2" and "b1d3 a2c2" both work.
+// PGN movetext (the PGN standard's section 8.2, with LOA moves in place of SAN): the moves in
+// order, and each comment with the number of moves before it. Read past: move numbers ("12.",
+// "12...", or glued: "1.b1-d3"), NAGs ("$1"), suffix annotations ("!", "?!"), a game result
+// ("1-0", "0-1", "1/2-1/2", "*"), brace comments (over several lines too), rest-of-line comments
+// (";") and escape lines ("%" first on a line); commas separate like spaces. A variation
+// ("( ... )": which line is meant?) and an unclosed comment are refused (InputError).
+struct MoveText {
+    std::vector<std::string_view> moves;
+    std::vector<std::pair<std::size_t, std::string_view>> comments;  // (moves before it, text inside)
+};
+MoveText parse_movetext(std::string_view text);
+
+// The moves of a move list or PGN movetext (parse_movetext), so that "1. b1-d3 a2-c2",
+// "b1d3 a2c2" and a game's movetext with comments and its result all work.
 std::vector<std::string_view> split_move_list(std::string_view text);
 
 }  // namespace loa

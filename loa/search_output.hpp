@@ -19,12 +19,16 @@ inline std::string format_pv(const std::vector<Move>& pv) {
     return out;
 }
 
+// How a decided score is written: "win N" / "loss N" in plies (loa analyze, loa bench), or UCI's
+// "mate M" in moves (the UCI front end: what GUIs and python-chess parse).
+enum class ScoreStyle { Plies, UciMate };
+
 // "info depth D seldepth S score cp N nodes N nps N time MS hashfull H pv m1 m2 ..."
-inline std::string format_info(const search::Iteration<Move>& it) {
+inline std::string format_info(const search::Iteration<Move>& it, ScoreStyle style = ScoreStyle::Plies) {
     const double nps = it.time_ms > 0 ? static_cast<double>(it.nodes) * 1000.0 / it.time_ms : 0.0;
+    const std::string score = style == ScoreStyle::UciMate ? search::format_uci_score(it.score) : search::format_score(it.score);
     return fmt::format("info depth {} seldepth {} score {} nodes {} nps {:.0f} time {:.0f} hashfull {} pv {}", it.depth,
-                       it.seldepth, search::format_score(it.score), it.nodes, nps, it.time_ms, it.hashfull,
-                       format_pv(it.pv));
+                       it.seldepth, score, it.nodes, nps, it.time_ms, it.hashfull, format_pv(it.pv));
 }
 
 }  // namespace loa

@@ -18,6 +18,15 @@ double parse_seconds(std::string_view key, std::string_view value, const std::st
     throw InputError(fmt::format("engine '{}': '{}' needs a positive number of seconds, not '{}'", engine, key, value));
 }
 
+// Whether a search config knows `key` (a bad value still counts: the parse names it later).
+bool key_is_known(search::SearchConfig& probe, std::string_view key, std::string_view value) {
+    try {
+        return search::apply_search_option(probe, key, value);
+    } catch (const InputError&) {
+        return true;
+    }
+}
+
 }  // namespace
 
 std::optional<TimeControl> named_time_control(std::string_view name) {
@@ -107,6 +116,15 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         } else if (key == "timeout") {
             spec.move_timeout_ms = 1000 * parse_seconds(key, value, id);
         } else {
+            if (search::SearchConfig probe; !value.empty() && key != "preset" && !key_is_known(probe, key, value)) {
+                std::vector<std::string> known = {"name", "depth", "nodes", "st", "tc", "eval", "weights", "rps",
+                                                  "cmd", "args", "proto", "position", "timeout"};
+                for (const auto& [name, help] : search::config_keys()) known.push_back(name);
+                const std::string near = common::nearest_word(key, known);
+                throw InputError(fmt::format("engine '{}': unknown key '{}'{} (engine keys: name, depth, nodes, st, tc, eval, "
+                                             "rps, cmd, args, proto, option.NAME, position, timeout; search keys: loa variants)",
+                                             id, key, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+            }
             has_preset = has_preset || key == "preset" || value.empty();
             has_search_keys = true;
             search_part += fmt::format("{}{}{}{}", search_part.empty() ? "" : ",", key, value.empty() ? "" : "=", value);

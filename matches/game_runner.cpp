@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,14 @@ std::string GameRecord::result_text() const {
     return "*";
 }
 
+// PGN's date of a game: the day it began, in UTC (a match over midnight has two).
+std::string today_utc() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    return fmt::format("{:04}.{:02}.{:02}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday);
+}
+
 GameRecord play_game(Player& black, Player& white, const Opening& opening, const loa::RuleSet& rules,
                      const Adjudication& adjudication, const std::function<void(const loa::Game&)>& on_move) {
     GameRecord record;
@@ -28,6 +37,7 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
     record.white = white.spec().name;
     record.black_limit = black.spec().limit_text();
     record.white_limit = white.spec().limit_text();
+    record.date = today_utc();
     black.new_game();
     white.new_game();
 

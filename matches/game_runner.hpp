@@ -26,6 +26,7 @@ struct GameRecord {
     std::vector<loa::Move> moves;  // opening moves included
     std::string black, white;
     std::string black_limit, white_limit;
+    std::string date;  // the day the game began, PGN's "YYYY.MM.DD" (UTC)
     loa::Outcome outcome = loa::Outcome::Ongoing;
     std::string termination;  // "black wins by connection", "white loses on time", ...
     bool rules_ending = true;  // false: time, illegal move, resignation

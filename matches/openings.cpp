@@ -14,6 +14,7 @@
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "loa/symmetry.hpp"
+#include "matches/records.hpp"
 
 namespace matches {
 
@@ -23,11 +24,54 @@ loa::Game start_game(const Opening& opening, const loa::RuleSet& rules) {
     return game;
 }
 
+namespace {
+
+// Openings from game records (PGN, such as --pgn writes): each game's start position and its
+// moves up to its "{end of opening}" comment, or all of them (a book of opening lines).
+std::vector<Opening> openings_of_records(std::istream& in, const std::string& path, const loa::Position& start,
+                                         const loa::RuleSet& rules) {
+    std::vector<Opening> out;
+    std::vector<ParsedRecord> records;
+    try {
+        records = read_records(in);
+    } catch (const common::InputError& e) {
+        throw common::InputError(fmt::format("openings: {}: {}", path, e.what()));
+    }
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const ParsedRecord& r = records[i];
+        Opening o;
+        o.label = fmt::format("{}:game {}", path, i + 1);
+        try {
+            o.start = r.tags.contains("FEN") || r.tags.contains("Position") ? loa::parse_position(r.start_text()) : start;
+            loa::Game game(o.start, rules);
+            const std::size_t plies = r.opening_plies >= 0 ? static_cast<std::size_t>(r.opening_plies) : r.moves.size();
+            for (std::size_t k = 0; k < plies && k < r.moves.size(); ++k) o.moves.push_back(game.play(r.moves[k]));
+            if (start_game(o, rules).over())
+                throw common::InputError("the game is already over (mark where its opening ends with {end of opening})");
+        } catch (const common::InputError& e) {
+            throw common::InputError(fmt::format("openings: {} game {}: {}", path, i + 1, e.what()));
+        }
+        out.push_back(std::move(o));
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules) {
     std::ifstream in(path);
     if (!in) throw common::InputError(fmt::format("openings: cannot read '{}'", path));
     std::vector<Opening> out;
     std::string line;
+    // A PGN file starts with a tag: read it as game records.
+    while (in >> std::ws && in.peek() == '#') std::getline(in, line);
+    if (in.peek() == '[') {
+        out = openings_of_records(in, path, start, rules);
+        if (out.empty()) throw common::InputError(fmt::format("openings: '{}' holds no opening", path));
+        return out;
+    }
+    in.clear();
+    in.seekg(0);
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string_view text = common::trim(line);
         if (text.empty() || text.front() == '#') continue;

@@ -28,8 +28,8 @@ std::string absolute_path(const std::string& path) {
 }
 
 // Whether what follows `offset` in `path` is records of `saved` as written with `event`, each
-// whole, but the last, which may be cut short after its Event and Round lines (a kill while it
-// was written); one newline may come first (append_pgn's separator).
+// whole, but the last, which may be cut short after its Round tag (a kill while it was
+// written); one newline may come first (append_pgn's separator).
 bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const std::vector<GameRecord>& saved,
                            const std::string& event) {
     std::string tail;
@@ -38,19 +38,24 @@ bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const
         in.seekg(static_cast<std::streamoff>(offset));
         tail.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    // Each record as the run wrote it, found by its first two lines (Event and Round: one game).
+    // Each record as the run wrote it, found by its tags up to its Round (one game of the match).
+    const auto head_of = [](std::string_view record) -> std::string_view {
+        const std::size_t round = record.find("\n[Round ");
+        const std::size_t end = round == std::string_view::npos ? round : record.find('\n', round + 1);
+        return end == std::string_view::npos ? std::string_view{} : record.substr(0, end + 1);
+    };
     std::map<std::string, std::string, std::less<>> records;
     for (const GameRecord& g : saved) {
         std::string text = records_text({g}, event);
-        const std::size_t second = text.find('\n', text.find('\n') + 1);
-        records.emplace(text.substr(0, second + 1), std::move(text));
+        std::string head(head_of(text));
+        records.emplace(std::move(head), std::move(text));
     }
     std::size_t at = tail.starts_with('\n') ? 1 : 0;
     while (at < tail.size()) {
         const std::string_view rest = std::string_view(tail).substr(at);
-        const std::size_t second = rest.find('\n', rest.find('\n') + 1);
-        if (second == std::string_view::npos) return false;
-        const auto found = records.find(rest.substr(0, second + 1));
+        const std::string_view head = head_of(rest);
+        if (head.empty()) return false;
+        const auto found = records.find(head);
         if (found == records.end()) return false;
         if (!rest.starts_with(found->second)) return found->second.starts_with(rest);  // the torn last one, or other text
         at += found->second.size();

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/search/report.hpp"
 #include "common/search/time_manager.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
@@ -79,7 +80,8 @@ int parse_uci_score(const std::string& info, int previous) {
         const auto v = common::parse_int(t[i + 2]);
         if (!v) return previous;
         if (t[i + 1] == "cp") return *v;
-        if (t[i + 1] == "win" || t[i + 1] == "mate") return search::win_in(*v);
+        if (t[i + 1] == "mate") return search::score_of_mate(*v);  // moves; UCI's
+        if (t[i + 1] == "win") return search::win_in(*v);         // plies: this program's binaries before UCI's mate
         if (t[i + 1] == "loss") return search::loss_in(*v);
     }
     return previous;

@@ -31,8 +31,7 @@ loa::RealizationProbabilities learn_realization(const RealizationLearning& s) {
             throw common::InputError(fmt::format("learn-rps: '{}': {}", file, e.what()));
         }
         for (const ParsedRecord& rec : records) {
-            const auto start = rec.tags.find("Position");
-            loa::Game game(start == rec.tags.end() ? loa::Position::start() : loa::parse_position(start->second), s.rules);
+            loa::Game game(loa::parse_position(rec.start_text()), s.rules);
             const int first = s.min_ply >= 0 ? s.min_ply : std::max(0, rec.opening_plies);
             ++p.games;
             for (const std::string& text : rec.moves) {

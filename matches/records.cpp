@@ -27,19 +27,36 @@ std::string escape(const std::string& s) {
 
 void write_record(std::ostream& out, const GameRecord& r, const std::string& event) {
     auto tag = [&](const char* name, const std::string& value) { out << '[' << name << " \"" << escape(value) << "\"]\n"; };
+    // The Seven Tag Roster, in its order.
     tag("Event", event);
+    tag("Site", "?");
+    tag("Date", r.date.empty() ? "????.??.??" : r.date);
     tag("Round", fmt::format("{}.{}", r.pair + 1, r.index % 2 + 1));
     tag("White", r.white);
     tag("Black", r.black);
     tag("Result", r.result_text());
+    const std::string start = r.start.to_text();
+    if (start != loa::StartPositionText) {
+        tag("SetUp", "1");
+        tag("FEN", start);  // this program's position text: the board, then the side to move
+    }
+    // A clock both sides share is PGN's "base+increment" in seconds; any other limit (depth,
+    // nodes, time a move, or two clocks) is "-" (no clock) or "?" and the limits' own tags.
+    const bool shared_clock = r.black_limit == r.white_limit && r.black_limit.starts_with("tc=") &&
+                              r.black_limit.find(',') == std::string::npos;
+    const bool any_clock = r.black_limit.find("tc=") != std::string::npos || r.white_limit.find("tc=") != std::string::npos;
+    tag("TimeControl", shared_clock ? r.black_limit.substr(3) : any_clock ? "?" : "-");
+    if (!shared_clock) {
+        tag("BlackLimit", r.black_limit);
+        tag("WhiteLimit", r.white_limit);
+    }
     tag("Opening", r.opening);
-    tag("TimeControl", r.black_limit == r.white_limit ? r.black_limit
-                                                      : fmt::format("black {}; white {}", r.black_limit, r.white_limit));
     tag("Termination", r.termination);
     tag("PlyCount", std::to_string(r.moves.size()));
-    if (r.start.to_text() != loa::StartPositionText) tag("Position", r.start.to_text());
     out << '\n';
-    // Move numbers count move pairs from the start position's side to move.
+    // Move numbers count move pairs from the first mover of the standard start (Black), as PGN
+    // counts them from White's: a game whose first mover is the other side starts "1...".
+    const bool second_first = r.start.side_to_move() != loa::Position::start().side_to_move();
     std::string line;
     auto emit = [&](const std::string& token) {
         if (line.size() + token.size() + 1 > 79) {
@@ -49,13 +66,23 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
         if (!line.empty()) line += ' ';
         line += token;
     };
+    // Where the engines took over is marked, at the start too: the records read back as openings.
+    if (r.opening_plies == 0) emit("{end of opening}");
     for (std::size_t i = 0; i < r.moves.size(); ++i) {
-        if (i % 2 == 0) emit(fmt::format("{}.", i / 2 + 1));
+        const std::size_t ply = i + (second_first ? 1 : 0);  // counted from a pair's first move
+        if (ply % 2 == 0) emit(fmt::format("{}.", ply / 2 + 1));
+        else if (i == 0) emit("1...");
         emit(loa::move_to_text(r.moves[i]));
         if (static_cast<int>(i) + 1 == r.opening_plies) emit("{end of opening}");
     }
     emit(r.result_text());
     out << line << "\n\n";
+}
+
+std::string ParsedRecord::start_text() const {
+    if (const auto fen = tags.find("FEN"); fen != tags.end()) return fen->second;
+    if (const auto position = tags.find("Position"); position != tags.end()) return position->second;  // before FEN
+    return std::string(loa::StartPositionText);
 }
 
 std::string records_text(const std::vector<GameRecord>& games, const std::string& event) {
@@ -67,18 +94,29 @@ std::string records_text(const std::vector<GameRecord>& games, const std::string
 std::vector<ParsedRecord> read_records(std::istream& in) {
     std::vector<ParsedRecord> out;
     ParsedRecord current;
-    bool in_moves = false;
-    std::string line;
+    std::string movetext;  // of the current record, its lines joined
+    int movetext_line = 0;
     auto flush = [&] {
+        if (!movetext.empty()) {
+            try {
+                const loa::MoveText parsed = loa::parse_movetext(movetext);
+                for (const std::string_view m : parsed.moves) current.moves.emplace_back(m);
+                for (const auto& [before, text] : parsed.comments)
+                    if (common::trim(text) == "end of opening") current.opening_plies = static_cast<int>(before);
+            } catch (const common::InputError& e) {
+                throw common::InputError(fmt::format("records: the moves from line {}: {}", movetext_line, e.what()));
+            }
+        }
         if (!current.tags.empty() || !current.moves.empty()) out.push_back(std::move(current));
         current = {};
-        in_moves = false;
+        movetext.clear();
     };
+    bool in_comment = false;  // a brace comment goes on over lines: '[' there is not a tag
+    std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string_view text = common::trim(line);
-        if (text.empty()) continue;
-        if (text.front() == '[') {
-            if (in_moves) flush();
+        if (!in_comment && !text.empty() && text.front() == '[') {
+            if (!movetext.empty()) flush();
             const auto space = text.find(' ');
             const auto open = text.find('"'), close = text.rfind('"');
             if (text.back() != ']' || space == std::string_view::npos || open == close)
@@ -91,23 +129,15 @@ std::vector<ParsedRecord> read_records(std::istream& in) {
             current.tags[std::string(text.substr(1, space - 1))] = value;
             continue;
         }
-        in_moves = true;
-        std::string_view rest = text;
-        while (!rest.empty()) {
-            if (rest.front() == '{') {  // comment
-                const auto end = rest.find('}');
-                if (end == std::string_view::npos) throw common::InputError(fmt::format("records: open comment on line {}", number));
-                if (rest.substr(0, end + 1) == "{end of opening}") current.opening_plies = static_cast<int>(current.moves.size());
-                rest.remove_prefix(end + 1);
-                rest = common::trim(rest);
-                continue;
-            }
-            const auto end = rest.find(' ');
-            const std::string_view token = rest.substr(0, end);
-            rest = end == std::string_view::npos ? std::string_view{} : common::trim(rest.substr(end));
-            if (token == "1-0" || token == "0-1" || token == "1/2-1/2" || token == "*") continue;
-            if (token.back() == '.') continue;  // move number
-            current.moves.emplace_back(token);
+        if (text.empty() && !in_comment) continue;
+        if (movetext.empty()) movetext_line = number;
+        movetext += line;
+        movetext += '\n';
+        // Whether a brace comment is still open at the end of the line (';' comments end there).
+        for (const char c : line) {
+            if (!in_comment && c == ';') break;
+            if (c == '{') in_comment = true;
+            else if (c == '}') in_comment = false;
         }
     }
     flush();

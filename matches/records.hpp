@@ -1,8 +1,10 @@
-// Game records in a PGN-like text: tags, then the whole move list (opening moves included)
-// in b1-d3 / c1xa3 / pass notation, numbered per move pair (Black moves first in LOA).
-//   [Event "..."] [Round "pair.game"] [White "..."] [Black "..."] [Result "1-0|0-1|1/2-1/2"]
-//   [Opening "..."] [TimeControl "..."] [Termination "..."] [PlyCount "N"]
-//   [Position "..."] only when the game does not start from the standard start.
+// Game records in PGN: the Seven Tag Roster, then the whole move list (opening moves included)
+// in b1-d3 / c1xa3 / pass notation, numbered per move pair from the standard start's first
+// mover (Black), "1..." first when the game starts with White to move.
+//   [Event] [Site "?"] [Date "YYYY.MM.DD"] [Round "pair.game"] [White] [Black] [Result]
+//   [SetUp "1"] [FEN "<position text>"] only when the game does not start from the standard start
+//   [TimeControl "5+0.05"] (a clock both share), else "-" or "?" and [BlackLimit] [WhiteLimit]
+//   [Opening] [Termination] [PlyCount]
 // Result follows PGN's convention on the White/Black tags, so Ordo and BayesElo read it.
 #pragma once
 
@@ -27,9 +29,13 @@ struct ParsedRecord {
     std::map<std::string, std::string> tags;
     std::vector<std::string> moves;
     int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
+    // The position the game starts from: the FEN tag (with SetUp "1"), the Position tag of
+    // records written before FEN, or the standard start.
+    std::string start_text() const;
 };
 
-// Reads every record of a file; throws InputError on malformed text.
+// Reads every record of a file (PGN: tag pairs, then the movetext, read by loa::parse_movetext);
+// throws InputError on malformed text.
 std::vector<ParsedRecord> read_records(std::istream& in);
 
 }  // namespace matches

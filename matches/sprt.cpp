@@ -118,6 +118,8 @@ SprtSettings parse_sprt(const std::string& spec) {
             else throw common::InputError(fmt::format("sprt: bad model '{}' (normalized or logistic)", value));
             continue;
         }
+        if (value.empty() && common::parse_double(key))
+            throw common::InputError(fmt::format("sprt: name the bounds: elo0=...,elo1=... (e.g. --sprt elo0=0,elo1=10), not '{}'", spec));
         const auto parsed = common::parse_double(value);
         if (!parsed) throw common::InputError(fmt::format("sprt: '{}' needs a number, not '{}'", key, value));
         const double v = *parsed;

@@ -231,6 +231,7 @@ nlohmann::ordered_json game_json(const GameRecord& g) {
             {"black", g.black},
             {"result", g.result_text()},
             {"termination", g.termination},
+            {"date", g.date},
             {"rules_ending", g.rules_ending},
             {"opening", g.opening},
             {"start", g.start.to_text()},
@@ -263,6 +264,7 @@ GameRecord game_from_json(const nlohmann::json& j) {
                     : result == "1/2-1/2" ? loa::Outcome::Draw
                                           : throw InputError(fmt::format("bad result '{}'", result));
         g.termination = j.at("termination").get<std::string>();
+        g.date = j.value("date", "");  // not recorded before PGN's Date tag: "????.??.??" in the records
         g.rules_ending = j.value("rules_ending", true);
         g.opening = j.at("opening").get<std::string>();
         g.start = loa::parse_position(j.at("start").get<std::string>());

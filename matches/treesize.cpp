@@ -461,9 +461,7 @@ std::vector<loa::Position> sample_positions(const std::string& records_path, int
     std::stable_sort(records.begin(), records.end(),
                      [&](const ParsedRecord& a, const ParsedRecord& b) { return round_of(a) < round_of(b); });
     for (const ParsedRecord& rec : records) {
-        const std::string start =
-            rec.tags.contains("Position") ? rec.tags.at("Position") : std::string(loa::StartPositionText);
-        loa::Game game(loa::Position::from_text(start));
+        loa::Game game(loa::Position::from_text(rec.start_text()));
         std::vector<loa::Position> candidates;
         std::vector<loa::Position> before;  // every position before the last move, with before_end
         for (const std::string& m : rec.moves) {

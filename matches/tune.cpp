@@ -141,8 +141,7 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
             if (result == rec.tags.end() || !result_for(result->second, loa::Colour::Black)) continue;
             const bool holdout = held_out(holdout_rng);
             ++games;
-            const auto start = rec.tags.find("Position");
-            loa::Game game(start == rec.tags.end() ? loa::Position::start() : loa::parse_position(start->second), s.rules);
+            loa::Game game(loa::parse_position(rec.start_text()), s.rules);
             std::vector<loa::Position> taken;
             for (const std::string& m : rec.moves) {
                 if (game.over()) break;

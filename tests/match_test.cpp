@@ -473,8 +473,7 @@ TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
     ASSERT_EQ(parsed.size(), result.games.size());
     for (std::size_t i = 0; i < parsed.size(); ++i) {
         const auto& rec = parsed[i];
-        const std::string start = rec.tags.contains("Position") ? rec.tags.at("Position") : std::string(loa::StartPositionText);
-        loa::Game game(loa::Position::from_text(start));
+        loa::Game game(loa::Position::from_text(rec.start_text()));
         for (const std::string& m : rec.moves) ASSERT_NO_THROW(game.play(m)) << m;
         EXPECT_TRUE(game.over());
         const std::string expected = game.result().outcome == loa::Outcome::WhiteWins   ? "1-0"
@@ -485,6 +484,49 @@ TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
         EXPECT_EQ(rec.tags.at("PlyCount"), std::to_string(rec.moves.size()));
         EXPECT_EQ(rec.tags.at("Termination"), loa::describe(game.result()));
     }
+}
+
+TEST(Match, RecordsAreStandardPgnAndReadBackAsOpenings) {
+    // Games from a position with White to move (a FEN, "1..." numbering), at node limits (no
+    // clock: TimeControl "-" and the limits' own tags); their PGN read back as openings.
+    MatchSettings s = small_match(2);
+    loa::Game after(loa::Position::start());
+    after.play("b1-d3");
+    s.openings = {Opening{"white first", after.position(), {}}, s.openings[0]};
+    s.games = 4;
+    const MatchResult result = run_match(s, {});
+    ASSERT_EQ(result.games.size(), 4u);
+    const std::string path = testing::TempDir() + "standard_records.pgn";
+    {
+        std::ofstream out(path);
+        for (const GameRecord& g : result.games) write_record(out, g, "pgn test");
+    }
+    std::ifstream in(path);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.find("[Event \"pgn test\"]\n[Site \"?\"]\n[Date \"20"), 0u) << text;  // the Seven Tag Roster, in order
+    EXPECT_NE(text.find("\"]\n[Round \"1.1\"]\n[White \""), std::string::npos) << text;
+    EXPECT_NE(text.find("[SetUp \"1\"]\n[FEN \"" + after.position().to_text() + "\"]"), std::string::npos) << text;
+    EXPECT_NE(text.find("\n\n{end of opening} 1... "), std::string::npos) << text;  // White moves first there
+    EXPECT_NE(text.find("[TimeControl \"-\"]\n[BlackLimit \"nodes=600\"]"), std::string::npos) << text;
+    EXPECT_EQ(text.find("[Position "), std::string::npos) << text;
+    std::ifstream again(path);
+    const std::vector<ParsedRecord> back = read_records(again);
+    ASSERT_EQ(back.size(), result.games.size());
+    for (std::size_t i = 0; i < back.size(); ++i) {
+        const GameRecord& g = result.games[i];
+        EXPECT_EQ(back[i].start_text(), g.start.to_text());
+        ASSERT_EQ(back[i].moves.size(), g.moves.size());
+        for (std::size_t k = 0; k < g.moves.size(); ++k) EXPECT_EQ(back[i].moves[k], loa::move_to_text(g.moves[k]));
+        EXPECT_EQ(back[i].opening_plies, g.opening_plies);  // marked, at the start too
+    }
+    // As openings: each game's start and its moves up to "{end of opening}".
+    const std::vector<Opening> openings = load_openings(path, loa::Position::start(), s.rules);
+    ASSERT_EQ(openings.size(), result.games.size());
+    for (std::size_t i = 0; i < openings.size(); ++i) {
+        EXPECT_EQ(openings[i].start.to_text(), result.games[i].start.to_text());
+        EXPECT_EQ(static_cast<int>(openings[i].moves.size()), result.games[i].opening_plies);
+    }
+    std::remove(path.c_str());
 }
 
 TEST(Match, ShardsPartitionTheSchedule) {

@@ -71,5 +71,20 @@ TEST(Notation, SplitsMoveListsWithNumbersAndCommas) {
     EXPECT_EQ(tokens[3], "pass");
 }
 
+TEST(Notation, ReadsPgnMovetextWithCommentsNumbersNagsAndTheResult) {
+    const MoveText m = parse_movetext("1. b1-d3 a2xb1 {end of opening} 2.c1-c3! $1 h3-f3?! ; to the end\n"
+                                      "% an escape line: b2-b3\n3... {a comment\nover [two] lines} d8-d6 1-0");
+    const std::vector<std::string_view> moves = {"b1-d3", "a2xb1", "c1-c3", "h3-f3", "d8-d6"};
+    EXPECT_EQ(m.moves, moves);
+    ASSERT_EQ(m.comments.size(), 3u);
+    EXPECT_EQ(m.comments[0], (std::pair<std::size_t, std::string_view>{2, "end of opening"}));
+    EXPECT_EQ(m.comments[1], (std::pair<std::size_t, std::string_view>{4, " to the end"}));
+    EXPECT_EQ(m.comments[2].first, 4u);
+    EXPECT_EQ(split_move_list("1... a2-c2 2. b1-d3 *"), (std::vector<std::string_view>{"a2-c2", "b1-d3"}));
+    EXPECT_EQ(split_move_list("1/2-1/2"), std::vector<std::string_view>{});
+    EXPECT_THROW(parse_movetext("1. b1-d3 (1. c1-c3) a2-c2"), InputError);
+    EXPECT_THROW(parse_movetext("1. b1-d3 {open"), InputError);
+}
+
 }  // namespace
 }  // namespace loa

@@ -12,8 +12,8 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 match=(--engine name=a,preset=pvs+tt+rhh,depth=2 --engine name=b,preset=pvs+tt+hh,depth=2 --games 8 -j 2 --seed 5 -q)
-# One line per game (tags and moves), sorted: the games finish in any order with -j 2.
-games() { awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' "$1" | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
+# One line per game (tags but the date, and moves), sorted: the games finish in any order with -j 2.
+games() { grep -v '^\[Date ' "$1" | awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
 # kill_after NAME LINES [options]: starts the match on NAME.json and kills it once its state file holds LINES lines.
 kill_after() {
   local name="$1" lines="$2"; shift 2

@@ -12,6 +12,7 @@
 #include "loa/engine/frontends.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "common/search/report.hpp"
 #include "common/text.hpp"
 
 namespace loa::engine {
@@ -56,6 +57,33 @@ TEST(Uci, HandshakeOptionsAndSearch) {
     game.play("b1d3");
     game.play("a2c2");
     EXPECT_NO_THROW(parse_move(game.position(), bestmove(out)));
+}
+
+TEST(Uci, MoveOverheadIsAlsoTakenAsGuisSpellIt) {
+    const std::string out = uci("setoption name Move Overhead value 100\nsetoption name MoveOverhead value 80\n"
+                                "setoption name Move Overhead value 9999\n");
+    EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // only the out-of-range value is refused
+    EXPECT_TRUE(contains(out, "MoveOverhead must be 0..5000 ms, not '9999'")) << out;
+}
+
+TEST(Uci, DecidedScoresAreMateInMovesAsGuisReadThem) {
+    // UCI's "mate M" counts moves, negative when the engine loses; "win N" / "loss N" (plies)
+    // are this program's own, for loa analyze.
+    EXPECT_EQ(search::format_uci_score(search::win_in(1)), "mate 1");
+    EXPECT_EQ(search::format_uci_score(search::win_in(3)), "mate 2");
+    EXPECT_EQ(search::format_uci_score(search::loss_in(2)), "mate -1");
+    EXPECT_EQ(search::format_uci_score(search::loss_in(4)), "mate -2");
+    EXPECT_EQ(search::format_uci_score(search::loss_in(1)), "mate -1");  // a move that connects the opponent
+    EXPECT_EQ(search::format_uci_score(35), "cp 35");
+    for (int moves : {-5, -2, -1, 1, 2, 7}) EXPECT_EQ(search::mate_moves(search::score_of_mate(moves)), moves) << moves;
+    // Black wins in 3 plies (loa analyze: "score win 3"); after Black's move, White loses in 2.
+    const std::string position = "3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b";
+    const std::string out = uci("position fen " + position + "\ngo depth 4\n");
+    EXPECT_TRUE(contains(out, "score mate 2 ")) << out;
+    EXPECT_FALSE(contains(out, "score win")) << out;
+    const std::string after = uci("position fen " + position + " moves " + bestmove(out) + "\ngo depth 4\n");
+    EXPECT_TRUE(contains(after, "score mate -1 ")) << after;
+    EXPECT_FALSE(contains(after, "score loss")) << after;
 }
 
 TEST(Uci, ErrorsLeaveThePositionUnchanged) {

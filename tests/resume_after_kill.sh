@@ -20,8 +20,8 @@ done
 [ -f "$dir/r.json.state" ] || { echo "the runs finished before they could be killed"; exit 1; }
 "$loa_match" "${args[@]}" --json "$dir/r.json" --pgn "$dir/r.pgn" > /dev/null
 
-# One line per game (tags and moves), in a stable order.
-games() { awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' "$1" | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
+# One line per game (tags but the date, and moves), in a stable order.
+games() { grep -v '^\[Date ' "$1" | awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
 ref_count=$(grep -c '^\[Event ' "$dir/ref.pgn")
 count=$(grep -c '^\[Event ' "$dir/r.pgn")
 indices=$(grep -o '"game": [0-9]*' "$dir/r.json" | sort -u | wc -l)

@@ -140,6 +140,7 @@ void expect_error(const char* spec, const char* fragment) {
 
 TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
     expect_error("preset=pvs,colour=red", "unknown key 'colour'");
+    expect_error("preset=pvs,histroy=relative", "unknown key 'histroy'; did you mean 'history'?");
     expect_error("full,multicut=on,mc_moves=2,mc_cuts=3", "mc_cuts (3) must not exceed mc_moves (2)");
     expect_error("preset=pvs+xyz", "unknown preset token 'xyz'");
     // A key that also takes words names them with its range; a gate without its solver is refused.

@@ -256,8 +256,13 @@ SearchConfig parse_search_config(std::string_view spec) {
         if (is_preset(key, value)) c = preset_config(value.empty() ? key : value);
     for (const auto& [key, value] : items) {
         if (is_preset(key, value)) continue;
-        if (!apply_search_option(c, key, value))
-            throw InputError(fmt::format("search config: unknown key '{}'", key));
+        if (!apply_search_option(c, key, value)) {
+            std::vector<std::string> known;
+            for (const auto& [name, help] : config_keys()) known.push_back(name);
+            const std::string near = common::nearest_word(key, known);
+            throw InputError(fmt::format("search config: unknown key '{}'{} (the keys: loa variants)", key,
+                                         near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+        }
     }
     // Multi-cut could then never fire, yet would pay for its reduced searches at every cut node.
     if (c.mc_cuts > c.mc_moves)

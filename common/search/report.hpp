@@ -17,6 +17,22 @@ inline std::string format_score(Score s) {
     return fmt::format("cp {}", s);
 }
 
+// UCI's own score, as GUIs and python-chess parse it: "cp N", or "mate M" with M moves (not
+// plies) to the end, negative when the engine loses. A win in N plies takes (N + 1) / 2 of the
+// engine's moves; a loss in N plies comes after N / 2 of them (rounded up: in LOA a move can
+// connect the opponent's pieces, a loss on the engine's own move).
+inline int mate_moves(Score s) {
+    const int plies = plies_to_end(s);
+    return plies > 0 ? (plies + 1) / 2 : -((-plies + 1) / 2);
+}
+inline std::string format_uci_score(Score s) {
+    if (s >= WinThreshold || s <= -WinThreshold) return fmt::format("mate {}", mate_moves(s));
+    return fmt::format("cp {}", s);
+}
+// The score a "mate M" stands for (the nearest in plies: a win on the engine's M-th move, a
+// loss on the opponent's |M|-th; "mate 0": lost now).
+inline Score score_of_mate(int moves) { return moves > 0 ? win_in(2 * moves - 1) : loss_in(-2 * moves); }
+
 inline std::string format_stats(const SearchStats& s) {
     return fmt::format(
         "nodes {} qnodes {} nps {:.0f} time_ms {:.0f} depth {} seldepth {} ebf {:.2f} tt_probes {} tt_hits {} "

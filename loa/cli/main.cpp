@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     loa::cli::add_serve_command(app);
     loa::cli::add_solve_command(app);
     return common::run_cli("loa", app, [&] {
+        common::check_subcommand(app, std::vector<std::string>(argv, argv + argc));
         app.parse(argc, argv);
         return 0;
     });

@@ -82,7 +82,7 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
     } else if (name == "rules") {
         rules_ = parse_rules(value);
         game_ = Game(game_.start_position(), rules_);
-    } else if (name == "moveoverhead") {
+    } else if (name == "moveoverhead" || name == "move overhead") {  // the GUIs' and Stockfish's spelling
         const auto ms = common::parse_int(value);
         if (!ms || *ms < 0 || *ms > 5000) throw InputError(fmt::format("MoveOverhead must be 0..5000 ms, not '{}'", value));
         overhead_ms_ = *ms;

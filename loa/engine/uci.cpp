@@ -244,7 +244,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 };
                 try {
                     session.start(
-                        clock, [&out](const IterationInfo& it) { out.line(format_info(it)); },
+                        clock, [&out](const IterationInfo& it) { out.line(format_info(it, ScoreStyle::UciMate)); },
                         [&](const Result& r) {
                             // In infinite mode the answer waits for 'stop', as UCI requires.
                             std::unique_lock guard(lock);

@@ -15,6 +15,9 @@ struct Command {
     std::function<int()> run;
 };
 
+// What `loa-match` alone prints: what it does, and two commands to start from.
+std::string first_steps();
+
 // The root command: a match or tournament. `args` is the command line as given (a run on
 // Slurm passes it on to its tasks).
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args);

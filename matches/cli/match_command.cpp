@@ -489,6 +489,21 @@ std::pair<int, int> parse_range(const std::string& text, int low, int high, cons
     return {*lo, *hi};
 }
 
+std::string first_steps() {
+    return "loa-match: matches between LOA engines and search variants, with Elo, SPRT and game records.\n"
+           "\n"
+           "Two engines of this program at 20,000 nodes a move, 100 games on 2 cores:\n"
+           "  loa-match --engine name=rhh,preset=full,nodes=20000 --engine name=hh,preset=full,history=absolute,nodes=20000 \\\n"
+           "            --games 100 -j 2 --pgn games.pgn --json result.json\n"
+           "An SPRT of a change against a baseline binary, at 5+0.05 s (fastchess's spelling works too):\n"
+           "  loa-match --test preset=full --base cmd=./loa-base,args=uci,proto=uci --tc stc \\\n"
+           "            --sprt elo0=0,elo1=10 --games 20000 -j 1 --json sprt.json\n"
+           "  loa-match -engine cmd=./loa name=new args=uci -engine cmd=./loa-base name=base args=uci \\\n"
+           "            -each tc=5+0.05 -rounds 10000 -repeat -concurrency 1 -sprt elo0=0 elo1=10\n"
+           "\n"
+           "Every option: loa-match --help. The default match of the main job: bash scripts/main.sh.\n";
+}
+
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     auto o = std::make_shared<Options>();
     o->args = args;

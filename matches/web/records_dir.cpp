@@ -119,8 +119,7 @@ nlohmann::json RecordsDir::records_text_json(const std::string& name, const std:
     for (std::size_t i = 0; i < records.size(); ++i) {
         const matches::ParsedRecord& r = records[i];
         try {
-            const auto position = r.tags.find("Position");
-            Game game(position == r.tags.end() ? Position::start() : parse_position(position->second));
+            Game game(parse_position(r.start_text()));
             for (const std::string& m : r.moves) {
                 if (game.over()) break;  // a game adjudicated on the rules' last move: nothing follows
                 game.play(m);

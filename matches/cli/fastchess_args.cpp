@@ -1,0 +1,299 @@
+#include "matches/cli/fastchess_args.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace matches::cli {
+namespace {
+
+using common::InputError;
+
+// What an option of theirs without an equivalent here is refused with.
+const std::map<std::string, std::string, std::less<>> Refused = {
+    {"draw", "loa-match has no draw adjudication; --rules plylimit=N ends a game as a draw after N plies"},
+    {"config", "loa-match has no configuration file: the command line says it all, and the same command resumes"},
+    {"log", "the engines' exchanges are not logged; run an engine through a script that tees them "
+            "(tests/fake_engines/logging_wrapper.sh)"},
+    {"use-affinity", "loa-match does not pin engines to cores"},
+    {"autosaveinterval", "the state file keeps every finished game (the same command resumes)"},
+    {"noswap", "games always come in colour-swapped pairs from one opening"},
+    {"reverse", "games always come in colour-swapped pairs from one opening"},
+    {"variant", "LOA has no chess variants; its rule sets are --rules (olympiad, codingame, ...)"},
+    {"wait", "engines are started once and kept; there is nothing to wait between games"},
+    {"quick", "give the engines and limits: -engine cmd=A name=A -engine cmd=B name=B -each tc=5+0.05"},
+    {"crc32", "the result JSON and the state file carry the match; there is no checksum option"},
+    {"testEnv", "there is no test environment option"},
+    {"show-latency", "the time each move took is in the --json result (black_move_ms, white_move_ms)"},
+    {"debug", "there is no debug output; -q prints less"},
+    {"version", "loa-match --help"},
+    {"sample", "loa-match positions --pgn FILE samples positions from game records"},
+    {"epdout", "the --pgn records hold every game"},
+    {"tb", "LOA has no endgame tablebases"},
+    {"tbpieces", "LOA has no endgame tablebases"},
+    {"tbadjudicate", "LOA has no endgame tablebases"},
+    {"tbignore50", "LOA has no endgame tablebases"},
+    {"bookmode", "openings are files of positions or move lists (--openings)"},
+    {"resultformat", "the summary and the --json result are the output formats"},
+    {"pgnin", "--openings FILE"},
+};
+
+// One option as given: its name (without the dash) and the words that follow it.
+struct Given {
+    std::string name;
+    std::vector<std::string> words;
+};
+
+// "key=value" words of an option as pairs; a word without '=' is refused.
+std::vector<std::pair<std::string, std::string>> key_values(const Given& g) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const std::string& w : g.words) {
+        const auto eq = w.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw InputError(fmt::format("-{}: expected key=value words, not '{}'", g.name, w));
+        out.emplace_back(w.substr(0, eq), w.substr(eq + 1));
+    }
+    return out;
+}
+
+std::string one_word(const Given& g) {
+    if (g.words.size() != 1) throw InputError(fmt::format("-{}: expected one value", g.name));
+    return g.words.front();
+}
+
+int positive_int(const Given& g) {
+    const auto n = common::parse_int(one_word(g));
+    if (!n || *n < 1) throw InputError(fmt::format("-{}: expected a positive whole number, not '{}'", g.name, g.words.front()));
+    return *n;
+}
+
+// A value that goes into one of our comma-separated engine or SPRT strings.
+std::string no_comma(const std::string& option, const std::string& key, const std::string& value) {
+    if (value.find(',') != std::string::npos)
+        throw InputError(fmt::format("-{} {}={}: a value with a comma cannot be passed on (loa-match separates keys with "
+                                     "commas); run the engine through a script instead",
+                                     option, key, value));
+    return value;
+}
+
+// An engine's key=value words (of -engine or -each) in loa-match's engine string.
+std::vector<std::string> engine_keys(const Given& g) {
+    std::vector<std::string> out;
+    for (const auto& [key, value] : key_values(g)) {
+        const std::string v = no_comma(g.name, key, value);
+        if (key == "proto") {
+            if (v != "uci") throw InputError(fmt::format("-{} proto={}: loa-match speaks uci and gtp (proto=uci|gtp)", g.name, v));
+            out.push_back("proto=uci");
+        } else if (key == "tc") {
+            if (v.find('/') != std::string::npos)
+                throw InputError(fmt::format("-{} tc={}: moves-per-period time controls are not supported; give BASE+INC "
+                                             "in seconds (tc=5+0.05)",
+                                             g.name, v));
+            if (v == "inf" || v == "infinite")
+                throw InputError(fmt::format("-{} tc={}: give a limit (depth=, nodes=, st= or tc=BASE+INC)", g.name, v));
+            out.push_back("tc=" + v);
+        } else if (key == "timemargin") {
+            throw InputError(fmt::format("-{} timemargin={}: the margin is one for every engine: --time-margin {}", g.name, v, v));
+        } else if (key == "dir") {
+            throw InputError(fmt::format("-{} dir={}: give cmd= an absolute path, or a script that changes directory first",
+                                         g.name, v));
+        } else if (key == "restart") {
+            if (v != "off")
+                throw InputError(fmt::format("-{} restart={}: engines are kept between games (and restarted after a crash); "
+                                             "leave out restart=",
+                                             g.name, v));
+        } else {
+            // name, cmd, args, st, nodes, depth, option.NAME: the same here; and loa-match's own
+            // keys (preset, history, eval, ...), which its engine parser checks.
+            out.push_back(key + "=" + v);
+        }
+    }
+    return out;
+}
+
+// The option names of theirs that are translated (the rest of `Refused` aside).
+const std::vector<std::string> Translated = {"engine", "each",  "games",  "rounds",         "repeat", "concurrency",
+                                             "openings", "sprt", "pgnout", "recover",        "event",  "ratinginterval",
+                                             "output",  "srand", "tournament", "resign",     "maxmoves", "help"};
+
+bool is_theirs(const std::string& word) {
+    if (word.size() < 3 || word[0] != '-' || word[1] == '-') return false;
+    const std::string name = word.substr(1);
+    return std::find(Translated.begin(), Translated.end(), name) != Translated.end() || Refused.contains(name);
+}
+
+}  // namespace
+
+bool uses_fastchess_options(const std::vector<std::string>& args) {
+    return std::any_of(args.begin() + (args.empty() ? 0 : 1), args.end(), is_theirs);
+}
+
+std::vector<std::string> translate_fastchess_options(const std::vector<std::string>& args) {
+    std::vector<std::string> out;
+    if (!args.empty()) out.push_back(args.front());
+    // Split into their options (with the words that follow each) and ours (passed on).
+    std::vector<Given> given;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& word = args[i];
+        if (word.size() >= 3 && word[0] == '-' && word[1] != '-') {
+            const std::string name = word.substr(1);
+            if (!is_theirs(word)) {
+                std::vector<std::string> known = Translated;
+                for (const auto& [refused, why] : Refused) known.push_back(refused);
+                const std::string near = common::nearest_word(name, known);
+                throw InputError(fmt::format("unknown option '{}'{} (loa-match's own options have two dashes: --help lists them)",
+                                             word, near.empty() ? "" : fmt::format("; did you mean '-{}'?", near)));
+            }
+            Given g{name, {}};
+            while (i + 1 < args.size() && !args[i + 1].starts_with('-')) g.words.push_back(args[++i]);
+            given.push_back(std::move(g));
+        } else {
+            out.push_back(word);
+        }
+    }
+    std::vector<std::vector<std::string>> engines;
+    std::vector<std::string> each;
+    int games_per_round = 1, rounds = 0;
+    bool repeat = false;
+    for (const Given& g : given) {
+        if (const auto refused = Refused.find(g.name); refused != Refused.end())
+            throw InputError(fmt::format("-{} has no equivalent in loa-match: {}", g.name, refused->second));
+        if (g.name == "engine") {
+            engines.push_back(engine_keys(g));
+        } else if (g.name == "each") {
+            const std::vector<std::string> keys = engine_keys(g);
+            each.insert(each.end(), keys.begin(), keys.end());
+        } else if (g.name == "games") {
+            games_per_round = positive_int(g);
+            if (games_per_round > 2)
+                throw InputError("-games: at most 2 games a round (one opening, both colours); more rounds: -rounds N");
+        } else if (g.name == "rounds") {
+            rounds = positive_int(g);
+        } else if (g.name == "repeat") {
+            if (!g.words.empty() && g.words != std::vector<std::string>{"2"})
+                throw InputError("-repeat: each opening is played twice, colours swapped (-repeat or -repeat 2)");
+            repeat = true;
+        } else if (g.name == "concurrency") {
+            out.insert(out.end(), {"-j", std::to_string(positive_int(g))});
+        } else if (g.name == "openings") {
+            for (const auto& [key, value] : key_values(g)) {
+                if (key == "file") {
+                    out.insert(out.end(), {"--openings", value});
+                } else if (key == "format") {
+                    if (value != "epd" && value != "pgn")
+                        throw InputError(fmt::format("-openings format={}: a file of positions or move lists a line, or game "
+                                                     "records (format=epd or format=pgn)",
+                                                     value));
+                } else if (key == "order") {
+                    if (value != "random" && value != "sequential")
+                        throw InputError(fmt::format("-openings order={}: random or sequential", value));
+                    out.insert(out.end(), {"--openings-order", value});
+                } else if (key == "start") {
+                    if (value != "1")
+                        throw InputError(fmt::format("-openings start={}: the openings are played from the first; cut the "
+                                                     "file instead",
+                                                     value));
+                } else if (key == "policy") {
+                    if (value != "default" && value != "round")
+                        throw InputError(fmt::format("-openings policy={}: each game pair plays one opening (policy=round)", value));
+                } else if (key == "plies") {
+                    throw InputError(fmt::format("-openings plies={}: the whole opening of each line is played; cut the "
+                                                 "lines to the plies you want",
+                                                 value));
+                } else {
+                    throw InputError(fmt::format("-openings: unknown key '{}' (file, format, order, start, policy)", key));
+                }
+            }
+        } else if (g.name == "sprt") {
+            std::vector<std::string> parts;
+            for (const auto& [key, value] : key_values(g)) {
+                if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta" && key != "model")
+                    throw InputError(fmt::format("-sprt: unknown key '{}' (elo0, elo1, alpha, beta, model)", key));
+                if (key == "model" && value != "normalized" && value != "logistic")
+                    throw InputError(fmt::format("-sprt model={}: normalized or logistic", value));
+                parts.push_back(key + "=" + no_comma("sprt", key, value));
+            }
+            std::string text;
+            for (const std::string& p : parts) text += (text.empty() ? "" : ",") + p;
+            out.insert(out.end(), {"--sprt", text});
+        } else if (g.name == "pgnout") {
+            // fastchess: file=NAME and settings; cutechess-cli: the file name, then settings.
+            for (const std::string& w : g.words) {
+                const auto eq = w.find('=');
+                const std::string key = eq == std::string::npos ? "" : w.substr(0, eq), value = w.substr(eq + 1);
+                if (eq == std::string::npos || key == "file") {
+                    out.insert(out.end(), {"--pgn", eq == std::string::npos ? w : value});
+                } else if (key == "append") {
+                    if (value != "true")
+                        throw InputError("-pgnout append=false: loa-match always appends to a PGN (what it held stays); "
+                                         "name a new file");
+                } else if (key == "min") {
+                    throw InputError("-pgnout min=true: the records are always the short form (tags, moves, result)");
+                } else {
+                    throw InputError(fmt::format("-pgnout {}: the records hold tags, moves and the result; node counts and "
+                                                 "times per move are in the --json result",
+                                                 w));
+                }
+            }
+        } else if (g.name == "recover") {
+            // Always so here: a crashed engine loses its game, is started again, and the match goes on.
+        } else if (g.name == "event") {
+            out.insert(out.end(), {"--event", one_word(g)});
+        } else if (g.name == "ratinginterval") {
+            out.insert(out.end(), {"--report-every", std::to_string(positive_int(g))});
+        } else if (g.name == "output") {
+            for (const auto& [key, value] : key_values(g))
+                if (key != "format" || (value != "fastchess" && value != "cutechess"))
+                    throw InputError(fmt::format("-output {}={}: loa-match has one output (the summary, and --json for tools)",
+                                                 key, value));
+        } else if (g.name == "srand") {
+            out.insert(out.end(), {"--seed", one_word(g)});
+        } else if (g.name == "tournament") {
+            const std::string kind = one_word(g);
+            if (kind == "gauntlet") out.push_back("--gauntlet");
+            else if (kind != "roundrobin" && kind != "round-robin")
+                throw InputError(fmt::format("-tournament {}: gauntlet or roundrobin", kind));
+        } else if (g.name == "resign") {
+            std::string score, moves;
+            for (const auto& [key, value] : key_values(g)) {
+                if (key == "score") score = value;
+                else if (key == "movecount") moves = value;
+                else if (key == "twosided") {
+                    if (value != "true") throw InputError("-resign twosided=false: both engines must agree (twosided=true)");
+                } else {
+                    throw InputError(fmt::format("-resign: unknown key '{}' (movecount, score, twosided)", key));
+                }
+            }
+            if (score.empty() || moves.empty()) throw InputError("-resign: give movecount=N and score=CP");
+            out.insert(out.end(), {"--resign", fmt::format("score={},moves={}", score, moves)});
+        } else if (g.name == "maxmoves") {
+            out.insert(out.end(), {"--rules", fmt::format("olympiad,plylimit={}", 2 * positive_int(g))});
+        } else if (g.name == "help") {
+            out.push_back("--help");
+        }
+    }
+    for (std::vector<std::string>& keys : engines) {
+        // -each gives every engine what it does not set itself.
+        auto key_of = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
+        for (const std::string& kv : each)
+            if (std::none_of(keys.begin(), keys.end(), [&](const std::string& own) { return key_of(own) == key_of(kv); }))
+                keys.push_back(kv);
+        std::string text;
+        for (const std::string& k : keys) text += (text.empty() ? "" : ",") + k;
+        out.insert(out.end(), {"--engine", text});
+    }
+    if (!each.empty() && engines.empty()) throw InputError("-each: give the engines with -engine");
+    if (rounds > 0 || repeat || games_per_round > 1) {
+        const int per_round = repeat ? 2 : games_per_round;
+        out.insert(out.end(), {"--games", std::to_string(std::max(1, rounds) * per_round)});
+    }
+    return out;
+}
+
+}  // namespace matches::cli
