@@ -110,20 +110,21 @@ std::string nearest_word(std::string_view word, const std::vector<std::string>& 
     std::size_t best_distance = allowed + 1;
     for (const std::string& candidate : candidates) {
         const std::string b = lowercase(candidate);
-        // Levenshtein distance, one row at a time.
-        std::vector<std::size_t> row(b.size() + 1);
-        for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+        // Edit distance with a swap of neighbouring letters as one edit (the commonest typo:
+        // "nodse"), row by row: `before` and `last` are the two rows above.
+        std::vector<std::size_t> before(b.size() + 1), last(b.size() + 1), row(b.size() + 1);
+        for (std::size_t j = 0; j <= b.size(); ++j) last[j] = j;
         for (std::size_t i = 1; i <= a.size(); ++i) {
-            std::size_t diagonal = row[0];
             row[0] = i;
             for (std::size_t j = 1; j <= b.size(); ++j) {
-                const std::size_t above = row[j];
-                row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-                diagonal = above;
+                row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+                if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
             }
+            std::swap(before, last);
+            std::swap(last, row);
         }
-        if (row[b.size()] < best_distance) {
-            best_distance = row[b.size()];
+        if (last[b.size()] < best_distance) {
+            best_distance = last[b.size()];
             best = candidate;
         }
     }

@@ -28,8 +28,7 @@ namespace {
 
 // Openings from game records (PGN, such as --pgn writes): each game's start position and its
 // moves up to its "{end of opening}" comment, or all of them (a book of opening lines).
-std::vector<Opening> openings_of_records(std::istream& in, const std::string& path, const loa::Position& start,
-                                         const loa::RuleSet& rules) {
+std::vector<Opening> openings_of_records(std::istream& in, const std::string& path, const loa::RuleSet& rules) {
     std::vector<Opening> out;
     std::vector<ParsedRecord> records;
     try {
@@ -42,7 +41,7 @@ std::vector<Opening> openings_of_records(std::istream& in, const std::string& pa
         Opening o;
         o.label = fmt::format("{}:game {}", path, i + 1);
         try {
-            o.start = r.tags.contains("FEN") || r.tags.contains("Position") ? loa::parse_position(r.start_text()) : start;
+            o.start = loa::parse_position(r.start_text());
             loa::Game game(o.start, rules);
             const std::size_t plies = r.opening_plies >= 0 ? static_cast<std::size_t>(r.opening_plies) : r.moves.size();
             for (std::size_t k = 0; k < plies && k < r.moves.size(); ++k) o.moves.push_back(game.play(r.moves[k]));
@@ -51,6 +50,8 @@ std::vector<Opening> openings_of_records(std::istream& in, const std::string& pa
         } catch (const common::InputError& e) {
             throw common::InputError(fmt::format("openings: {} game {}: {}", path, i + 1, e.what()));
         }
+        // The runner's records hold each opening twice (a pair: both colours): once is enough.
+        if (!out.empty() && out.back().start == o.start && out.back().moves == o.moves) continue;
         out.push_back(std::move(o));
     }
     return out;
@@ -66,7 +67,7 @@ std::vector<Opening> load_openings(const std::string& path, const loa::Position&
     // A PGN file starts with a tag: read it as game records.
     while (in >> std::ws && in.peek() == '#') std::getline(in, line);
     if (in.peek() == '[') {
-        out = openings_of_records(in, path, start, rules);
+        out = openings_of_records(in, path, rules);
         if (out.empty()) throw common::InputError(fmt::format("openings: '{}' holds no opening", path));
         return out;
     }

@@ -20,8 +20,9 @@ struct Opening {
 
 // One opening a line: a position string ("... b"), or a move list from `start` ("b1-d3 a2c2").
 // Blank lines and lines starting with '#' are skipped. Or game records (PGN, a file whose first
-// line is a tag; the --pgn of a match): each game's start (its FEN tag, else `start`) and its
-// moves up to its "{end of opening}" comment, or all of them. Throws InputError naming the
+// line is a tag; the --pgn of a match): each game's start (its FEN tag, else the standard start)
+// and its moves up to its "{end of opening}" comment, or all of them; a game that repeats the
+// one before (the other colour of a pair) is left out. Throws InputError naming the
 // line or the game.
 std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules);
 

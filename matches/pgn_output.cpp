@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "loa/notation.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/records.hpp"
 
@@ -27,9 +29,33 @@ std::string absolute_path(const std::string& path) {
     return error ? std::filesystem::absolute(path).string() : p.string();
 }
 
-// Whether what follows `offset` in `path` is records of `saved` as written with `event`, each
-// whole, but the last, which may be cut short after its Round tag (a kill while it was
-// written); one newline may come first (append_pgn's separator).
+// Whether `chunk` (one record) is a game of `saved` as an earlier version of the writer wrote it
+// (another tag order, no Date, a Position tag): the same Round, players, result and moves.
+bool same_game_as_read(std::string_view chunk, const std::vector<GameRecord>& saved) {
+    std::vector<ParsedRecord> parsed;
+    try {
+        std::istringstream in{std::string(chunk)};
+        parsed = read_records(in);
+    } catch (const common::InputError&) {
+        return false;
+    }
+    if (parsed.size() != 1) return false;
+    const ParsedRecord& r = parsed.front();
+    const auto tag = [&](const char* name) { return r.tags.contains(name) ? r.tags.at(name) : std::string(); };
+    return std::any_of(saved.begin(), saved.end(), [&](const GameRecord& g) {
+        if (tag("Round") != fmt::format("{}.{}", g.pair + 1, g.index % 2 + 1) || tag("White") != g.white ||
+            tag("Black") != g.black || tag("Result") != g.result_text() || r.moves.size() != g.moves.size())
+            return false;
+        for (std::size_t k = 0; k < g.moves.size(); ++k)
+            if (r.moves[k] != loa::move_to_text(g.moves[k])) return false;
+        return true;
+    });
+}
+
+// Whether what follows `offset` in `path` is records of `saved` only: each as written with
+// `event` (or, by an earlier version of the writer, the same game: same_game_as_read), whole,
+// but the last, which may be cut short (a kill while it was written); one newline may come
+// first (append_pgn's separator).
 bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const std::vector<GameRecord>& saved,
                            const std::string& event) {
     std::string tail;
@@ -38,27 +64,20 @@ bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const
         in.seekg(static_cast<std::streamoff>(offset));
         tail.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    // Each record as the run wrote it, found by its tags up to its Round (one game of the match).
-    const auto head_of = [](std::string_view record) -> std::string_view {
-        const std::size_t round = record.find("\n[Round ");
-        const std::size_t end = round == std::string_view::npos ? round : record.find('\n', round + 1);
-        return end == std::string_view::npos ? std::string_view{} : record.substr(0, end + 1);
-    };
-    std::map<std::string, std::string, std::less<>> records;
-    for (const GameRecord& g : saved) {
-        std::string text = records_text({g}, event);
-        std::string head(head_of(text));
-        records.emplace(std::move(head), std::move(text));
-    }
+    std::vector<std::string> written;
+    for (const GameRecord& g : saved) written.push_back(records_text({g}, event));
+    // The records, each from its Event tag to the next one's.
     std::size_t at = tail.starts_with('\n') ? 1 : 0;
     while (at < tail.size()) {
-        const std::string_view rest = std::string_view(tail).substr(at);
-        const std::string_view head = head_of(rest);
-        if (head.empty()) return false;
-        const auto found = records.find(head);
-        if (found == records.end()) return false;
-        if (!rest.starts_with(found->second)) return found->second.starts_with(rest);  // the torn last one, or other text
-        at += found->second.size();
+        if (tail.compare(at, 7, "[Event ") != 0) return false;
+        const std::size_t next = tail.find("\n[Event ", at);
+        const std::size_t end = next == std::string::npos ? tail.size() : next + 1;
+        const std::string_view chunk = std::string_view(tail).substr(at, end - at);
+        const bool last = end == tail.size();
+        const bool as_written = std::find(written.begin(), written.end(), chunk) != written.end();
+        const bool torn = last && std::any_of(written.begin(), written.end(), [&](const std::string& w) { return w.starts_with(chunk); });
+        if (!as_written && !torn && !same_game_as_read(chunk, saved)) return false;
+        at = end;
     }
     return true;
 }

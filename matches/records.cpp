@@ -70,8 +70,10 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
     if (r.opening_plies == 0) emit("{end of opening}");
     for (std::size_t i = 0; i < r.moves.size(); ++i) {
         const std::size_t ply = i + (second_first ? 1 : 0);  // counted from a pair's first move
+        // A pair's second move gets its number after a comment too (PGN export format, 8.2.2.2).
+        const bool after_comment = i == 0 || static_cast<int>(i) == r.opening_plies;
         if (ply % 2 == 0) emit(fmt::format("{}.", ply / 2 + 1));
-        else if (i == 0) emit("1...");
+        else if (after_comment) emit(fmt::format("{}...", ply / 2 + 1));
         emit(loa::move_to_text(r.moves[i]));
         if (static_cast<int>(i) + 1 == r.opening_plies) emit("{end of opening}");
     }
@@ -115,6 +117,7 @@ std::vector<ParsedRecord> read_records(std::istream& in) {
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string_view text = common::trim(line);
+        if (!in_comment && line.starts_with('%')) continue;  // an escape line (PGN 6)
         if (!in_comment && !text.empty() && text.front() == '[') {
             if (!movetext.empty()) flush();
             const auto space = text.find(' ');

@@ -58,10 +58,19 @@ TEST(FastchessArgs, SprtOpeningsGauntletResignAndMaxmovesMapToOurs) {
                            "--resign",         "score=600,moves=3",
                            "--rules",          "olympiad,plylimit=200",
                            "--pgn",            "games.pgn",
-                           "--engine",         "name=a,depth=2,tc=1+0.01",  // its own tc over -each's
+                           "--engine",         "name=a,depth=2,tc=2+0.02",  // -each's tc over its own, as in both tools
                            "--engine",         "name=b,depth=2,tc=2+0.02",
                            "--engine",         "name=c,nodes=500,tc=2+0.02",
                            "--games",          "6"};
+    EXPECT_EQ(translate_fastchess_options(in), expected);
+}
+
+TEST(FastchessArgs, CutechessGamesPerEncounterAndPgnoutWords) {
+    // cutechess-cli: -games N per encounter (any N), -rounds multiplies; -pgnout FILE min fi.
+    const Args in = words("loa-match -engine name=a depth=1 -engine name=b depth=1 proto=gtp -games 10 -rounds 3 "
+                          "-pgnout out.pgn min fi -ratinginterval 0 -j4 --seed -3");
+    const Args expected = {"loa-match", "-j4", "--seed", "-3", "--pgn", "out.pgn", "--engine", "name=a,depth=1",
+                           "--engine", "name=b,depth=1,proto=gtp", "--games", "30"};
     EXPECT_EQ(translate_fastchess_options(in), expected);
 }
 
@@ -86,7 +95,10 @@ TEST(FastchessArgs, OptionsWithoutAnEquivalentAreRefusedWithWhatToWriteInstead) 
     EXPECT_NE(error_of(words("x -openings file=a.pgn plies=8")).find("cut the lines"), std::string::npos);
     EXPECT_NE(error_of(words("x -config file=c.json")).find("no configuration file"), std::string::npos);
     EXPECT_NE(error_of(words("x -each tc=1+0.01")).find("give the engines with -engine"), std::string::npos);
-    EXPECT_NE(error_of(words("x -games 4")).find("at most 2 games a round"), std::string::npos);
+    EXPECT_NE(error_of(words("x -engine name=a -engine name=b -maxmoves 50 --rules codingame")).find("give the ply limit in --rules"),
+              std::string::npos);
+    EXPECT_NE(error_of(words("x -engine name=a -engine name=b -rounds 5 --games 10")).find("give one or the other"), std::string::npos);
+    EXPECT_NE(error_of(words("x -sprt")).find("give the bounds"), std::string::npos);
     EXPECT_NE(error_of(words("x -engine name=a,b")).find("a value with a comma"), std::string::npos);
 }
 

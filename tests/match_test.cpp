@@ -519,12 +519,12 @@ TEST(Match, RecordsAreStandardPgnAndReadBackAsOpenings) {
         for (std::size_t k = 0; k < g.moves.size(); ++k) EXPECT_EQ(back[i].moves[k], loa::move_to_text(g.moves[k]));
         EXPECT_EQ(back[i].opening_plies, g.opening_plies);  // marked, at the start too
     }
-    // As openings: each game's start and its moves up to "{end of opening}".
+    // As openings: each game's start and its moves up to "{end of opening}", once a pair.
     const std::vector<Opening> openings = load_openings(path, loa::Position::start(), s.rules);
-    ASSERT_EQ(openings.size(), result.games.size());
+    ASSERT_EQ(openings.size(), result.games.size() / 2);
     for (std::size_t i = 0; i < openings.size(); ++i) {
-        EXPECT_EQ(openings[i].start.to_text(), result.games[i].start.to_text());
-        EXPECT_EQ(static_cast<int>(openings[i].moves.size()), result.games[i].opening_plies);
+        EXPECT_EQ(openings[i].start.to_text(), result.games[2 * i].start.to_text());
+        EXPECT_EQ(static_cast<int>(openings[i].moves.size()), result.games[2 * i].opening_plies);
     }
     std::remove(path.c_str());
 }

@@ -30,8 +30,13 @@ inline std::string format_uci_score(Score s) {
     return fmt::format("cp {}", s);
 }
 // The score a "mate M" stands for (the nearest in plies: a win on the engine's M-th move, a
-// loss on the opponent's |M|-th; "mate 0": lost now).
-inline Score score_of_mate(int moves) { return moves > 0 ? win_in(2 * moves - 1) : loss_in(-2 * moves); }
+// loss on the opponent's |M|-th; "mate 0": lost now). An M beyond the decided range (another
+// engine's) is the least decided score.
+inline Score score_of_mate(int moves) {
+    const int most = MaxPly / 2;
+    moves = moves > most ? most : moves < -most ? -most : moves;
+    return moves > 0 ? win_in(2 * moves - 1) : loss_in(-2 * moves);
+}
 
 inline std::string format_stats(const SearchStats& s) {
     return fmt::format(

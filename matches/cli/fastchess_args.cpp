@@ -42,6 +42,14 @@ const std::map<std::string, std::string, std::less<>> Refused = {
     {"bookmode", "openings are files of positions or move lists (--openings)"},
     {"resultformat", "the summary and the --json result are the output formats"},
     {"pgnin", "--openings FILE"},
+    {"site", "the records' Site is '?'; --event names the match"},
+    {"scoreinterval", "progress is printed after every game; --report-every N (-ratinginterval N) prints the summary"},
+    {"outcomeinterval", "--report-every N (-ratinginterval N) prints the summary, outcomes included"},
+    {"report", "--report-every N (-ratinginterval N)"},
+    {"randomseed", "openings are ordered by a seed: --seed N (-srand N)"},
+    {"seeds", "seeding is for knockout tournaments; loa-match plays round robins and gauntlets"},
+    {"force-concurrency", "-concurrency N (--concurrency N) is used as given"},
+    {"livepgnout", "the games in play are in the state file's .live file (the web board's Watch tab)"},
 };
 
 // One option as given: its name (without the dash) and the words that follow it.
@@ -88,8 +96,9 @@ std::vector<std::string> engine_keys(const Given& g) {
     for (const auto& [key, value] : key_values(g)) {
         const std::string v = no_comma(g.name, key, value);
         if (key == "proto") {
-            if (v != "uci") throw InputError(fmt::format("-{} proto={}: loa-match speaks uci and gtp (proto=uci|gtp)", g.name, v));
-            out.push_back("proto=uci");
+            if (v != "uci" && v != "gtp")
+                throw InputError(fmt::format("-{} proto={}: loa-match speaks uci and gtp (proto=uci|gtp)", g.name, v));
+            out.push_back("proto=" + v);
         } else if (key == "tc") {
             if (v.find('/') != std::string::npos)
                 throw InputError(fmt::format("-{} tc={}: moves-per-period time controls are not supported; give BASE+INC "
@@ -141,7 +150,11 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
     std::vector<Given> given;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& word = args[i];
-        if (word.size() >= 3 && word[0] == '-' && word[1] != '-') {
+        // Ours, passed on: "-j4", "-g100" (a short option with its number), "-12" (a negative
+        // value), a quoted value with spaces (--slurm-args "-p short").
+        const bool our_short = word.size() >= 3 && (word[1] == 'j' || word[1] == 'g') && common::parse_int(word.substr(2));
+        const bool value = word.find(' ') != std::string::npos || common::parse_double(word).has_value();
+        if (word.size() >= 3 && word[0] == '-' && word[1] != '-' && !our_short && !value) {
             const std::string name = word.substr(1);
             if (!is_theirs(word)) {
                 std::vector<std::string> known = Translated;
@@ -170,9 +183,7 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
             const std::vector<std::string> keys = engine_keys(g);
             each.insert(each.end(), keys.begin(), keys.end());
         } else if (g.name == "games") {
-            games_per_round = positive_int(g);
-            if (games_per_round > 2)
-                throw InputError("-games: at most 2 games a round (one opening, both colours); more rounds: -rounds N");
+            games_per_round = positive_int(g);  // games per encounter, as cutechess-cli counts them
         } else if (g.name == "rounds") {
             rounds = positive_int(g);
         } else if (g.name == "repeat") {
@@ -182,6 +193,7 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
         } else if (g.name == "concurrency") {
             out.insert(out.end(), {"-j", std::to_string(positive_int(g))});
         } else if (g.name == "openings") {
+            if (g.words.empty()) throw InputError("-openings: give the file (-openings file=book.txt)");
             for (const auto& [key, value] : key_values(g)) {
                 if (key == "file") {
                     out.insert(out.end(), {"--openings", value});
@@ -211,6 +223,7 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
                 }
             }
         } else if (g.name == "sprt") {
+            if (g.words.empty()) throw InputError("-sprt: give the bounds (-sprt elo0=0 elo1=10)");
             std::vector<std::string> parts;
             for (const auto& [key, value] : key_values(g)) {
                 if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta" && key != "model")
@@ -223,12 +236,19 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
             for (const std::string& p : parts) text += (text.empty() ? "" : ",") + p;
             out.insert(out.end(), {"--sprt", text});
         } else if (g.name == "pgnout") {
-            // fastchess: file=NAME and settings; cutechess-cli: the file name, then settings.
+            // fastchess: file=NAME and key=value settings; cutechess-cli: the file name, then
+            // the words "min" and "fi".
+            if (g.words.empty()) throw InputError("-pgnout: give the file (-pgnout file=games.pgn)");
+            bool named = false;
             for (const std::string& w : g.words) {
                 const auto eq = w.find('=');
                 const std::string key = eq == std::string::npos ? "" : w.substr(0, eq), value = w.substr(eq + 1);
-                if (eq == std::string::npos || key == "file") {
+                if ((eq == std::string::npos && !named) || key == "file") {
+                    if (named) throw InputError("-pgnout: one file");
                     out.insert(out.end(), {"--pgn", eq == std::string::npos ? w : value});
+                    named = true;
+                } else if (w == "min" || w == "fi") {
+                    // The records are short already, and hold finished games only.
                 } else if (key == "append") {
                     if (value != "true")
                         throw InputError("-pgnout append=false: loa-match always appends to a PGN (what it held stays); "
@@ -246,7 +266,7 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
         } else if (g.name == "event") {
             out.insert(out.end(), {"--event", one_word(g)});
         } else if (g.name == "ratinginterval") {
-            out.insert(out.end(), {"--report-every", std::to_string(positive_int(g))});
+            if (one_word(g) != "0") out.insert(out.end(), {"--report-every", std::to_string(positive_int(g))});  // 0: none
         } else if (g.name == "output") {
             for (const auto& [key, value] : key_values(g))
                 if (key != "format" || (value != "fastchess" && value != "cutechess"))
@@ -279,18 +299,22 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
         }
     }
     for (std::vector<std::string>& keys : engines) {
-        // -each gives every engine what it does not set itself.
+        // -each sets its keys for every engine, over the engine's own (as in both tools).
         auto key_of = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
-        for (const std::string& kv : each)
-            if (std::none_of(keys.begin(), keys.end(), [&](const std::string& own) { return key_of(own) == key_of(kv); }))
-                keys.push_back(kv);
+        for (const std::string& kv : each) {
+            std::erase_if(keys, [&](const std::string& own) { return key_of(own) == key_of(kv); });
+            keys.push_back(kv);
+        }
         std::string text;
         for (const std::string& k : keys) text += (text.empty() ? "" : ",") + k;
         out.insert(out.end(), {"--engine", text});
     }
     if (!each.empty() && engines.empty()) throw InputError("-each: give the engines with -engine");
+    const auto ours = [&](const char* option) { return std::count(out.begin(), out.end(), option); };
+    if (ours("--rules") > 1) throw InputError("-maxmoves and --rules: give the ply limit in --rules (plylimit=2N)");
     if (rounds > 0 || repeat || games_per_round > 1) {
-        const int per_round = repeat ? 2 : games_per_round;
+        if (ours("--games") > 0) throw InputError("-rounds/-games/-repeat and --games: give one or the other");
+        const int per_round = repeat ? std::max(2, games_per_round) : games_per_round;
         out.insert(out.end(), {"--games", std::to_string(std::max(1, rounds) * per_round)});
     }
     return out;

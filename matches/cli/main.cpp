@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     // a kill: the runner checks every write of its files.
     std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"loa-match: matches between LOA search variants, with Elo, SPRT and game records.\n"
-                 "Without --engine it plays the default match: relative vs absolute history heuristic."};
+                 "Without --engine it plays the default match: relative vs absolute history heuristic.",
+                 "loa-match"};
     std::vector<std::string> args(argv, argv + argc);
     if (args.size() == 1) {  // nothing asked: how to ask (the main job is scripts/main.sh)
         fmt::print("{}", matches::cli::first_steps());
