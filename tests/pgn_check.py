@@ -10,7 +10,9 @@ for the runner's output.  Sections of the standard that are implemented:
          brace and rest-of-line comments, "%" escape lines
   8.1    tag pair section; 8.1.1 Seven Tag Roster (presence and order)
   8.2    movetext: move number indications, moves, NAGs, comments,
-         recursive annotation variations, game termination marker
+         recursive annotation variations, game termination marker; as in the
+         export format (8.2.2.2), a pair's second move after a comment or a
+         variation carries its number "N..." (the runner writes export format)
   9.6.1  TimeControl tag formats
   9.7    SetUp and FEN tags
 
@@ -559,7 +561,7 @@ class Checker:
                 if depth > 0:
                     continue
                 offset = self.check_number(g, t, move, pending, offset,
-                                           exp_offset, exp_reason)
+                                           exp_offset, exp_reason, prev)
                 g.moves.append(move)
                 pending, prev = None, "move"
                 continue
@@ -571,7 +573,7 @@ class Checker:
         return pos
 
     def check_number(self, g, t, move, pending, offset, exp_offset,
-                     exp_reason):
+                     exp_reason, prev=None):
         """Check the move number (if any) in front of a main-line move and
         return the numbering offset established by the first move."""
         ply = len(g.moves)
@@ -602,6 +604,11 @@ class Checker:
             elif pending[0] != num or pending[1] != 1:
                 self.err(g, pending[2], "%s: move number is %r, expected "
                          "'%d.'" % (where, pending[4], num))
+        elif pending is None and prev in ("comment", "rav"):
+            # Export format (8.2.2.2): after a comment or variation the second
+            # move of a pair gets its number again, with three periods.
+            self.err(g, t.line, "%s: a move after a comment or variation "
+                     "needs its number '%d...'" % (where, num))
         elif pending is not None:
             # Second move of a pair: a number is only needed (and allowed)
             # to resume after an interruption of the move sequence.
@@ -711,9 +718,9 @@ def selftest():
                                     "1bbbbbb1 w")
     fen_b = ("SetUp", "1"), ("FEN", "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/"
                                     "1bbbbbb1 b")
-    base_moves = ("1. b1-b3 {opening} c1xa3 $1 2. d8-d6! ; to end of line\n"
+    base_moves = ("1. b1-b3 {opening} 1... c1xa3 $1 2. d8-d6! ; to end of line\n"
                   "% escape line, ignored\n"
-                  "f1-f3 {a\nmulti-line comment} 1-0")
+                  "2... f1-f3 {a\nmulti-line comment} 1-0")
     base = _pgn(base_moves, extra=[("TimeControl", "5+0.05"),
                                    ("PlyCount", "4")])
     two = _pgn("1. b1-b3 *", "*") + "\n" + _pgn("1.b1-b3 a2-c2?! 2. pass 0-1",
@@ -727,6 +734,9 @@ def selftest():
          None),
         ("valid SetUp/FEN b with 1.",
          _pgn("1. b1-b3 a2-c2 *", "*", fen_b), None, True, None),
+        ("export format: N... needed after a comment",
+         _pgn("1. b1-b3 {think} a2-c2 *", "*"), None, False,
+         "needs its number '1...'"),
         ("valid N... after comment",
          _pgn("1. b1-b3 {think} 1... a2-c2 2. c1-c3 *", "*"), None, True,
          None),

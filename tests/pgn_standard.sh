@@ -12,9 +12,10 @@ python=/usr/bin/python3
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-# Openings: a move list, and a position with White to move (a FEN, and "1..." numbering).
-printf 'b1-d3 a2-c2\n1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w\n' > "$dir/openings.txt"
-"$loa_match" --engine name=a,preset=pvs+tt+rhh,nodes=500 --engine name=b,preset=pvs+tt+hh,tc=0.5+0.01 --games 4 -j 2 -q \
+# Openings: a move list, a position with White to move (a FEN, and "1..." numbering), and a
+# single move (the engines take over mid-pair: "1..." after the comment).
+printf 'b1-d3 a2-c2\n1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w\nc1-c3\n' > "$dir/openings.txt"
+"$loa_match" --engine name=a,preset=pvs+tt+rhh,nodes=500 --engine name=b,preset=pvs+tt+hh,tc=0.5+0.01 --games 6 -j 2 -q \
   --openings "$dir/openings.txt" --json "$dir/a.json" --pgn "$dir/a.pgn" > /dev/null
 "$loa_match" --engine name=c,preset=pvs+tt+rhh --engine name=d,preset=pvs+tt+hh --tc 0.5+0.01 --games 2 -j 2 -q \
   --json "$dir/b.json" --pgn "$dir/b.pgn" > /dev/null
