@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/search/config_keys.hpp"
 #include "common/text.hpp"
 #include "loa/realization.hpp"
 
@@ -119,7 +120,7 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
             if (search::SearchConfig probe; !value.empty() && key != "preset" && !key_is_known(probe, key, value)) {
                 std::vector<std::string> known = {"name", "depth", "nodes", "st", "tc", "eval", "weights", "rps",
                                                   "cmd", "args", "proto", "position", "timeout"};
-                for (const auto& [name, help] : search::config_keys()) known.push_back(name);
+                for (std::string& name : search::search_key_names()) known.push_back(std::move(name));
                 const std::string near = common::nearest_word(key, known);
                 throw InputError(fmt::format("engine '{}': unknown key '{}'{} (engine keys: name, depth, nodes, st, tc, eval, "
                                              "rps, cmd, args, proto, option.NAME, position, timeout; search keys: loa variants)",

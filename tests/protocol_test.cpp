@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,7 +50,10 @@ TEST(Uci, HandshakeOptionsAndSearch) {
                                 "position startpos moves b1d3 a2-c2\ngo depth 3\n");
     EXPECT_TRUE(contains(out, "id name loa"));
     EXPECT_TRUE(contains(out, "option name Hash type spin default 16 min 1 max 65536"));
-    EXPECT_TRUE(contains(out, "option name history type string default relative"));
+    EXPECT_TRUE(contains(out, "option name history type combo default relative var none var absolute var butterfly var relative"));
+    EXPECT_TRUE(contains(out, "option name killers type spin default 2 min 0 max 8"));
+    EXPECT_TRUE(contains(out, "option name pvs type check default true"));
+    EXPECT_TRUE(contains(out, "option name Rps type string default <empty>"));
     EXPECT_TRUE(contains(out, "uciok"));
     EXPECT_TRUE(contains(out, "readyok"));
     EXPECT_TRUE(std::regex_search(out, std::regex("info depth 3 seldepth \\d+ score cp -?\\d+ nodes \\d+ nps \\d+ time \\d+ hashfull \\d+ pv")));
@@ -57,6 +61,56 @@ TEST(Uci, HandshakeOptionsAndSearch) {
     game.play("b1d3");
     game.play("a2c2");
     EXPECT_NO_THROW(parse_move(game.position(), bestmove(out)));
+}
+
+// Every option is registered once, typed, and takes back what its registration offers: a GUI
+// sends a check box as true/false, a spin box's bounds, each entry of a combo's list.
+TEST(Uci, TypedOptionsTakeWhatTheirRegistrationOffers) {
+    const std::string out = uci("uci\n");
+    const std::regex option_line("option name (\\S+) type (check|spin|combo|string) default (\\S+)(.*)");
+    std::string script;
+    std::vector<std::string> refused_values;
+    int options = 0;
+    std::set<std::string> names;
+    for (const std::string_view view : common::split(out, '\n')) {
+        const std::string line(view);
+        if (!line.starts_with("option ")) continue;
+        std::smatch m;
+        ASSERT_TRUE(std::regex_match(line, m, option_line)) << line;
+        const std::string name = m[1], type = m[2], rest = m[4];
+        EXPECT_TRUE(names.insert(common::lowercase(name)).second) << "registered twice: " << name;
+        ++options;
+        auto set = [&](const std::string& value) { script += "setoption name " + name + " value " + value + "\n"; };
+        if (type == "check") {
+            set("false");
+            set("true");
+            EXPECT_TRUE(m[3] == "true" || m[3] == "false") << line;
+        } else if (type == "spin") {
+            std::smatch r;
+            ASSERT_TRUE(std::regex_match(rest, r, std::regex(" min (-?\\d+) max (-?\\d+)"))) << line;
+            set(r[1]);
+            set(r[2]);
+            set(std::to_string(std::stoll(r[2]) + 1));
+            refused_values.push_back(name);
+        } else if (type == "combo") {
+            std::string default_seen;
+            for (const std::string_view var : common::split(rest, ' ')) {
+                if (var.empty() || var == "var") continue;
+                set(std::string(var));
+                if (var == std::string_view(m[3].str())) default_seen = var;
+            }
+            EXPECT_EQ(default_seen, m[3].str()) << "the default is one of the vars: " << line;
+        }
+        if (type != "string") set(m[3]);  // back to the default
+    }
+    EXPECT_GE(options, 40);
+    // A spin box's max + 1 is the only refusal.
+    const std::string answers = uci(script + "isready\n");
+    std::size_t errors = 0;
+    for (const std::string_view line : common::split(answers, '\n'))
+        if (line.starts_with("info string error")) ++errors;
+    EXPECT_EQ(errors, refused_values.size()) << answers;
+    EXPECT_TRUE(contains(answers, "readyok"));
 }
 
 TEST(Uci, MoveOverheadIsAlsoTakenAsGuisSpellIt) {

@@ -3,7 +3,7 @@
 // Variants are named by one string, the same in the engine, the match runner and the
 // experiments, e.g. "preset=pvs+tt,killers=2,history=relative,hh_inc=1,bf_inc=1,null=adaptive".
 // A preset is a '+'-joined list of feature tokens on top of plain iterative-deepening
-// alpha-beta (ab); the other keys override single switches. See config_keys() for the list.
+// alpha-beta (ab); the other keys override single switches. The keys: config_keys.hpp.
 #pragma once
 
 #include <optional>
@@ -37,6 +37,15 @@ struct TaperedMargin {
     }
     friend bool operator==(const TaperedMargin&, const TaperedMargin&) = default;
 };
+
+// What `on` means for the frontier margins (opening:endgame): the least tapered margins that
+// cover 99% of the nodes of every band of pieces in `loa-match margins` on
+// data/margins/positions.txt (docs/strength.md). One quiet move lifts a node by about 40 in the
+// opening and 200-300 in a sparse endgame, so one fixed margin is too wide early and too
+// narrow late.
+inline constexpr TaperedMargin StandardFutility{40, 320};
+inline constexpr TaperedMargin StandardExtFutility{50, 250};
+inline constexpr TaperedMargin StandardRazoring{50, 340};
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
@@ -162,8 +171,6 @@ std::string to_string(const SearchConfig& config);
 double table_memory_mb(const SearchConfig& config);
 // The same, said: "memory 48 MB: hash 16 MB + eval cache 1 MB x 32 threads".
 std::string table_memory_text(const SearchConfig& config);
-// The keys, with their accepted values, for help texts.
-const std::vector<std::pair<std::string, std::string>>& config_keys();
 std::string_view to_string(Increment inc);
 // "off", "<margin>" or "<opening>:<endgame>", as the keys futility, ext_futility, razoring take.
 std::string to_string(const TaperedMargin& margin);

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "common/search/config.hpp"
+#include "common/search/config_keys.hpp"
 #include "loa/cli/commands.hpp"
 
 namespace loa::cli {
@@ -14,8 +15,13 @@ void add_variants_command(CLI::App& app) {
             fmt::print("{}\n", search::to_string(search::parse_search_config(*spec)));
             return;
         }
-        fmt::print("Variant strings: comma-separated key=value; a bare item names the preset.\n\n");
-        for (const auto& [key, help] : search::config_keys()) fmt::print("  {:<20} {}\n", key, help);
+        fmt::print("Variant strings: comma-separated key=value; a bare item names the preset, which sets the\n"
+                   "switches first whatever its place; the other keys override it. Columns: the values a key\n"
+                   "takes, and its value in the presets ab (plain alpha-beta) and full (the engine's default).\n\n");
+        const search::SearchConfig ab = search::preset_config("ab"), full = search::preset_config("full");
+        fmt::print("  {:<20} {:<32} {:<9} {:<9} {}\n", "key", "values", "ab", "full", "what it does");
+        for (const search::SearchKey& key : search::search_keys())
+            fmt::print("  {:<20} {:<32} {:<9} {:<9} {}\n", key.name, key.values, key.get(ab), key.get(full), key.help);
     });
 }
 

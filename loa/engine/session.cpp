@@ -65,7 +65,8 @@ void Session::release() {
 void Session::set_option(std::string_view raw_name, std::string_view raw_value) {
     if (searching()) throw InputError("options cannot change while the engine is thinking");
     const std::string name = common::lowercase(common::trim(raw_name));
-    const std::string value(common::trim(raw_value));
+    // "<empty>" is how UCI GUIs write an empty string (our `uci` registers empty defaults so).
+    const std::string value = common::trim(raw_value) == "<empty>" ? std::string() : std::string(common::trim(raw_value));
     if (name == "hash") {
         const auto mb = common::parse_int(value);
         if (!mb || *mb < 1 || *mb > 65536) throw InputError(fmt::format("Hash must be 1..65536 MB, not '{}'", value));
@@ -84,7 +85,8 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         game_ = Game(game_.start_position(), rules_);
     } else if (name == "moveoverhead" || name == "move overhead") {  // the GUIs' and Stockfish's spelling
         const auto ms = common::parse_int(value);
-        if (!ms || *ms < 0 || *ms > 5000) throw InputError(fmt::format("MoveOverhead must be 0..5000 ms, not '{}'", value));
+        if (!ms || *ms < 0 || *ms > MaxMoveOverheadMs)
+            throw InputError(fmt::format("MoveOverhead must be 0..{} ms, not '{}'", MaxMoveOverheadMs, value));
         overhead_ms_ = *ms;
     } else if (!search::apply_search_option(config_, name, value)) {
         throw InputError(fmt::format("unknown option '{}'", raw_name));
@@ -93,28 +95,20 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
 }
 
 std::vector<OptionInfo> Session::options() const {
+    using search::KeyKind;
     std::vector<OptionInfo> out = {
-        {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB"},
+        {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB", KeyKind::Integer, 1, 65536},
         {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
         {"Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"},
         {"Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"},
         {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
-        {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication"},
-        {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)"},
+        {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication",
+         KeyKind::Integer, 0, MaxMoveOverheadMs},
+        {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)", KeyKind::Integer, 1, 64},
     };
-    // Current values come from the canonical text of the config, read once.
-    const std::string text = search::to_string(config_);
-    std::vector<std::pair<std::string_view, std::string_view>> current;
-    for (const std::string_view item : common::split(text, ',')) {
-        const auto eq = item.find('=');
-        current.emplace_back(item.substr(0, eq), item.substr(eq + 1));
-    }
-    for (const auto& [key, help] : search::config_keys()) {
-        if (key == "preset" || key == "threads") continue;
-        std::string value;
-        for (const auto& [k, v] : current)
-            if (k == key) value = std::string(v);
-        out.push_back({key, value, help});
+    for (const search::SearchKey& key : search::search_keys()) {
+        if (key.name == "preset" || key.name == "threads") continue;  // Variant and Threads above
+        out.push_back({key.name, key.get(config_), key.help, key.kind, key.min, key.max, key.choices});
     }
     return out;
 }

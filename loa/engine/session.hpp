@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/search/config_keys.hpp"
 #include "common/search/time_manager.hpp"
 #include "common/solver/solving_searcher.hpp"
 #include "loa/game.hpp"
@@ -22,10 +23,17 @@ namespace loa::engine {
 using Result = search::SearchResult<Move>;
 using IterationInfo = search::Iteration<Move>;
 
+// The most a front end keeps back per move for communication.
+inline constexpr int MaxMoveOverheadMs = 5000;
+
+// An option as a protocol registers it: typed as its search key is (config_keys.hpp).
 struct OptionInfo {
     std::string name;
     std::string value;  // current
     std::string help;
+    search::KeyKind kind = search::KeyKind::Text;
+    int min = 0, max = 0;              // Integer
+    std::vector<std::string> choices;  // Choice
 };
 
 class Session {

@@ -21,6 +21,25 @@ namespace {
 // An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
 constexpr std::size_t MaxErrorBytes = 400;
 
+// "option name killers type spin default 2 min 0 max 8": typed as the option's key is, as
+// Stockfish registers its options, so that a GUI draws a spin box, a check box or a list. An
+// empty string default is "<empty>", the word GUIs send back for it.
+std::string uci_option_line(const OptionInfo& o) {
+    switch (o.kind) {
+        case search::KeyKind::Switch:
+            return fmt::format("option name {} type check default {}", o.name, o.value == "on" ? "true" : "false");
+        case search::KeyKind::Integer:
+            return fmt::format("option name {} type spin default {} min {} max {}", o.name, o.value, o.min, o.max);
+        case search::KeyKind::Choice: {
+            std::string line = fmt::format("option name {} type combo default {}", o.name, o.value);
+            for (const std::string& choice : o.choices) line += " var " + choice;
+            return line;
+        }
+        case search::KeyKind::Text: break;
+    }
+    return fmt::format("option name {} type string default {}", o.name, o.value.empty() ? "<empty>" : o.value);
+}
+
 std::vector<std::string> tokens_of(const std::string& line) {
     std::istringstream in(line);
     std::vector<std::string> out;
@@ -160,11 +179,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
             if (cmd == "uci") {
                 out.line("id name loa 0.1");
                 out.line("id author the LOA engine authors");
-                for (const OptionInfo& o : session.options()) {
-                    if (o.name == "Hash") out.line(fmt::format("option name Hash type spin default {} min 1 max 65536", o.value));
-                    else if (o.name == "Threads") out.line(fmt::format("option name Threads type spin default {} min 1 max 64", o.value));
-                    else out.line(fmt::format("option name {} type string default {}", o.name, o.value));
-                }
+                for (const OptionInfo& o : session.options()) out.line(uci_option_line(o));
                 out.line("uciok");
             } else if (cmd == "isready") {
                 // readyok is owed whatever happens: a controller that does not get it drops the

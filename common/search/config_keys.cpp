@@ -1,0 +1,281 @@
+#include "common/search/config_keys.hpp"
+
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "common/text.hpp"
+
+namespace search {
+namespace {
+
+using common::InputError;
+
+[[noreturn]] void bad_value(std::string_view key, std::string_view value, std::string_view expected) {
+    throw InputError(fmt::format("search config: bad value '{}' for '{}' (expected {})", value, key, expected));
+}
+
+// "a, b or c", as the errors name what a key takes.
+std::string alternatives(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    return out;
+}
+
+bool parse_on_off(std::string_view key, std::string_view value) {
+    if (value == "on" || value == "1" || value == "true") return true;
+    if (value == "off" || value == "0" || value == "false") return false;
+    bad_value(key, value, "on or off");
+}
+
+// `words`: what else the key takes (e.g. "off"), named in the error with the range.
+int parse_range(std::string_view key, std::string_view value, int lo, int hi, std::string_view words = {}) {
+    const auto v = common::parse_int(value);
+    if (!v || *v < lo || *v > hi)
+        bad_value(key, value, fmt::format("{}{}an integer in {}..{}", words, words.empty() ? "" : " or ", lo, hi));
+    return *v;
+}
+
+SearchKey key_base(std::string name, KeyKind kind, std::string values, std::string help) {
+    SearchKey k;
+    k.name = std::move(name);
+    k.kind = kind;
+    k.values = std::move(values);
+    k.help = std::move(help);
+    return k;
+}
+
+const char* on_off(bool b) { return b ? "on" : "off"; }
+
+SearchKey switch_key(std::string name, bool SearchConfig::*field, std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
+    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_on_off(key, v); };
+    k.get = [field](const SearchConfig& c) -> std::string { return on_off(c.*field); };
+    return k;
+}
+
+SearchKey integer_key(std::string name, int SearchConfig::*field, int lo, int hi, std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
+    k.min = lo;
+    k.max = hi;
+    k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_range(key, v, lo, hi); };
+    k.get = [field](const SearchConfig& c) { return std::to_string(c.*field); };
+    return k;
+}
+
+// A key whose words name the values of one field (an enum, or an int coding a few modes).
+template <class Value>
+SearchKey choice_key(std::string name, Value SearchConfig::*field, std::vector<std::pair<std::string, Value>> words,
+                     std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Choice, {}, std::move(help));
+    for (const auto& [word, value] : words) k.choices.push_back(word);
+    k.values = fmt::format("{}", fmt::join(k.choices, "|"));
+    k.set = [field, words, key = k.name, expected = alternatives(k.choices)](SearchConfig& c, std::string_view v) {
+        for (const auto& [word, value] : words)
+            if (v == word) {
+                c.*field = value;
+                return;
+            }
+        bad_value(key, v, expected);
+    };
+    k.get = [field, words](const SearchConfig& c) {
+        for (const auto& [word, value] : words)
+            if (c.*field == value) return word;
+        return std::string("?");
+    };
+    return k;
+}
+
+// A table size in MB with its switch: off | on (the current size) | <MB>.
+SearchKey sized_table_key(std::string name, bool SearchConfig::*on, int SearchConfig::*mb, int largest, std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Text, "off|on|<MB>", std::move(help));
+    k.set = [on, mb, largest, key = k.name](SearchConfig& c, std::string_view v) {
+        if (v == "on") c.*on = true;
+        else if (v == "off") c.*on = false;
+        else c.*on = true, c.*mb = parse_range(key, v, 1, largest);
+    };
+    k.get = [on, mb](const SearchConfig& c) { return c.*on ? std::to_string(c.*mb) : std::string("off"); };
+    return k;
+}
+
+// off | on | <margin> | <opening>:<endgame>
+TaperedMargin parse_margin(std::string_view key, std::string_view value, TaperedMargin standard) {
+    if (value == "off") return {};
+    if (value == "on") return standard;
+    const auto parts = common::split(value, ':');
+    const auto opening = parts.size() <= 2 ? common::parse_int(parts[0]) : std::nullopt;
+    const auto endgame = parts.size() == 2 ? common::parse_int(parts[1]) : opening;
+    constexpr int Largest = 10000;
+    if (!opening || !endgame || *opening < 1 || *opening > Largest || *endgame < 1 || *endgame > Largest)
+        bad_value(key, value, fmt::format("off, on, a margin in 1..{0} or <opening>:<endgame> margins in 1..{0}", Largest));
+    return {*opening, *endgame};
+}
+
+SearchKey margin_key(std::string name, TaperedMargin SearchConfig::*field, TaperedMargin standard, std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Text, "off|on|<margin>|<opening>:<endgame>", std::move(help));
+    k.set = [field, standard, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_margin(key, v, standard); };
+    k.get = [field](const SearchConfig& c) { return to_string(c.*field); };
+    return k;
+}
+
+const std::vector<std::pair<std::string, Increment>> IncrementWords = {
+    {"1", Increment::One}, {"d", Increment::Depth}, {"d2", Increment::DepthSquared}, {"2d", Increment::TwoPowDepth}};
+
+// hh_inc / bf_inc: unset means the mode's own default, which to_string spells out.
+SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig::*field,
+                        Increment (SearchConfig::*effective)() const, std::string help) {
+    SearchKey k = key_base(std::move(name), KeyKind::Choice, "1|d|d2|2d", std::move(help));
+    k.choices = {"1", "d", "d2", "2d"};
+    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) {
+        for (const auto& [word, inc] : IncrementWords)
+            if (v == word) {
+                c.*field = inc;
+                return;
+            }
+        bad_value(key, v, "1, d, d2 or 2d");
+    };
+    k.get = [effective](const SearchConfig& c) { return std::string(to_string((c.*effective)())); };
+    return k;
+}
+
+std::vector<SearchKey> make_keys() {
+    std::vector<SearchKey> keys;
+    SearchKey preset = key_base("preset", KeyKind::Text, "<token>+<token>...",
+                                "'+'-joined tokens: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full");
+    preset.set = [](SearchConfig& c, std::string_view v) { c = preset_config(v); };
+    preset.get = [](const SearchConfig& c) { return c.preset; };
+    keys.push_back(std::move(preset));
+
+    keys.push_back(switch_key("pvs", &SearchConfig::pvs, "NegaScout / principal variation search"));
+    SearchKey aspiration = key_base("aspiration", KeyKind::Text, "off|on|<window>",
+                                    "aspiration window around the previous iteration's score");
+    aspiration.set = [](SearchConfig& c, std::string_view v) {
+        if (v == "on") c.aspiration = true;
+        else if (v == "off") c.aspiration = false;
+        else c.aspiration = true, c.aspiration_window = parse_range("aspiration", v, 1, 10000, "on, off");
+    };
+    aspiration.get = [](const SearchConfig& c) { return c.aspiration ? std::to_string(c.aspiration_window) : std::string("off"); };
+    keys.push_back(std::move(aspiration));
+    keys.push_back(choice_key("aspiration_research", &SearchConfig::aspiration_research,
+                              {{"full", AspirationResearch::Full}, {"widen", AspirationResearch::Widen}},
+                              "after a fail, search the full window or widen the failing side"));
+    keys.push_back(sized_table_key("tt", &SearchConfig::tt, &SearchConfig::tt_mb, 65536, "transposition table"));
+    keys.push_back(choice_key("tt_replace", &SearchConfig::tt_replace,
+                              {{"always", TTReplace::Always}, {"depth", TTReplace::Depth}, {"twodeep", TTReplace::TwoDeep}},
+                              "replacement scheme (Breuker et al.)"));
+    keys.push_back(choice_key("tt_reuse", &SearchConfig::tt_reuse, {{"deeper", TTReuse::Deeper}, {"exact", TTReuse::Exact}},
+                              "reuse entries searched at least as deep, or exactly as deep"));
+    keys.push_back(sized_table_key("eval_cache", &SearchConfig::eval_cache, &SearchConfig::eval_cache_mb, 4096,
+                                   "cache of static evaluations (time only: values and node counts are unchanged)"));
+    keys.push_back(switch_key("captures_first", &SearchConfig::captures_first, "captures ordered first by the game's knowledge rule"));
+    keys.push_back(integer_key("killers", &SearchConfig::killers, 0, 8, "killer moves per ply"));
+    keys.push_back(switch_key("refutation", &SearchConfig::refutation, "refutation table (previous iterations' PV moves per ply)"));
+    keys.push_back(choice_key("history", &SearchConfig::history,
+                              {{"none", HistoryMode::None},
+                               {"absolute", HistoryMode::Absolute},
+                               {"butterfly", HistoryMode::Butterfly},
+                               {"relative", HistoryMode::Relative}},
+                              "history heuristic, butterfly board, relative history"));
+    keys.push_back(increment_key("hh_inc", &SearchConfig::hh_inc, &SearchConfig::hh_increment,
+                                 "history increment (unset: 2d for absolute history, 1 otherwise)"));
+    keys.push_back(increment_key("bf_inc", &SearchConfig::bf_inc, &SearchConfig::bf_increment, "butterfly increment"));
+    keys.push_back(choice_key("rhh_update", &SearchConfig::rhh_update, {{"all", RhhUpdate::All}, {"cutnodes", RhhUpdate::CutNodes}},
+                              "butterfly counts all non-cutoff moves, or moves tried before a cutoff"));
+    keys.push_back(switch_key("history_captures", &SearchConfig::history_captures, "captures enter the history and butterfly tables"));
+    keys.push_back(switch_key("history_aging", &SearchConfig::history_aging, "halve the history tables between searches"));
+
+    SearchKey null = key_base("null", KeyKind::Choice, "off|1|2|3|adaptive",
+                              "null-move pruning with fixed or adaptive R (Heinz)");
+    null.choices = {"off", "1", "2", "3", "adaptive"};
+    null.set = [](SearchConfig& c, std::string_view v) {
+        if (v == "off") c.null_move = NullMove::Off;
+        else if (v == "adaptive") c.null_move = NullMove::Adaptive;
+        else c.null_move = NullMove::Fixed, c.null_r = parse_range("null", v, 1, 3, "off, adaptive");
+    };
+    null.get = [](const SearchConfig& c) {
+        return c.null_move == NullMove::Off        ? std::string("off")
+               : c.null_move == NullMove::Adaptive ? std::string("adaptive")
+                                                   : std::to_string(c.null_r);
+    };
+    keys.push_back(std::move(null));
+    keys.push_back(switch_key("null_verify", &SearchConfig::null_verify, "verified null-move pruning"));
+    keys.push_back(switch_key("lmr", &SearchConfig::lmr, "late move reductions"));
+    keys.push_back(integer_key("lmr_min_depth", &SearchConfig::lmr_min_depth, 2, 20, "least remaining depth for a reduction"));
+    keys.push_back(integer_key("lmr_min_moves", &SearchConfig::lmr_min_moves, 1, 60, "moves searched at full depth before reductions"));
+    keys.push_back(choice_key("qsearch", &SearchConfig::qsearch, {{"off", 0}, {"captures", 1}, {"quads", 2}}, "horizon treatment"));
+    keys.push_back(integer_key("qsearch_plies", &SearchConfig::qsearch_plies, 1, 64, "longest quiescence line"));
+    keys.push_back(choice_key("qs_order", &SearchConfig::qs_order, {{"captures", QsOrder::Captures}, {"history", QsOrder::History}},
+                              "quiescence move order, the game's capture ranking or the history tables"));
+    keys.push_back(switch_key("extensions", &SearchConfig::extensions, "the game's extension hook"));
+    keys.push_back(margin_key("futility", &SearchConfig::futility_margin, StandardFutility,
+                              fmt::format("skip quiet moves at depth 1 when the evaluation + margin <= alpha; a margin tapers "
+                                          "from opening to endgame with the game's phase (on: {})",
+                                          to_string(StandardFutility))));
+    keys.push_back(margin_key("ext_futility", &SearchConfig::ext_futility_margin, StandardExtFutility,
+                              fmt::format("the same at depth 2 (extended futility pruning; on: {}), not below an extended move",
+                                          to_string(StandardExtFutility))));
+    keys.push_back(margin_key("razoring", &SearchConfig::razor_margin, StandardRazoring,
+                              fmt::format("depth 3 nodes that far below alpha are searched a ply shallower, not below an "
+                                          "extended move (on: {})",
+                                          to_string(StandardRazoring))));
+    keys.push_back(switch_key("multicut", &SearchConfig::multicut, "multi-cut pruning at expected cut nodes"));
+    keys.push_back(integer_key("mc_moves", &SearchConfig::mc_moves, 1, 64, "multi-cut: moves tried"));
+    keys.push_back(integer_key("mc_cuts", &SearchConfig::mc_cuts, 1, 64, "multi-cut: fail-highs needed"));
+    keys.push_back(integer_key("mc_reduction", &SearchConfig::mc_reduction, 1, 8, "multi-cut: depth reduction of its searches"));
+    keys.push_back(choice_key("mc_types", &SearchConfig::mc_types, {{"retype", McTypes::Retype}, {"alternate", McTypes::Alternate}},
+                              "multi-cut: later children of an expected cut node are cut nodes (retype) or all nodes (alternate)"));
+    keys.push_back(switch_key("erps", &SearchConfig::erps,
+                              "enhanced realization probability search (needs the game's probabilities: rps=FILE in LOA)"));
+    keys.push_back(switch_key("erps_research", &SearchConfig::erps_research,
+                              "ERPS: search a reduced move again a full ply below when it beats alpha (off: plain RPS)"));
+    keys.push_back(switch_key("erps_floor", &SearchConfig::erps_floor,
+                              "ERPS: a reduced move keeps one ply before quiescence where its plain depth had one"));
+    keys.push_back(integer_key("erps_base", &SearchConfig::erps_base, 1, 99, "ERPS: a move of probability base/100 costs one ply"));
+    keys.push_back(integer_key("erps_min", &SearchConfig::erps_min, 10, 100, "ERPS: least depth a move costs, in hundredths of a ply"));
+    keys.push_back(integer_key("erps_max", &SearchConfig::erps_max, 100, 800, "ERPS: most depth a move costs, in hundredths of a ply"));
+    keys.push_back(integer_key("threads", &SearchConfig::threads, 1, 64, "lazy SMP threads sharing the transposition table (1: deterministic)"));
+
+    SearchKey solver = key_base("solver", KeyKind::Text, "off|<nodes>",
+                                "proof-number solver before each search, a proven win played at once (at most a fifth of the "
+                             "move's time); 0 is off");
+    solver.set = [](SearchConfig& c, std::string_view v) {
+        c.solver_nodes = v == "off" ? 0 : parse_range("solver", v, 0, 10'000'000, "off");
+    };
+    solver.get = [](const SearchConfig& c) { return c.solver_nodes > 0 ? std::to_string(c.solver_nodes) : std::string("off"); };
+    keys.push_back(std::move(solver));
+    SearchKey solver_score = key_base("solver_score", KeyKind::Text, "off|<centi-units>",
+                                      "the solver runs only after a search of this game that scored at least this for the mover "
+                                   "(needs solver=N; off: before every search)");
+    solver_score.set = [](SearchConfig& c, std::string_view v) {
+        if (v == "off") c.solver_score.reset();
+        else c.solver_score = parse_range("solver_score", v, -30'000, 30'000, "off");
+    };
+    solver_score.get = [](const SearchConfig& c) { return c.solver_score ? std::to_string(*c.solver_score) : std::string("off"); };
+    keys.push_back(std::move(solver_score));
+    keys.push_back(choice_key("timeman", &SearchConfig::timeman, {{"classic", TimePolicy::Classic}, {"tournament", TimePolicy::Tournament}},
+                              "time per move from the clock (fixed slice, or game length and search stability)"));
+    return keys;
+}
+
+}  // namespace
+
+const std::vector<SearchKey>& search_keys() {
+    static const std::vector<SearchKey> keys = make_keys();
+    return keys;
+}
+
+const SearchKey* find_search_key(std::string_view name) {
+    for (const SearchKey& key : search_keys())
+        if (key.name == name) return &key;
+    return nullptr;
+}
+
+std::vector<std::string> search_key_names() {
+    std::vector<std::string> names;
+    for (const SearchKey& key : search_keys()) names.push_back(key.name);
+    return names;
+}
+
+}  // namespace search

@@ -1,0 +1,43 @@
+// The search keys, each described once: its name, the kind and range of its values, its help
+// text and the SearchConfig field it reads and writes. Everything that speaks of keys is driven
+// from this table: parse_search_config and to_string, `loa variants`, help texts, and the typed
+// options a UCI engine registers (a switch is a `check`, an integer a `spin`, a choice a `combo`).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/search/config.hpp"
+
+namespace search {
+
+enum class KeyKind {
+    Switch,   // on|off (UCI check: true|false)
+    Integer,  // an integer in [min, max] (UCI spin)
+    Choice,   // one word of `choices` (UCI combo)
+    Text,     // anything else: "off|on|<MB>", margins, presets (UCI string)
+};
+
+struct SearchKey {
+    std::string name;
+    KeyKind kind = KeyKind::Text;
+    std::string values;  // the accepted values as the help shows them: "on|off", "0..8", "none|absolute|..."
+    std::string help;
+    int min = 0, max = 0;              // Integer
+    std::vector<std::string> choices;  // Choice
+    // Sets the field from a value text; throws common::InputError naming the key and what it takes.
+    std::function<void(SearchConfig&, std::string_view)> set;
+    // The field's value as canonical text, the form `set` reads back.
+    std::function<std::string(const SearchConfig&)> get;
+};
+
+// Every key, in the order of to_string(SearchConfig).
+const std::vector<SearchKey>& search_keys();
+// The key called `name`, or nullptr.
+const SearchKey* find_search_key(std::string_view name);
+// The names alone, for "did you mean".
+std::vector<std::string> search_key_names();
+
+}  // namespace search
