@@ -56,8 +56,11 @@ RuleSet parse_rules(std::string_view spec) {
             rules.ply_limit = *limit;
         } else {
             std::string names;
-            for (const NamedRuleSet& n : sets) names += n.name + ", ";
-            throw InputError(fmt::format("rules: unknown key '{}' (rule sets: {}keys: simultaneous, nomove, repetition, plylimit)", key, names));
+            std::vector<std::string> words = {"simultaneous", "nomove", "repetition", "plylimit"};
+            for (const NamedRuleSet& n : sets) names += n.name + ", ", words.push_back(n.name);
+            const std::string near = common::nearest_word(key, words);
+            throw InputError(fmt::format("rules: unknown key '{}'{} (rule sets: {}keys: simultaneous, nomove, repetition, plylimit)", key,
+                                         near.empty() ? "" : fmt::format("; did you mean '{}'?", near), names));
         }
     }
     return rules;

@@ -1,5 +1,7 @@
 #include "matches/merge.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 
@@ -18,7 +20,7 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
         if (common::names_a_special_file(file))
             throw common::InputError(fmt::format("merge: '{}' is not a regular file (a directory, a FIFO, a device)", file));
         std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("merge: cannot read '{}'", file));
+        if (!in) throw common::InputError(fmt::format("merge: cannot read '{}': {}", file, std::strerror(errno)));
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(in);

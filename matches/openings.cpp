@@ -1,6 +1,8 @@
 #include "matches/openings.hpp"
 
 #include <cmath>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -61,7 +63,7 @@ std::vector<Opening> openings_of_records(std::istream& in, const std::string& pa
 
 std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules) {
     std::ifstream in(path);
-    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}'", path));
+    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}': {}", path, std::strerror(errno)));
     std::vector<Opening> out;
     std::string line;
     // A PGN file starts with a tag: read it as game records.

@@ -1,5 +1,7 @@
 #include "matches/realization_learning.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <fstream>
 #include <numeric>
@@ -23,7 +25,7 @@ loa::RealizationProbabilities learn_realization(const RealizationLearning& s) {
     p.smoothing = s.smoothing;
     for (const std::string& file : s.record_files) {
         std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("learn-rps: cannot read '{}'", file));
+        if (!in) throw common::InputError(fmt::format("learn-rps: cannot read '{}': {}", file, std::strerror(errno)));
         std::vector<ParsedRecord> records;
         try {
             records = read_records(in);

@@ -2,6 +2,8 @@
 
 #include "matches/checked_file.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -333,7 +335,7 @@ TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& 
 
 TreeSizeTotals treesize_totals_from_json(const std::string& path) {
     std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("cannot read '{}'", path));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
     try {
         const auto j = nlohmann::json::parse(in);
         TreeSizeTotals t;
@@ -444,7 +446,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
                                             std::uint64_t seed, std::optional<std::pair<int, int>> before_end) {
     std::ifstream in(records_path);
-    if (!in) throw InputError(fmt::format("cannot read '{}'", records_path));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", records_path, std::strerror(errno)));
     std::mt19937_64 rng(seed);
     std::vector<loa::Position> out;
     std::set<loa::Key> seen;

@@ -1,5 +1,7 @@
 #include "matches/tune.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -129,7 +131,7 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
     int games = 0;
     for (const std::string& file : s.record_files) {
         std::ifstream in(file);
-        if (!in) throw InputError(fmt::format("tune: cannot read '{}'", file));
+        if (!in) throw InputError(fmt::format("tune: cannot read '{}': {}", file, std::strerror(errno)));
         std::vector<ParsedRecord> records;
         try {
             records = read_records(in);

@@ -37,9 +37,11 @@ void apply_token(SearchConfig& c, std::string_view token) {
         // at stc, +16.1 at ltc.
         for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr", "frontier"}) apply_token(c, t);
     } else {
+        const std::string near = common::nearest_word(
+            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "full"});
         throw InputError(fmt::format(
-            "search config: unknown preset token '{}' (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full)",
-            token));
+            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full)",
+            token, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
     }
 }
 

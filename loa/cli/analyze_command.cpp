@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/search/config.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "loa/cli/commands.hpp"
@@ -29,8 +30,8 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", o->moves, "Moves played from the position first (they form the game history)");
     cmd->add_option("-d,--depth", o->depth, "Search depth in plies")->check(CLI::Range(1, 100));
-    cmd->add_option("-t,--movetime", o->movetime, "Search time in milliseconds")->check(CLI::PositiveNumber);
-    cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(CLI::PositiveNumber);
+    cmd->add_option("-t,--movetime", o->movetime, "Search time in milliseconds (or 1.5s, 250ms)")->transform(common::milliseconds());
+    cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(common::positive_number());
     cmd->add_option("-v,--variant", o->variant, "Search variant, e.g. preset=pvs+tt,killers=2 (see 'loa variants')")
         ->capture_default_str();
     cmd->add_option("-r,--rules", o->rules, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list")->capture_default_str();

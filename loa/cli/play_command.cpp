@@ -3,14 +3,17 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/text.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/display.hpp"
 #include "loa/engine/session.hpp"
 #include "loa/error.hpp"
+#include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_output.hpp"
@@ -42,21 +45,27 @@ void add_play_command(CLI::App& app) {
         std::string variant = "full";
         std::string position = "startpos";
         std::string clock;
+        std::string rules = "olympiad";
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = app.add_subcommand("play", "Play against the engine in the terminal");
     cmd->add_option("-e,--engine-side", o->engine_side, "The engine's colour: b or w")
         ->check(CLI::IsMember({"b", "w"}))
         ->capture_default_str();
-    cmd->add_option("-t,--movetime", o->movetime, "Engine thinking time per move, ms")->capture_default_str();
+    cmd->add_option("-t,--movetime", o->movetime, "Engine thinking time per move, ms (or 1.5s, 250ms)")
+        ->transform(common::milliseconds())
+        ->capture_default_str();
     cmd->add_option("-v,--variant", o->variant, "Engine search variant")->capture_default_str();
     cmd->add_option("-c,--clock", o->clock,
                     "Play on a clock, BASE+INC seconds for each side (e.g. 1800+0): both clocks are shown, the "
                     "engine manages its time (timeman=tournament, the default; timeman=classic in --variant for the old plan), a flag fall loses");
     cmd->add_option("-p,--position", o->position, "Start position")->capture_default_str();
+    cmd->add_option("-r,--rules", o->rules, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list")
+        ->capture_default_str();
     cmd->callback([o] {
         engine::Session session;
         session.set_option("Variant", o->variant);
+        session.set_option("Rules", o->rules);
         session.new_game(position_from_argument(o->position));
         const Colour engine_colour = o->engine_side == "b" ? Colour::Black : Colour::White;
         std::optional<std::pair<double, double>> clock_setting;
@@ -74,7 +83,10 @@ void add_play_command(CLI::App& app) {
             left[index(side)] += clock_setting->second;
             return false;
         };
-        fmt::print("Moves: b1-d3, c1xa3, b1d3 or pass; 'undo' takes back your last move, 'quit' ends.\n");
+        constexpr const char* Help =
+            "Moves: b1-d3, c1xa3, b1d3 or pass. Commands: 'moves' lists your legal moves, 'undo' takes back your\n"
+            "last move (and the engine's reply), 'help' prints this, 'quit' ends.\n";
+        fmt::print("{}", Help);
         // A turn's clock runs from the end of the previous move, across refused input.
         auto turn_start = std::chrono::steady_clock::now();
         for (;;) {
@@ -114,13 +126,32 @@ void add_play_command(CLI::App& app) {
             if (!std::getline(std::cin, line)) return;
             const std::string_view text = common::trim(line);
             if (text == "quit") return;
+            if (text == "help") {
+                fmt::print("{}", Help);
+                continue;
+            }
+            if (text == "moves") {
+                std::vector<std::string> moves;
+                for (const Move m : legal_moves(game.position())) moves.push_back(move_to_text(m));
+                if (moves.empty()) fmt::print("You have no legal move: type pass\n");
+                else fmt::print("{} legal moves: {}\n", moves.size(), fmt::join(moves, " "));
+                continue;
+            }
             try {
                 Game next = game;
                 if (text == "undo") {
-                    // Back to the previous position where it was our turn: the engine's reply
-                    // and our move.
-                    next.undo();
-                    while (next.ply() > 0 && next.position().side_to_move() == engine_colour) next.undo();
+                    // Back to before the user's last move, taking the engine's reply with it; when
+                    // the engine made the only moves, there is nothing of the user's to take back
+                    // (undoing the engine's first move would only let it play it again).
+                    bool undid_own_move = false;
+                    while (!undid_own_move && next.ply() > 0) {
+                        next.undo();
+                        undid_own_move = next.position().side_to_move() != engine_colour;
+                    }
+                    if (!undid_own_move) {
+                        fmt::print("Nothing to undo: you have not moved yet\n");
+                        continue;
+                    }
                 } else {
                     next.play(text);
                     if (charge(game.position().side_to_move(), elapsed_since(turn_start))) {

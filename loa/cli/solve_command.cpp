@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/solver/solver.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/endgame_set.hpp"
@@ -102,9 +103,9 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", o->moves, "Moves played from the position first (they form the game history)");
     cmd->add_option("-n,--nodes", o->nodes, "Node budget: every node created, both goals")
-        ->check(CLI::PositiveNumber)
+        ->check(common::positive_number())
         ->capture_default_str();
-    cmd->add_option("-t,--time", o->time_ms, "Time limit in milliseconds (0: none)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("-t,--time", o->time_ms, "Time limit in milliseconds, or 1.5s, 2min (0: none)")->transform(common::milliseconds(true));
     cmd->add_option("-a,--algo", o->algorithm, "pn (one tree), pn2 (two levels), depth-first with a table instead of a tree: pds (Nagai's PDS), dfpn (df-pn), pds-pn (Winands' PDS over PN trees) or dfpn-pn (df-pn over PN trees)")
         ->check(CLI::IsMember({"pn", "pn2", "pds", "dfpn", "pds-pn", "dfpn-pn"}))
         ->capture_default_str();
@@ -114,7 +115,7 @@ void add_solve_command(CLI::App& app) {
     cmd->add_option("--table-mb", o->table_mb, "Table of solved positions in MB (0: none; pds, dfpn and their two-level forms: their table, at least 1,024 entries)")
         ->capture_default_str();
     cmd->add_option("--pn2-fraction", o->pn2_fraction, "pn2, pds-pn, dfpn-pn: second-level tree size as a fraction of the first level (pn2: its tree; pds-pn, dfpn-pn: its expansions)")
-        ->check(CLI::PositiveNumber)
+        ->check(common::positive_number())
         ->capture_default_str();
     cmd->add_option("-r,--rules", o->rules, "Rules: a named set and/or key=value list")->capture_default_str();
     cmd->add_option("--set", o->set, "Solve every position of an endgame set file (a fresh solver each)");

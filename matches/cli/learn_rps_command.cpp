@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/error.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
@@ -23,7 +24,7 @@ Command add_learn_rps_command(CLI::App& app) {
         ->check(CLI::Range(-1, 1000))
         ->capture_default_str();
     cmd->add_option("--smoothing", o->settings.smoothing, "Prior weight (in available moves) of the mean probability")
-        ->check(CLI::NonNegativeNumber)
+        ->check(common::positive_number(true))
         ->capture_default_str();
     cmd->add_option("--rules", o->rules, "Rules the games were played under")->capture_default_str();
     return {cmd, [o] {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/error.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
@@ -31,7 +32,7 @@ Command add_margins_command(CLI::App& app) {
         ->check(CLI::Range(0.5, 1.0))
         ->capture_default_str();
     margins->add_option("-j,--concurrency", o->settings.concurrency, "Positions probed at once")->check(CLI::Range(1, 1024))->capture_default_str();
-    margins->add_option("--limit", o->limit, "Use only the first N positions of each file")->check(CLI::PositiveNumber);
+    margins->add_option("--limit", o->limit, "Use only the first N positions of each file")->check(common::positive_number());
     margins->add_option("--json", o->json, "The tables and the suggested margins as JSON");
     return {margins, [o]() -> int {
                 for (const std::string& path : o->positions) {

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
@@ -514,7 +515,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--tc", o->tc_text, "Time control of every engine without a limit of its own: stc (5+0.05), ltc (20+0.2) or BASE+INC seconds");
     app.add_option("--report-every", o->report_every, "Print the summary so far every N finished games (also with -q)")->check(CLI::Range(1, 100000000));
     app.add_option("-g,--games", o->games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
-    app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->capture_default_str()->take_last();
+    app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->take_last();
     app.add_option("--openings", o->openings_file, "Openings file: a position string or a move list a line");
     app.add_option("--opening-plies", o->opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
     app.add_option("--opening-count", o->opening_count, "Generated openings (default: one per pair)")->check(CLI::Range(1, 1000000));
@@ -525,7 +526,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--rules", o->rules_text, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list (plylimit=N adjudicates a draw)")->capture_default_str();
     app.add_option("--sprt", o->sprt_text, "SPRT per pairing, Elo from its first engine's side (--test, or a gauntlet's base): elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized|logistic");
     app.add_option("--resign", o->resign_text, "Resign adjudication: score=600,moves=3 (both engines agree)");
-    app.add_option("--time-margin", o->time_margin, "Milliseconds a clock may overrun before the game is lost")->check(CLI::NonNegativeNumber)->capture_default_str();
+    app.add_option("--time-margin", o->time_margin, "Milliseconds a clock may overrun before the game is lost (or 0.5s)")->transform(common::milliseconds(true))->capture_default_str();
     app.add_option("--pgn", o->pgn_path, "Append the games to this PGN file (what it held before is kept)");
     app.add_option("--json", o->json_path, "Write the result as JSON");
     app.add_option("--shard", o->shard_text, "Play the i-th of N disjoint parts of the schedule: i/N")->capture_default_str();

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/search_game.hpp"
@@ -85,7 +86,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
     treesize->add_option("--baseline", o->baseline, "Variant the ratios refer to (default: the first)");
     treesize->add_option("--eval", o->ts.eval, "Evaluation: full, hand, concentration, simple, material or FILE.json")->capture_default_str();
     treesize->add_option("--rps", o->ts.rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
-    treesize->add_option("--limit", o->limit, "Use only the first N positions")->check(CLI::PositiveNumber);
+    treesize->add_option("--limit", o->limit, "Use only the first N positions")->check(common::positive_number());
     treesize->add_option("-j,--concurrency", o->ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024))->take_last();
     treesize->add_option("--seed", o->ts.seed, "Seed of the bootstrap")->capture_default_str();
     treesize->add_option("--csv", o->csv, "Per variant, position and depth: nodes, quiescence nodes, time, TT hits, cutoff rate, move, score");

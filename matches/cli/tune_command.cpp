@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "common/cli_checks.hpp"
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/evaluation.hpp"
@@ -24,14 +25,14 @@ Command add_tune_command(CLI::App& app) {
     tune->add_option("records", o->settings.record_files, "Game records written by --pgn")->required()->check(CLI::ExistingFile);
     tune->add_option("--out", o->out, "Write the tuned weights (JSON, for eval=FILE.json / loa --weights)");
     tune->add_option("--start", o->start, "Starting weights (JSON; default: the built-in evaluation)");
-    tune->add_option("--per-game", o->settings.per_game, "Positions taken from each game (0: all)")->check(CLI::NonNegativeNumber)->capture_default_str();
-    tune->add_option("--min-ply", o->settings.min_ply, "Earliest ply taken")->check(CLI::NonNegativeNumber)->capture_default_str();
+    tune->add_option("--per-game", o->settings.per_game, "Positions taken from each game (0: all)")->check(common::positive_number(true))->capture_default_str();
+    tune->add_option("--min-ply", o->settings.min_ply, "Earliest ply taken")->check(common::positive_number(true))->capture_default_str();
     tune->add_option("--seed", o->settings.seed, "Seed of the sampling and of the held-out games")->capture_default_str();
     tune->add_option("--holdout", o->settings.holdout, "Share of games kept out of the fit to check it")->check(CLI::Range(0.0, 0.9))->capture_default_str();
     tune->add_option("--freeze", o->freeze, "Features kept at their starting weight: name,name,...");
     tune->add_flag("--flat", o->flat, "One weight a feature for the whole game (default: opening and endgame weights)");
     tune->add_flag("--fixed-side-to-move", o->fixed_stm, "Keep the side-to-move bonus");
-    tune->add_option("--l2", o->settings.l2, "Pull towards the starting weights")->check(CLI::NonNegativeNumber)->capture_default_str();
+    tune->add_option("--l2", o->settings.l2, "Pull towards the starting weights")->check(common::positive_number(true))->capture_default_str();
     tune->add_option("--iterations", o->settings.max_iterations, "Most Newton steps")->check(CLI::Range(1, 1000))->capture_default_str();
     tune->add_option("--rules", o->rules, "Rules the games were played under")->capture_default_str();
     return {tune, [o] {

@@ -1,5 +1,7 @@
 #include "matches/web/records_dir.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -26,7 +28,7 @@ namespace {
 
 std::string read_file(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("cannot read '{}'", file.filename().string()));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", file.filename().string(), std::strerror(errno)));
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
