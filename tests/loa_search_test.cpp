@@ -529,13 +529,13 @@ TEST(LoaSearch, ThirdOccurrenceOfAGamePositionIsADrawNotTheSecond) {
     EXPECT_EQ(search_after(twice, SearchGame(parse_rules("repetition=off"), loves_start)).score, 1000);
 }
 
-TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayed) {
+TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayedWithItsOwnLine) {
     // Positions where iteration d changes the best move, searched again with node limits that
     // stop inside iteration d. Once the new move has beaten the old one at depth d (raised
     // alpha, failed high against the aspiration window, or failed high on its scout search),
     // a search stopped there plays it, not the previous iteration's choice.
     for (const char* spec : {"pvs+tt+killers+rhh", "full"}) {
-        int found = 0;
+        int found = 0, unfinished_lines = 0, exact_lines = 0;
         for (const Position& pos : middle_game_positions(30, 900)) {
             const auto full = run(spec, pos, 4);
             std::size_t d = 1;  // index of the first iteration whose best move differs
@@ -554,11 +554,27 @@ TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayed) {
                 ASSERT_TRUE(is_legal(pos, r.best_move));
                 ASSERT_EQ(r.pv.front(), r.best_move);
                 if (r.best_move == after) played_early = true;
+                // The move played has its own line when it is not the last iteration's: the
+                // unfinished depth, its PV, and a score that the finished iteration confirms
+                // (the same search up to the stop: equal when exact, at most it when a bound).
+                const bool changed = r.best_move != r.iterations.back().pv.front();
+                ASSERT_EQ(r.unfinished.has_value(), changed);
+                if (!changed) continue;
+                ++unfinished_lines;
+                EXPECT_EQ(r.unfinished->depth, static_cast<int>(d) + 1);
+                EXPECT_EQ(r.unfinished->pv.front(), r.best_move);
+                EXPECT_EQ(r.unfinished->pv, r.pv);
+                if (r.best_move != after) continue;
+                if (r.unfinished_lower_bound) EXPECT_LE(r.unfinished->score, full.iterations[d].score);
+                else EXPECT_EQ(r.unfinished->score, full.iterations[d].score);
+                exact_lines += !r.unfinished_lower_bound;
             }
             EXPECT_TRUE(played_early) << spec << " depth " << d + 1 << " " << pos.to_text();
             if (++found == 3) break;
         }
         EXPECT_EQ(found, 3) << spec;
+        EXPECT_GT(unfinished_lines, 0) << spec;
+        std::printf("%s: %d unfinished lines, %d of them exact\n", spec, unfinished_lines, exact_lines);
     }
 }
 

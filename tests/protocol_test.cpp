@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "loa/engine/frontends.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -111,6 +113,29 @@ TEST(Uci, TypedOptionsTakeWhatTheirRegistrationOffers) {
         if (line.starts_with("info string error")) ++errors;
     EXPECT_EQ(errors, refused_values.size()) << answers;
     EXPECT_TRUE(contains(answers, "readyok"));
+}
+
+// A GUI shows the last info line as the engine's line: it must start with the move played, also
+// when the search stopped inside an iteration whose new best move it plays.
+TEST(Uci, TheLastPvStartsWithTheMovePlayed) {
+    auto first_pv_move = [](const std::string& info) {
+        const std::string pv = info.substr(info.find(" pv ") + 4);
+        return pv.substr(0, pv.find(' '));
+    };
+    int lines_of_unfinished_iterations = 0;
+    for (const char* position : {"startpos", "startpos moves b1d3 a2c2"}) {
+        for (int nodes = 2000; nodes <= 40000; nodes += 1900) {
+            const std::string out = uci(fmt::format("position {}\ngo nodes {}\n", position, nodes));
+            std::vector<std::string> infos;
+            for (const std::string_view line : common::split(out, '\n'))
+                if (line.starts_with("info depth ")) infos.emplace_back(line);
+            ASSERT_FALSE(infos.empty()) << out;
+            EXPECT_EQ(first_pv_move(infos.back()), bestmove(out)) << nodes << "\n" << out;
+            // The line of a move from the iteration the node limit stopped: it has every node.
+            lines_of_unfinished_iterations += contains(infos.back(), fmt::format(" nodes {} ", nodes));
+        }
+    }
+    EXPECT_GT(lines_of_unfinished_iterations, 0) << "no search stopped in an iteration with a new best move: the case is untested";
 }
 
 TEST(Uci, MoveOverheadIsAlsoTakenAsGuisSpellIt) {

@@ -62,6 +62,14 @@ struct SearchResult {
     // proving move and the αβ search did not run.
     std::uint64_t solver_nodes = 0;
     bool proven_win = false;
+    // The line of the move played when it came from an iteration stopped before its end (the
+    // move beat that iteration's best so far): the unfinished depth, the move's score there, its
+    // PV. The score is a lower bound (`unfinished_lower_bound`) when the move's own search had not
+    // finished, a scout search's fail-high. `score` and `depth` stay the last completed
+    // iteration's; front ends print this line last, so that a GUI's last PV starts with the move
+    // played.
+    std::optional<Iteration<Move>> unfinished;
+    bool unfinished_lower_bound = false;
 };
 
 template <Game G>
@@ -204,12 +212,17 @@ private:
     // Stopped inside an iteration: a root move that beat the previous best there (it raised
     // alpha, failed high against an aspiration window, or failed high on its scout search)
     // is better at this depth than anything the last full iteration knew, so it is played.
-    // Score and depth stay those of the last completed iteration.
-    void keep_unfinished_iteration_best(Result& result) const {
+    // Score and depth stay those of the last completed iteration; the move's own line, score
+    // and depth go to result.unfinished.
+    void keep_unfinished_iteration_best(Result& result) {
         if (root_best_ == Move::none() || root_best_ == result.best_move) return;
         result.best_move = root_best_;
         if (pv_length_[0] > 0 && pv_[0][0] == root_best_) result.pv.assign(pv_[0].begin(), pv_[0].begin() + pv_length_[0]);
         else result.pv = {root_best_};
+        stats_.time_ms = clock_.elapsed_ms();
+        result.unfinished = Iteration<Move>{iteration_depth_, stats_.seldepth, root_best_score_, stats_.nodes, stats_.time_ms,
+                                            tt_ ? tt_->hashfull() : 0, result.pv, stats_};
+        result.unfinished_lower_bound = !root_best_exact_;
     }
 
     // One iteration at the root, with the aspiration window policy.
@@ -455,9 +468,12 @@ private:
                         // runs out during the re-search.
                         const int confirmed_units = search_again ? full : reduced;
                         const Move confirmed_best = root_best_;
-                        if (root) root_best_ = m;
+                        const Score confirmed_score = root_best_score_;
+                        const bool confirmed_exact = root_best_exact_;
+                        if (root) root_best_ = m, root_best_score_ = score, root_best_exact_ = false;
                         score = -alpha_beta(-beta, -alpha, confirmed_units, ply + 1, false, false);
-                        if (root && !aborted_ && score <= alpha) root_best_ = confirmed_best;
+                        if (root && !aborted_ && score <= alpha)
+                            root_best_ = confirmed_best, root_best_score_ = confirmed_score, root_best_exact_ = confirmed_exact;
                     }
                 } else {
                     score = -alpha_beta(-beta, -alpha, reduced, ply + 1, false, child_cut);
@@ -477,7 +493,7 @@ private:
                 if (score > alpha) {
                     best_move = m;
                     update_pv(ply, m);
-                    if (root) root_best_ = m;
+                    if (root) root_best_ = m, root_best_score_ = score, root_best_exact_ = !cutoff;
                     if (cutoff) {
                         const auto picked = order.picked();
                         on_cutoff(m, capture, depth, ply, searched, picked.first(picked.size() - 1));
@@ -722,6 +738,9 @@ private:
     bool aborted_ = false;
     int iteration_depth_ = 0;
     Move root_best_ = Move::none();
+    // root_best_'s score in the current iteration, and whether it is exact (else a lower bound).
+    Score root_best_score_ = 0;
+    bool root_best_exact_ = false;
     int root_moves_ = 0;
 
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path

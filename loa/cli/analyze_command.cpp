@@ -51,6 +51,7 @@ void add_analyze_command(CLI::App& app) {
             fmt::print("{}\n", format_info(it));
             std::fflush(stdout);
         });
+        if (result.unfinished) fmt::print("{}\n", format_unfinished_info(result));
         fmt::print("bestmove {}\n", move_to_compact(result.best_move));
         fmt::print("stats {}\n", search::format_stats(result.stats));
     });

@@ -1,6 +1,7 @@
 #include "loa/engine/session.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <new>
 #include <optional>
@@ -95,20 +96,31 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
 }
 
 std::vector<OptionInfo> Session::options() const {
-    using search::KeyKind;
+    auto text = [](std::string name, std::string value, std::string help) {
+        OptionInfo o;
+        o.name = std::move(name), o.value = std::move(value), o.help = std::move(help);
+        return o;
+    };
+    auto spin = [&](std::string name, int value, std::string help, int min, int max) {
+        OptionInfo o = text(std::move(name), std::to_string(value), std::move(help));
+        o.kind = search::KeyKind::Integer, o.min = min, o.max = max;
+        return o;
+    };
     std::vector<OptionInfo> out = {
-        {"Hash", std::to_string(config_.tt_mb), "transposition table size in MB", KeyKind::Integer, 1, 65536},
-        {"Variant", config_.preset, "a whole search-variant string (see 'loa variants')"},
-        {"Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"},
-        {"Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"},
-        {"Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"},
-        {"MoveOverhead", fmt::format("{:.0f}", overhead_ms_), "milliseconds kept back per move for communication",
-         KeyKind::Integer, 0, MaxMoveOverheadMs},
-        {"Threads", std::to_string(config_.threads), "lazy SMP search threads (1: deterministic)", KeyKind::Integer, 1, 64},
+        spin("Hash", config_.tt_mb, "transposition table size in MB", 1, 65536),
+        text("Variant", config_.preset, "a whole search-variant string (see 'loa variants')"),
+        text("Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"),
+        text("Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"),
+        text("Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"),
+        spin("MoveOverhead", static_cast<int>(std::lround(overhead_ms_)), "milliseconds kept back per move for communication", 0,
+             MaxMoveOverheadMs),
+        spin("Threads", config_.threads, "lazy SMP search threads (1: deterministic)", 1, 64),
     };
     for (const search::SearchKey& key : search::search_keys()) {
         if (key.name == "preset" || key.name == "threads") continue;  // Variant and Threads above
-        out.push_back({key.name, key.get(config_), key.help, key.kind, key.min, key.max, key.choices});
+        OptionInfo o = text(key.name, key.get(config_), key.help);
+        o.kind = key.kind, o.min = key.min, o.max = key.max, o.choices = key.choices;
+        out.push_back(std::move(o));
     }
     return out;
 }

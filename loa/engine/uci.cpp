@@ -266,6 +266,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                             stopped.wait(guard, [&] { return (!infinite && !pondering) || stop_requested; });
                             if (r.proven_win)
                                 out.line(fmt::format("info string solver: proven win, {} nodes", r.solver_nodes));
+                            if (r.unfinished) out.line(format_unfinished_info(r, ScoreStyle::UciMate));
                             std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
                             if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
                                 line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));

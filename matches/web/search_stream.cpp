@@ -94,6 +94,17 @@ nlohmann::json pv_json(const std::vector<Move>& pv) {
     return out;
 }
 
+nlohmann::json info_json(const engine::IterationInfo& it) {
+    const double nps = it.time_ms > 0 ? static_cast<double>(it.nodes) * 1000.0 / it.time_ms : 0.0;
+    return {{"depth", it.depth},
+            {"seldepth", it.seldepth},
+            {"score", search::format_score(it.score)},
+            {"nodes", it.nodes},
+            {"nps", static_cast<std::uint64_t>(nps)},
+            {"time_ms", static_cast<std::uint64_t>(it.time_ms)},
+            {"pv", pv_json(it.pv)}};
+}
+
 std::string event(std::string_view name, const nlohmann::json& data) {
     return fmt::format("event: {}\ndata: {}\n\n", name, json_text(data));
 }
@@ -139,18 +150,14 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     };
     session.start(
         clock,
-        [&](const engine::IterationInfo& it) {
-            const double nps = it.time_ms > 0 ? static_cast<double>(it.nodes) * 1000.0 / it.time_ms : 0.0;
-            push(event("info", {{"depth", it.depth},
-                                {"seldepth", it.seldepth},
-                                {"score", search::format_score(it.score)},
-                                {"nodes", it.nodes},
-                                {"nps", static_cast<std::uint64_t>(nps)},
-                                {"time_ms", static_cast<std::uint64_t>(it.time_ms)},
-                                {"pv", pv_json(it.pv)}}),
-                 false);
-        },
+        [&](const engine::IterationInfo& it) { push(event("info", info_json(it)), false); },
         [&](const engine::Result& r) {
+            // The move played came from an unfinished iteration: its line is the last info.
+            if (r.unfinished) {
+                nlohmann::json line = info_json(*r.unfinished);
+                line["lowerbound"] = r.unfinished_lower_bound;
+                push(event("info", line), false);
+            }
             push(event("bestmove", {{"move", move_to_text(r.best_move)},
                                     {"score", search::format_score(r.score)},
                                     {"depth", r.depth},
