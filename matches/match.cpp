@@ -225,6 +225,7 @@ MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, c
     if (!callbacks.keep_games) return result;  // the live counts: the same in any order
     result.games = std::move(resumed.games);
     std::move(played.games.begin(), played.games.end(), std::back_inserter(result.games));
+    for (const GameRecord& g : result.games) result.counting_order.push_back(g.index);  // resumed, then as they finished
     recount(s, result);
     return result;
 }

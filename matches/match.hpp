@@ -64,6 +64,10 @@ struct MatchResult {
     int scheduled_games = 0;
     bool stopped_by_sprt = false;
     bool interrupted = false;  // the interrupt flag stopped it: games in play then were dropped
+    // Game indices in the order the run counted them (the order games finished, resumed ones
+    // first): the order its SPRT decided in, which a plot or a check replays. Empty when not
+    // known (games merged from shards).
+    std::vector<int> counting_order;
 };
 
 // A game being played, as its worker sees it after each move.

@@ -73,17 +73,34 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
     const std::string data_path = png_path + ".dat";
     {
         std::ostringstream data;
-        data << "# games elo elo_low elo_high llr\n";
+        // One point per whole game pair, at the games those pairs hold: the summary's pentanomial
+        // interval and the SPRT's LLR, both on whole pairs, so that the plot at game N is what
+        // the run reported at game N. The games are replayed in the order the run counted them
+        // (the JSON's counting_order), the order its SPRT decided in; without one (merged
+        // shards), in schedule order.
+        data << "# games elo elo_low elo_high llr   (after each whole game pair; games replayed in "
+             << (r.counting_order.empty() ? "schedule order" : "the order the run counted them") << ")\n";
+        std::map<int, const GameRecord*> by_index;
+        for (const GameRecord& g : r.games) by_index[g.index] = &g;
+        std::vector<const GameRecord*> order;
+        for (const int index : r.counting_order)
+            if (const auto it = by_index.find(index); it != by_index.end()) order.push_back(it->second);
+        if (order.size() != r.games.size()) {  // no order recorded, or not for these games
+            order.clear();
+            for (const GameRecord& g : r.games) order.push_back(&g);
+        }
         PairingStats running;
         running.first = first.first;
         running.second = first.second;
         std::vector<GameRecord> pending;
-        for (const GameRecord& g : r.games) {
-            if (g.pair % per_round != 0) continue;  // the first pairing only
-            add_game(running, g, first_name, pending);
-            const EloEstimate e = estimate(running.games);
+        for (const GameRecord* g : order) {
+            if (g->pair % per_round != 0) continue;  // the first pairing only
+            const auto pairs_before = running.pairs.pairs();
+            add_game(running, *g, first_name, pending);
+            if (running.pairs.pairs() == pairs_before) continue;  // the pair's first game
+            const EloEstimate e = estimate(running.pairs, running.games);
             const double llr = s.sprt ? sprt_llr(running.pairs, *s.sprt) : 0.0;
-            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {:.4f}\n", running.games.games(), std::clamp(e.elo, -800.0, 800.0),
+            data << fmt::format("{} {:.2f} {:.2f} {:.2f} {:.4f}\n", 2 * running.pairs.pairs(), std::clamp(e.elo, -800.0, 800.0),
                                 std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0), llr);
         }
         replace_file(data_path, data.str());
@@ -96,8 +113,8 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
         if (s.sprt) gp << "set multiplot layout 2,1\n";
         gp << "set title "
            << gnuplot_string(first_name + " vs " + s.engines[static_cast<std::size_t>(first.second)].name +
-                             ": Elo with 95% interval")
-           << "\nset xlabel 'games'\nset ylabel 'Elo'\nset grid\nset key top right\n";
+                             ": Elo with 95% interval (game pairs, as the summary)")
+           << "\nset xlabel 'games (whole pairs)'\nset ylabel 'Elo'\nset grid\nset key top right\n";
         gp << "plot " << gnuplot_string(data_path) << " using 1:3:4 with filledcurves fillcolor rgb '#c6dbef' title '95% interval', "
            << "'' using 1:2 with lines linewidth 2 linecolor rgb '#08519c' title 'Elo', 0 with lines linecolor rgb 'gray' notitle\n";
         if (s.sprt) {

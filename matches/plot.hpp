@@ -1,5 +1,6 @@
-// A PNG of how a match developed: the Elo estimate with its 95% interval after every game
-// and, with an SPRT, the log-likelihood ratio with its bounds after every game pair. Drawn by
+// A PNG of how a match developed: the Elo estimate with its 95% pentanomial interval and, with
+// an SPRT, the log-likelihood ratio with its bounds, after every whole game pair in the order the
+// run counted them (MatchResult::counting_order). Drawn by
 // gnuplot (Debian's gnuplot-nox); the data file is written beside the picture.
 #pragma once
 

@@ -27,6 +27,7 @@ std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
     const std::size_t n = s.engines.size();
     std::vector<std::vector<double>> points(n, std::vector<double>(n, 0));
     std::vector<std::vector<int>> games(n, std::vector<int>(n, 0));
+    PairSpread pairs{std::vector<std::vector<int>>(n, std::vector<int>(n, 0)), std::vector<std::vector<double>>(n, std::vector<double>(n, 0))};
     for (const PairingStats& p : r.pairings) {
         const auto a = static_cast<std::size_t>(p.first), b = static_cast<std::size_t>(p.second);
         const double pa = static_cast<double>(p.games.wins) + 0.5 * static_cast<double>(p.games.draws);
@@ -34,8 +35,13 @@ std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
         points[b][a] += static_cast<double>(p.games.games()) - pa;
         games[a][b] += static_cast<int>(p.games.games());
         games[b][a] += static_cast<int>(p.games.games());
+        if (p.pairs.pairs() > 0) {
+            pairs.count[a][b] = pairs.count[b][a] = static_cast<int>(p.pairs.pairs());
+            pairs.variance[a][b] = pairs.variance[b][a] = estimate(p.pairs, p.games).variance;
+        }
     }
-    return fit_ratings(points, games, 0);
+    // Error bars from the pairs, as each pairing's interval: the table and the pairings agree.
+    return fit_ratings(points, games, 0, &pairs);
 }
 
 // The decision with the LLR that took it; when games were counted after it (in flight when a
@@ -101,11 +107,15 @@ std::string finished_line(const GameRecord& g) {
 }
 
 std::string progress_line(const MatchSettings& s, const PairingStats& p, int total_games) {
-    const EloEstimate e = estimate(p.games);  // the counts on the line; the summary adds pairs
-    std::string line = fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}/{}  Elo {} [{}, {}]", name(s, p.first),
+    // The summary's estimate, from the game pairs once there are any (labelled, since W/D/L on
+    // the line may hold the first game of a pair in play, which the pairs do not count yet).
+    const bool paired = p.pairs.pairs() > 0;
+    const EloEstimate e = paired ? estimate(p.pairs, p.games) : estimate(p.games);
+    std::string line = fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}/{}  Elo {} [{}, {}] ({} {})", name(s, p.first),
                                    name(s, p.second), p.games.wins, p.games.losses, p.games.draws, p.games.score(),
                                    p.games.games(), total_games, signed_elo(e.elo), signed_elo(e.elo_low),
-                                   signed_elo(e.elo_high));
+                                   signed_elo(e.elo_high), paired ? p.pairs.pairs() : p.games.games(),
+                                   paired ? (p.pairs.pairs() == 1 ? "pair" : "pairs") : (p.games.games() == 1 ? "game" : "games"));
     if (s.sprt)
         line += fmt::format("  LLR {:.2f} [{:.2f}, {:.2f}]", p.llr, s.sprt->lower_bound(), s.sprt->upper_bound());
     return line;
@@ -142,7 +152,8 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
                            r.games.size(), moves, slowest, overshoot);
     out += time_per_move_table(r);
     if (s.engines.size() > 2) {
-        out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0):\n", name(s, 0));
+        out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0; 95% error from the game pairs):\n",
+                           name(s, 0));
         out += fmt::format("  {:<4} {:<16} {:>8} {:>8} {:>7} {:>7}\n", "rank", "engine", "elo", "+-95%", "points", "games");
         const auto rs = ratings(s, r);
         std::vector<std::size_t> order(rs.size());
@@ -264,6 +275,12 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
         for (std::size_t i = 0; i < rs.size(); ++i)
             j["ratings"].push_back({{"engine", s.engines[i].name}, {"elo", rs[i].elo}, {"error", rs[i].error},
                                     {"points", rs[i].points}, {"games", rs[i].games}});
+    }
+    // The order the run counted the games in, by game number: its SPRT decided in this order,
+    // so a replay of the LLR (the plot, a check) reaches the same decision at the same game.
+    if (!r.counting_order.empty()) {
+        j["counting_order"] = nlohmann::ordered_json::array();
+        for (const int index : r.counting_order) j["counting_order"].push_back(index + 1);
     }
     for (const GameRecord& g : r.games) j["games"].push_back(game_json(g));
     return j.dump(2);

@@ -54,33 +54,35 @@ EloEstimate from_distribution(const double* values, const double* freq, int k, d
     e.elo = score_to_elo(mean);
     e.elo_low = score_to_elo(mean - Z95 * se);
     e.elo_high = score_to_elo(mean + Z95 * se);
-    if (var > 0) {
-        const double sd = std::sqrt(var);
-        const double t = (mean - 0.5) / sd;  // per unit: a game or a pair
+    // nElo exactly as fishtest computes it (its formula is what the README names): on the
+    // counts with every zero replaced by 1e-3, t = (mean - 0.5) / sd per unit (a game or a
+    // pair), and its interval by the delta method, n Var(t) = 1 - t skew + t^2 (exkurt + 2) / 4,
+    // which counts the sampling error of the deviation through the skewness and excess
+    // kurtosis (fastchess takes it as 1). The regularised counts keep two outcomes in the ratio
+    // that would make it vanish ({0, 0, 0, 2, 1} pairs) from reading as a certainty.
+    {
+        double counts[5], total = 0;
+        for (int i = 0; i < k; ++i) total += counts[i] = freq[i] * units > 0 ? freq[i] * units : 1e-3;
+        double regularized[5];
+        for (int i = 0; i < k; ++i) regularized[i] = counts[i] / total;
+        const double reg_var = moment(regularized, 2), reg_sd = std::sqrt(reg_var);
+        double reg_mean = 0;
+        for (int i = 0; i < k; ++i) reg_mean += values[i] * regularized[i];
+        const double t = (reg_mean - 0.5) / reg_sd;
+        const double skewness = moment(regularized, 3) / (reg_var * reg_sd);
+        const double excess_kurtosis = moment(regularized, 4) / (reg_var * reg_var) - 3;
+        const double var_t = std::max(0.0, 1 - t * skewness + 0.25 * t * t * (excess_kurtosis + 2));
         const double per_game = NeloScale / std::sqrt(per_game_factor);
         e.normalized_elo = t * per_game;
-        // The interval of t by the delta method (fishtest's formula): the sampling error of
-        // the deviation and its covariance with the mean count too, through the skewness and
-        // excess kurtosis of the unit scores (taking the deviation as known, fastchess's
-        // convention, makes var_t 1). On a sample with fewer than three outcomes the shape
-        // comes from the smoothed sample: var_t vanishes where the quadratic
-        // z - t (z^2 - 1) / 2 is 0 at every outcome, which two outcomes in the right ratio
-        // allow ({0, 0, 0, 2, 1} pairs would read as a certainty); with three or more it is
-        // positive (Pearson: kurtosis >= skewness^2 + 1).
-        const int outcomes = static_cast<int>(std::count_if(freq, freq + k, [](double f) { return f > 0; }));
-        const double* shape = outcomes >= 3 ? spread : smoothed;
-        const double shape_var = moment(shape, 2), shape_sd = std::sqrt(shape_var);
-        const double skewness = moment(shape, 3) / (shape_var * shape_sd);
-        const double excess_kurtosis = moment(shape, 4) / (shape_var * shape_var) - 3;
-        const double var_t = std::max(0.0, 1 - t * skewness + 0.25 * t * t * (excess_kurtosis + 2));
-        e.nelo_error = Z95 * std::sqrt(var_t / units) * per_game;
+        e.nelo_error = Z95 * std::sqrt(var_t / total) * per_game;
     }
+    // The likelihood of superiority from the same units as the interval (pairs when there are
+    // pairs: their results are not independent games).
+    e.los = mean == 0.5 ? 0.5 : 0.5 * (1.0 + std::erf((mean - 0.5) / (se * std::sqrt(2.0))));
     return e;
 }
 
-void fill_los_and_draws(EloEstimate& e, const Trinomial& t) {
-    const double decisive = static_cast<double>(t.wins + t.losses);
-    e.los = decisive > 0 ? 0.5 * (1.0 + std::erf(static_cast<double>(t.wins - t.losses) / std::sqrt(2.0 * decisive))) : 0.5;
+void fill_draws(EloEstimate& e, const Trinomial& t) {
     e.draw_ratio = t.games() ? static_cast<double>(t.draws) / static_cast<double>(t.games()) : 0;
 }
 
@@ -92,7 +94,10 @@ EloEstimate estimate(const Trinomial& t) {
     const double freq[3] = {n ? static_cast<double>(t.wins) / n : 0, n ? static_cast<double>(t.draws) / n : 0,
                             n ? static_cast<double>(t.losses) / n : 0};
     EloEstimate e = from_distribution(values, freq, 3, n, 1.0);
-    fill_los_and_draws(e, t);
+    // Trinomial: LOS = Phi((W - L) / sqrt(W + L)), the usual formula for independent games.
+    const double decisive = static_cast<double>(t.wins + t.losses);
+    e.los = decisive > 0 ? 0.5 * (1.0 + std::erf(static_cast<double>(t.wins - t.losses) / std::sqrt(2.0 * decisive))) : 0.5;
+    fill_draws(e, t);
     return e;
 }
 
@@ -103,12 +108,12 @@ EloEstimate estimate(const Pentanomial& p, const Trinomial& games) {
     for (int i = 0; i < 5; ++i) freq[i] = n ? static_cast<double>(p.count[static_cast<std::size_t>(i)]) / n : 0;
     // A pair's score averages two games: one game's variance is about twice the pair's.
     EloEstimate e = from_distribution(values, freq, 5, n, 2.0);
-    fill_los_and_draws(e, games);
+    fill_draws(e, games);
     return e;
 }
 
 std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,
-                                const std::vector<std::vector<int>>& games, int anchor) {
+                                const std::vector<std::vector<int>>& games, int anchor, const PairSpread* pairs) {
     const std::size_t n = points.size();
     std::vector<Rating> out(n);
     std::vector<double> gamma(n, 1.0);
@@ -147,7 +152,13 @@ std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,
         for (std::size_t j = 0; j < n; ++j) {
             if (!games[i][j]) continue;
             const double p = gamma[i] / (gamma[i] + gamma[j]);
-            const double w = games[i][j] * p * (1 - p);
+            // Independent games: G p (1 - p). Game pairs: the information of P pairs whose mean
+            // score has variance v per pair, (p (1 - p))^2 P / v (the delta method through
+            // ds/dlog-strength = p (1 - p)): colour-swapped pairs that split 1-1 say more than
+            // as many independent games would.
+            const bool paired = pairs && (*pairs).count[i][j] > 0 && (*pairs).variance[i][j] > 0;
+            const double w = paired ? p * (1 - p) * p * (1 - p) * (*pairs).count[i][j] / (*pairs).variance[i][j]
+                                    : games[i][j] * p * (1 - p);
             info[r][r] += w;
             for (std::size_t c = 0; c < m; ++c)
                 if (free[c] == j) info[r][c] -= w;

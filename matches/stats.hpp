@@ -2,17 +2,16 @@
 // from trinomial (W/D/L) or pentanomial (game pair) counts.
 //
 // Sources: the logistic Elo model (Elo 1978): s = 1 / (1 + 10^(-elo/400)); the interval is the
-// normal approximation on the mean score with the sample variance of game (or pair) scores;
-// LOS = Phi((W - L) / sqrt(W + L)); normalised Elo (Van den Bergh; as fishtest and fastchess)
-// nElo = (s - 0.5) / sigma * 800 / ln 10 with sigma the standard deviation of one game's
-// score (a pair's, divided by sqrt 2, for pentanomial counts). Its interval is fishtest's, by
-// the delta method on t = (s - 0.5) / sigma_unit: n Var(t) = 1 - t skew + t^2 (exkurt + 2) / 4
-// over n units (games or pairs), skew and exkurt those of the unit scores (of the smoothed
-// sample below when fewer than three outcomes occur); fastchess takes n Var(t) = 1, ignoring
-// the sampling error of sigma, usually a narrower interval. A sample without variance
-// (every game or pair alike) would give an interval of width 0; its variance is taken as that
-// of the sample with one more game (pair) spread evenly over the outcomes, so that ten drawn
-// pairs read as roughly +-45 Elo, not as a certainty. The SPRT is in sprt.hpp.
+// normal approximation on the mean score with the sample variance of game (or pair) scores, and
+// the LOS is Phi((s - 0.5) / se) from the same units (trinomial: Phi((W - L) / sqrt(W + L))).
+// With colour-swapped pairs the pair is the unit: its two games are not independent. A sample
+// without variance (every game or pair alike) would give an interval of width 0; its variance
+// is taken as that of the sample with one more game (pair) spread evenly over the outcomes, so
+// that ten drawn pairs read as roughly +-45 Elo, not as a certainty. Normalised Elo (Van den
+// Bergh) is fishtest's, formula and regularisation (every zero count taken as 1e-3): nElo =
+// (s - 0.5) / sigma * 800 / ln 10 with sigma one game's standard deviation (a pair's divided by
+// sqrt 2), its interval by the delta method, n Var(t) = 1 - t skew + t^2 (exkurt + 2) / 4;
+// fastchess takes n Var(t) = 1, usually a narrower interval. The SPRT is in sprt.hpp.
 #pragma once
 
 #include <array>
@@ -61,8 +60,18 @@ struct Rating {
     int games = 0;
 };
 
-// points[i][j]: points player i scored against player j; games[i][j]: games between them.
+// How the games between two players came in colour-swapped pairs: count[i][j] whole pairs, and
+// the variance of a pair's mean score (EloEstimate::variance of the pentanomial estimate).
+struct PairSpread {
+    std::vector<std::vector<int>> count;
+    std::vector<std::vector<double>> variance;
+};
+
+// points[i][j]: points player i scored against player j; games[i][j]: games between them. The
+// ratings are the games' maximum likelihood; their error bars count the games as independent,
+// or, with `pairs`, each pairing's information from its pairs (as its pentanomial interval
+// does), so that the table agrees with the pairings' intervals.
 std::vector<Rating> fit_ratings(const std::vector<std::vector<double>>& points,
-                                const std::vector<std::vector<int>>& games, int anchor);
+                                const std::vector<std::vector<int>>& games, int anchor, const PairSpread* pairs = nullptr);
 
 }  // namespace matches

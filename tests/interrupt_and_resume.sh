@@ -27,6 +27,11 @@ grep -q "Interrupted after" "$dir/out.txt" || { cat "$dir/out.txt"; exit 1; }
 [ "$status" -eq 130 ] && [ "$ms" -lt 3000 ]
 [ -f "$dir/r.json.state" ] || { echo "no state file left"; exit 1; }
 [ "$(count)" -eq 0 ] || { echo "engine processes left behind"; exit 1; }
+# The table and the footer count the same games: the whole pairs a resume keeps.
+read -r table_games table_pairs < <(sed -n 's/^wrapped vs ours: \([0-9]*\) games, \([0-9]*\) game pairs$/\1 \2/p' "$dir/out.txt")
+footer_games=$(sed -n 's/^Interrupted after \([0-9]*\) of .*/\1/p' "$dir/out.txt")
+echo "interrupted: the table counts $table_games games in $table_pairs pairs, the footer $footer_games"
+[ "$table_games" = "$footer_games" ] && [ "$table_games" -eq $((2 * table_pairs)) ] || { cat "$dir/out.txt"; exit 1; }
 
 "$loa_match" "${args[@]}" > "$dir/out2.txt" 2>&1
 games=$(grep -c '^\[Event ' "$dir/r.pgn")

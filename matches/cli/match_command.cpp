@@ -297,6 +297,21 @@ int run_locally(const MatchSettings& s, Options* o) {
     // The run kept only counts; the records, moves included, are read back from the state
     // file for the summary, the plot and the JSON.
     result.games = state.load();
+    // The state file holds the games in the order they were counted (resumed ones first): kept
+    // in the JSON, for the plot and any check to replay the SPRT as it was decided.
+    for (const GameRecord& g : result.games) result.counting_order.push_back(g.index);
+    if (result.interrupted) {
+        // What a resume counts: the whole pairs, in this order. The live counts also held the
+        // first games of pairs in play, which a resume plays again; the summary and the footer
+        // count the same games. The decisions are the ones the run took (the same replay).
+        const std::vector<PairingStats> live = result.pairings;
+        tally(s, result, SprtReplay::GivenOrder);
+        for (std::size_t i = 0; i < live.size() && i < result.pairings.size(); ++i) {
+            result.pairings[i].decision = live[i].decision;
+            result.pairings[i].decision_llr = live[i].decision_llr;
+            result.pairings[i].decision_games = live[i].decision_games;
+        }
+    }
     // The result lists them in schedule order, as merge and the Slurm driver do (the counts and
     // the decisions taken while playing do not depend on it).
     sort_into_schedule_order(result.games);
@@ -305,9 +320,15 @@ int run_locally(const MatchSettings& s, Options* o) {
                    result.finished_games);
     if (result.interrupted) {
         fmt::print("{}", summary(s, result));
+        const int half_played = result.finished_games - static_cast<int>(result.games.size());
         fmt::print("Interrupted after {} of {} games; the games in play were dropped and every engine stopped.\n"
-                   "Run the same command again to resume from {}.\n",
-                   result.finished_games, result.scheduled_games, o->state_path);
+                   "{}Run the same command again to resume from {}.\n",
+                   result.games.size(), result.scheduled_games,
+                   half_played > 0 ? fmt::format("The first game{} of {} pair{} in play {} not counted: {} played again on resume.\n",
+                                                 half_played == 1 ? "" : "s", half_played, half_played == 1 ? "" : "s",
+                                                 half_played == 1 ? "is" : "are", half_played == 1 ? "it is" : "they are")
+                                   : "",
+                   o->state_path);
         return 130;
     }
     write_outputs(s, result, o);
