@@ -44,7 +44,7 @@ inline CLI::Validator milliseconds(bool allow_zero = false) {
             if (!value || *value < 0 || (*value == 0 && !allow_zero) || !std::isfinite(*value * scale) || *value * scale > 1e12)
                 return fmt::format("'{}' is not a {} time: milliseconds, or with a unit (250ms, 1.5s, 2min)", text,
                                    allow_zero ? "non-negative" : "positive");
-            text = fmt::format("{}", *value * scale);
+            text = fmt::format("{:.10g}", *value * scale);  // 1.1s is 1100, not 1100.0000000000002
             return {};
         },
         allow_zero ? "MS>=0" : "MS");

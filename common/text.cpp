@@ -1,9 +1,11 @@
 #include "common/text.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -129,6 +131,11 @@ std::string nearest_word(std::string_view word, const std::vector<std::string>& 
         }
     }
     return best;
+}
+
+std::string last_system_error() {
+    const int code = errno;
+    return code ? std::error_code(code, std::generic_category()).message() : std::string("reason unknown");
 }
 
 }  // namespace common

@@ -33,5 +33,9 @@ std::optional<double> parse_double(std::string_view s);
 // what was meant (at most a third of the word's length, and 2, away); empty otherwise. For the
 // "did you mean" of error messages.
 std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates);
+// Why the last system call failed, as the system says it ("No such file or directory"), from
+// errno, which the caller sets to 0 before the call; "reason unknown" when the call set none.
+// Thread-safe (unlike strerror).
+std::string last_system_error();
 
 }  // namespace common

@@ -1,14 +1,15 @@
 #include "matches/merge.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "matches/state.hpp"
 
 namespace matches {
@@ -19,8 +20,9 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
     for (const std::string& file : files) {
         if (common::names_a_special_file(file))
             throw common::InputError(fmt::format("merge: '{}' is not a regular file (a directory, a FIFO, a device)", file));
+        errno = 0;  // what the open sets is the reason given below
         std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("merge: cannot read '{}': {}", file, std::strerror(errno)));
+        if (!in) throw common::InputError(fmt::format("merge: cannot read '{}': {}", file, common::last_system_error()));
         nlohmann::json j;
         try {
             j = nlohmann::json::parse(in);
@@ -74,6 +76,18 @@ void keep_recorded_decisions(const nlohmann::json& run, const MatchSettings& s, 
     if (const auto it = run.find("stopped_by_sprt"); it != run.end()) {
         if (!it->is_boolean()) throw bad("'stopped_by_sprt' must be true or false");
         result.stopped_by_sprt = it->get<bool>();
+    }
+    // The order the run counted its games (a single run's file): the plot replays it.
+    if (const auto it = run.find("counting_order"); it != run.end()) {
+        std::set<int> present, seen;
+        for (const GameRecord& g : result.games) present.insert(g.index + 1);
+        if (!it->is_array() || it->size() != result.games.size())
+            throw bad("'counting_order' must list every game once, by number");
+        for (const nlohmann::json& number : *it) {
+            if (!number.is_number_integer() || !present.count(number.get<int>()) || !seen.insert(number.get<int>()).second)
+                throw bad("'counting_order' must list every game once, by number");
+            result.counting_order.push_back(number.get<int>() - 1);
+        }
     }
     if (!s.sprt) return;
     const auto pairings = run.find("pairings");

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <random>
 #include <set>
@@ -62,8 +61,9 @@ std::vector<Opening> openings_of_records(std::istream& in, const std::string& pa
 }  // namespace
 
 std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules) {
+    errno = 0;  // what the open sets is the reason given below
     std::ifstream in(path);
-    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}': {}", path, std::strerror(errno)));
+    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}': {}", path, common::last_system_error()));
     std::vector<Opening> out;
     std::string line;
     // A PGN file starts with a tag: read it as game records.

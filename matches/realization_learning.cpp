@@ -1,7 +1,6 @@
 #include "matches/realization_learning.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <fstream>
 #include <numeric>
@@ -9,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
@@ -24,8 +24,9 @@ loa::RealizationProbabilities learn_realization(const RealizationLearning& s) {
     p.min_ply = s.min_ply;
     p.smoothing = s.smoothing;
     for (const std::string& file : s.record_files) {
+        errno = 0;  // what the open sets is the reason given below
         std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("learn-rps: cannot read '{}': {}", file, std::strerror(errno)));
+        if (!in) throw common::InputError(fmt::format("learn-rps: cannot read '{}': {}", file, common::last_system_error()));
         std::vector<ParsedRecord> records;
         try {
             records = read_records(in);

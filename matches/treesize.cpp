@@ -3,7 +3,6 @@
 #include "matches/checked_file.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -334,8 +333,9 @@ TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& 
 }
 
 TreeSizeTotals treesize_totals_from_json(const std::string& path) {
+    errno = 0;  // what the open sets is the reason given below
     std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, common::last_system_error()));
     try {
         const auto j = nlohmann::json::parse(in);
         TreeSizeTotals t;
@@ -445,8 +445,9 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
 
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
                                             std::uint64_t seed, std::optional<std::pair<int, int>> before_end) {
+    errno = 0;  // what the open sets is the reason given below
     std::ifstream in(records_path);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", records_path, std::strerror(errno)));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", records_path, common::last_system_error()));
     std::mt19937_64 rng(seed);
     std::vector<loa::Position> out;
     std::set<loa::Key> seen;

@@ -1,7 +1,6 @@
 #include "matches/tune.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "common/search/search.hpp"
 #include "loa/game.hpp"
 #include "loa/position_text.hpp"
@@ -130,8 +130,9 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
     std::vector<TuneSample> out;
     int games = 0;
     for (const std::string& file : s.record_files) {
+        errno = 0;  // what the open sets is the reason given below
         std::ifstream in(file);
-        if (!in) throw InputError(fmt::format("tune: cannot read '{}': {}", file, std::strerror(errno)));
+        if (!in) throw InputError(fmt::format("tune: cannot read '{}': {}", file, common::last_system_error()));
         std::vector<ParsedRecord> records;
         try {
             records = read_records(in);

@@ -9,6 +9,7 @@
 # its name) and its exit status. Every subcommand either binary lists must have a help snapshot,
 # so that a new command comes with one.
 set -euo pipefail
+export LC_ALL=C  # the system's error texts ("No such file or directory") in English
 update=0
 if [ "${1:-}" = "--update" ]; then update=1; shift; fi
 loa="$(realpath "$1")"
@@ -31,7 +32,7 @@ snapshot() {
   local output
   output="$("$binary" "$@" 2>&1 < /dev/null)" || status=$?
   # The path the binary was started by is the build's: write the program's name instead.
-  output="${output//$binary/$program}"
+  output="${output//"$binary"/$program}"
   local actual
   actual="$(printf '$ %s %s\n%s\n[exit %d]\n' "$program" "$*" "$output" "$status")"
   checked=$((checked + 1))

@@ -565,9 +565,12 @@ TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayedWithItsOw
                 EXPECT_EQ(r.unfinished->pv.front(), r.best_move);
                 EXPECT_EQ(r.unfinished->pv, r.pv);
                 if (r.best_move != after) continue;
-                if (r.unfinished_lower_bound) EXPECT_LE(r.unfinished->score, full.iterations[d].score);
-                else EXPECT_EQ(r.unfinished->score, full.iterations[d].score);
-                exact_lines += !r.unfinished_lower_bound;
+                if (r.unfinished_bound == search::Bound::Lower) {
+                    EXPECT_LE(r.unfinished->score, full.iterations[d].score);
+                } else if (r.unfinished_bound == search::Bound::Exact) {
+                    EXPECT_EQ(r.unfinished->score, full.iterations[d].score);
+                }
+                exact_lines += r.unfinished_bound == search::Bound::Exact;
             }
             EXPECT_TRUE(played_early) << spec << " depth " << d + 1 << " " << pos.to_text();
             if (++found == 3) break;

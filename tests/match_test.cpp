@@ -210,8 +210,8 @@ TEST(MatchStats, AnIntervalIsNeverZeroWide) {
     EXPECT_LT(w.elo_low, w.elo);
     EXPECT_GT(w.nelo_error, 0);
     // Two outcomes in the ratio that zeroes the delta method's variance on the sample itself
-    // (pairs of 1.5 and 2 points, 2 : 1): the shape comes from the smoothed sample, and the
-    // interval is still wide (about +-1,000 nElo from three pairs).
+    // (pairs of 1.5 and 2 points, 2 : 1): fishtest's regularised counts (zeros as 1e-3) keep
+    // the interval wide from three pairs.
     Pentanomial two_outcomes;
     two_outcomes.count = {0, 0, 0, 2, 1};
     const EloEstimate t = estimate(two_outcomes, Trinomial{4, 2, 0});

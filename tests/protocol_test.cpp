@@ -69,41 +69,45 @@ TEST(Uci, HandshakeOptionsAndSearch) {
 // sends a check box as true/false, a spin box's bounds, each entry of a combo's list.
 TEST(Uci, TypedOptionsTakeWhatTheirRegistrationOffers) {
     const std::string out = uci("uci\n");
-    const std::regex option_line("option name (\\S+) type (check|spin|combo|string) default (\\S+)(.*)");
     std::string script;
     std::vector<std::string> refused_values;
     int options = 0;
     std::set<std::string> names;
     for (const std::string_view view : common::split(out, '\n')) {
-        const std::string line(view);
-        if (!line.starts_with("option ")) continue;
-        std::smatch m;
-        ASSERT_TRUE(std::regex_match(line, m, option_line)) << line;
-        const std::string name = m[1], type = m[2], rest = m[4];
+        if (!view.starts_with("option ")) continue;
+        // option name N type T default D [min A max B | var V ...]: names hold no space here.
+        std::vector<std::string> t;
+        for (const std::string_view word : common::split(view, ' '))
+            if (!word.empty()) t.emplace_back(word);
+        ASSERT_GE(t.size(), 7u) << view;
+        ASSERT_TRUE(t[1] == "name" && t[3] == "type" && t[5] == "default") << view;
+        const std::string &name = t[2], &type = t[4], &fallback = t[6];
         EXPECT_TRUE(names.insert(common::lowercase(name)).second) << "registered twice: " << name;
         ++options;
         auto set = [&](const std::string& value) { script += "setoption name " + name + " value " + value + "\n"; };
         if (type == "check") {
             set("false");
             set("true");
-            EXPECT_TRUE(m[3] == "true" || m[3] == "false") << line;
+            EXPECT_TRUE(fallback == "true" || fallback == "false") << view;
         } else if (type == "spin") {
-            std::smatch r;
-            ASSERT_TRUE(std::regex_match(rest, r, std::regex(" min (-?\\d+) max (-?\\d+)"))) << line;
-            set(r[1]);
-            set(r[2]);
-            set(std::to_string(std::stoll(r[2]) + 1));
+            ASSERT_EQ(t.size(), 11u) << view;
+            ASSERT_TRUE(t[7] == "min" && t[9] == "max") << view;
+            set(t[8]);
+            set(t[10]);
+            set(std::to_string(std::stoll(t[10]) + 1));
             refused_values.push_back(name);
         } else if (type == "combo") {
-            std::string default_seen;
-            for (const std::string_view var : common::split(rest, ' ')) {
-                if (var.empty() || var == "var") continue;
-                set(std::string(var));
-                if (var == std::string_view(m[3].str())) default_seen = var;
+            bool default_seen = false;
+            for (std::size_t i = 7; i + 1 < t.size(); i += 2) {
+                ASSERT_EQ(t[i], "var") << view;
+                set(t[i + 1]);
+                default_seen = default_seen || t[i + 1] == fallback;
             }
-            EXPECT_EQ(default_seen, m[3].str()) << "the default is one of the vars: " << line;
+            EXPECT_TRUE(default_seen) << "the default is one of the vars: " << view;
+        } else {
+            ASSERT_EQ(type, "string") << view;
         }
-        if (type != "string") set(m[3]);  // back to the default
+        if (type != "string") set(fallback);  // back to the default
     }
     EXPECT_GE(options, 40);
     // A spin box's max + 1 is the only refusal.

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/error.hpp"
 #include "common/text.hpp"
@@ -120,8 +121,6 @@ SearchKey margin_key(std::string name, TaperedMargin SearchConfig::*field, Taper
     return k;
 }
 
-const std::vector<std::pair<std::string, Increment>> IncrementWords = {
-    {"1", Increment::One}, {"d", Increment::Depth}, {"d2", Increment::DepthSquared}, {"2d", Increment::TwoPowDepth}};
 
 // hh_inc / bf_inc: unset means the mode's own default, which to_string spells out.
 SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig::*field,
@@ -129,6 +128,8 @@ SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig:
     SearchKey k = key_base(std::move(name), KeyKind::Choice, "1|d|d2|2d", std::move(help));
     k.choices = {"1", "d", "d2", "2d"};
     k.set = [field, key = k.name](SearchConfig& c, std::string_view v) {
+        static constexpr std::pair<std::string_view, Increment> IncrementWords[] = {
+            {"1", Increment::One}, {"d", Increment::Depth}, {"d2", Increment::DepthSquared}, {"2d", Increment::TwoPowDepth}};
         for (const auto& [word, inc] : IncrementWords)
             if (v == word) {
                 c.*field = inc;

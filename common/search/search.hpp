@@ -64,12 +64,12 @@ struct SearchResult {
     bool proven_win = false;
     // The line of the move played when it came from an iteration stopped before its end (the
     // move beat that iteration's best so far): the unfinished depth, the move's score there, its
-    // PV. The score is a lower bound (`unfinished_lower_bound`) when the move's own search had not
+    // PV. The score is a lower bound (`unfinished_bound`) when the move's own search had not
     // finished, a scout search's fail-high. `score` and `depth` stay the last completed
     // iteration's; front ends print this line last, so that a GUI's last PV starts with the move
     // played.
     std::optional<Iteration<Move>> unfinished;
-    bool unfinished_lower_bound = false;
+    Bound unfinished_bound = Bound::Exact;
 };
 
 template <Game G>
@@ -222,7 +222,7 @@ private:
         stats_.time_ms = clock_.elapsed_ms();
         result.unfinished = Iteration<Move>{iteration_depth_, stats_.seldepth, root_best_score_, stats_.nodes, stats_.time_ms,
                                             tt_ ? tt_->hashfull() : 0, result.pv, stats_};
-        result.unfinished_lower_bound = !root_best_exact_;
+        result.unfinished_bound = root_best_bound_;
     }
 
     // One iteration at the root, with the aspiration window policy.
@@ -469,11 +469,11 @@ private:
                         const int confirmed_units = search_again ? full : reduced;
                         const Move confirmed_best = root_best_;
                         const Score confirmed_score = root_best_score_;
-                        const bool confirmed_exact = root_best_exact_;
-                        if (root) root_best_ = m, root_best_score_ = score, root_best_exact_ = false;
+                        const Bound confirmed_bound = root_best_bound_;
+                        if (root) root_best_ = m, root_best_score_ = score, root_best_bound_ = Bound::Lower;
                         score = -alpha_beta(-beta, -alpha, confirmed_units, ply + 1, false, false);
                         if (root && !aborted_ && score <= alpha)
-                            root_best_ = confirmed_best, root_best_score_ = confirmed_score, root_best_exact_ = confirmed_exact;
+                            root_best_ = confirmed_best, root_best_score_ = confirmed_score, root_best_bound_ = confirmed_bound;
                     }
                 } else {
                     score = -alpha_beta(-beta, -alpha, reduced, ply + 1, false, child_cut);
@@ -485,6 +485,9 @@ private:
             }
             game_.unmake(pos_, m);
             if (aborted_) return 0;
+            // The best root move searched again (an aspiration re-search) and not above alpha this
+            // time: its latest search bounds it from above, so an earlier lower bound is stale.
+            if (root && m == root_best_ && score <= alpha) root_best_score_ = score, root_best_bound_ = Bound::Upper;
             ++searched;
             const bool cutoff = score >= beta;
             update_butterfly(m, depth, cutoff);
@@ -493,7 +496,7 @@ private:
                 if (score > alpha) {
                     best_move = m;
                     update_pv(ply, m);
-                    if (root) root_best_ = m, root_best_score_ = score, root_best_exact_ = !cutoff;
+                    if (root) root_best_ = m, root_best_score_ = score, root_best_bound_ = cutoff ? Bound::Lower : Bound::Exact;
                     if (cutoff) {
                         const auto picked = order.picked();
                         on_cutoff(m, capture, depth, ply, searched, picked.first(picked.size() - 1));
@@ -738,9 +741,9 @@ private:
     bool aborted_ = false;
     int iteration_depth_ = 0;
     Move root_best_ = Move::none();
-    // root_best_'s score in the current iteration, and whether it is exact (else a lower bound).
+    // root_best_'s score in the current iteration: exact, or a bound.
     Score root_best_score_ = 0;
-    bool root_best_exact_ = false;
+    Bound root_best_bound_ = Bound::Exact;
     int root_moves_ = 0;
 
     std::vector<std::uint64_t> keys_;  // game history, then one key per ply of the current path

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "common/cli_checks.hpp"
 #include "common/text.hpp"
@@ -133,8 +134,7 @@ void add_play_command(CLI::App& app) {
             if (text == "moves") {
                 std::vector<std::string> moves;
                 for (const Move m : legal_moves(game.position())) moves.push_back(move_to_text(m));
-                if (moves.empty()) fmt::print("You have no legal move: type pass\n");
-                else fmt::print("{} legal moves: {}\n", moves.size(), fmt::join(moves, " "));
+                fmt::print("{} legal move{}: {}\n", moves.size(), moves.size() == 1 ? "" : "s", fmt::join(moves, " "));
                 continue;
             }
             try {

@@ -1,7 +1,6 @@
 #include "matches/web/records_dir.hpp"
 
 #include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -27,8 +26,9 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_file(const fs::path& file) {
+    errno = 0;  // what the open sets is the reason given below
     std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", file.filename().string(), std::strerror(errno)));
+    if (!in) throw InputError(fmt::format("cannot read '{}': {}", file.filename().string(), common::last_system_error()));
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -154,12 +154,16 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
         // Each game once, in the order the run counted them: its SPRT decisions as it took them.
         run.games = matches::saved_games(std::vector<std::string_view>(lines.begin() + 1, lines.end()), settings,
                                          fmt::format("'{}'", file.filename().string()));
+        // A run holds a lock on its state file while it plays; without one the run was stopped
+        // (and can be resumed), and a live file it left behind is stale. A stopped run counts
+        // what its resume keeps, as its interrupted summary did: the whole pairs.
+        const bool running = matches::FileLock::held(file.string());
+        if (!running) run.games = matches::whole_pairs(run.games);
+        for (const matches::GameRecord& g : run.games) run.counting_order.push_back(g.index);
         matches::tally(settings, run, matches::SprtReplay::GivenOrder);
         run.scheduled_games = matches::scheduled_games(settings);
         result = nlohmann::json::parse(matches::result_json(settings, run));
-        // A run holds a lock on its state file while it plays; without one the run was stopped
-        // (and can be resumed), and a live file it left behind is stale.
-        result["running"] = matches::FileLock::held(file.string());
+        result["running"] = running;
         result["in_progress"] = result["running"] ? games_in_play(file.string() + ".live") : nlohmann::json::array();
         result["source"] = "state";
     } else {

@@ -155,7 +155,9 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
             // The move played came from an unfinished iteration: its line is the last info.
             if (r.unfinished) {
                 nlohmann::json line = info_json(*r.unfinished);
-                line["lowerbound"] = r.unfinished_lower_bound;
+                line["bound"] = r.unfinished_bound == search::Bound::Lower   ? "lower"
+                                : r.unfinished_bound == search::Bound::Upper ? "upper"
+                                                                             : "exact";
                 push(event("info", line), false);
             }
             push(event("bestmove", {{"move", move_to_text(r.best_move)},

@@ -1,0 +1,40 @@
+// Monte Carlo tree search: play-outs per second of each play-out policy, from the start and
+// from a middle game (a fixed budget of play-outs per search, the tree built as it goes).
+#include <benchmark/benchmark.h>
+
+#include "common/mcts/mcts.hpp"
+#include "loa/notation.hpp"
+#include "loa/position_text.hpp"
+#include "loa/search_game.hpp"
+
+namespace {
+
+void run_playouts(benchmark::State& state, mcts::Playout playout, const loa::Position& pos) {
+    mcts::MctsConfig config;
+    config.playout = playout;
+    constexpr std::uint64_t Playouts = 2000;
+    for (auto _ : state) {
+        mcts::Mcts<loa::SearchGame> search(loa::SearchGame{}, config);
+        search::SearchLimits limits;
+        limits.nodes = Playouts;
+        benchmark::DoNotOptimize(search.search(pos, limits));
+    }
+    state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(Playouts * state.iterations()), benchmark::Counter::kIsRate);
+}
+
+const loa::Position& middle_game() {
+    static const loa::Position pos = loa::parse_position("1b1bbb2/w6w/2b3bw/w1w4w/wb2b3/2bw3w/w3ww2/3b1bb1 w");
+    return pos;
+}
+
+void BM_MctsRandomPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, loa::Position::start()); }
+void BM_MctsEvalCutoffPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, loa::Position::start()); }
+void BM_MctsRandomPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, middle_game()); }
+void BM_MctsEvalCutoffPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, middle_game()); }
+
+}  // namespace
+
+BENCHMARK(BM_MctsRandomPlayoutsStart)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsEvalCutoffPlayoutsStart)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsRandomPlayoutsMiddle)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsEvalCutoffPlayoutsMiddle)->Unit(benchmark::kMillisecond);
