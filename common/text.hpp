@@ -35,7 +35,7 @@ std::optional<double> parse_double(std::string_view s);
 std::string nearest_word(std::string_view word, const std::vector<std::string>& candidates);
 // Why the last system call failed, as the system says it ("No such file or directory"), from
 // errno, which the caller sets to 0 before the call; "reason unknown" when the call set none.
-// Thread-safe (unlike strerror).
+// Safe on any thread with glibc 2.32 or later (libstdc++ takes the text from strerror).
 std::string last_system_error();
 
 }  // namespace common

@@ -117,4 +117,22 @@ struct GraphGame {
 
 static_assert(search::Game<GraphGame>);
 
+// A graph drawn by hand (even nodes: Black to move, odd: White):
+//   S=15 (W): X=2 or K=16 (K <-> 17 is a cycle: a draw)      X=2 (B): Y=3
+//   Y=3 (W): Z1=4 or Z2=6      Z1=4, Z2=6 (B): T=5 (a White loss); Z2 also H=7
+//   H=7 (W): Z2=6 or R=0       R=0 (B): M=1       M=1 (W): A=8 (first) or X=2
+//   A=8 .. A5=12: a line of five plies ending in T.
+// Searched at S, X is lost for White in three plies (X-Y-Z-T, whatever White does at Y). Then
+// the game 6-7-6-7 reaches R: Z2 has been seen twice, so at Y White draws by playing Z2 a third
+// time, and M-X holds the draw. The first search's table claims a loss at X; a search that
+// took it would claim that R wins in 7 (M-A is the slower loss, M-X fails low behind it).
+inline Graph repetition_graph() {
+    using search::Status;
+    return Graph::drawn(18,
+                        {{15, {2, 16}}, {16, {17}}, {17, {16}}, {2, {3}}, {3, {4, 6}}, {4, {5}}, {6, {5, 7}}, {7, {6, 0}},
+                         {0, {1}}, {1, {8, 2}}, {8, {9}}, {9, {10}}, {10, {11}}, {11, {12}}, {12, {5}}},
+                        {{5, Status::Loss}},
+                        {{8, -200}});  // White's static preference at M: A before X
+}
+
 }  // namespace graph_game

@@ -5,12 +5,16 @@
 
 #include <cstdio>
 
+#include <algorithm>
+
 #include "and_or_oracle.hpp"
 #include "common/mcts/mcts.hpp"
 #include "loa/game.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/search_game.hpp"
+#include "tests/graph_game.hpp"
+#include "tests/graph_oracle.hpp"
 #include "sanitized_build.hpp"
 #include "test_positions.hpp"
 
@@ -120,6 +124,10 @@ TEST(Mcts, TheSameSeedAndBudgetGiveTheSameSearch) {
         EXPECT_EQ(ra.pv, rb.pv);
         EXPECT_EQ(ra.score, rb.score);
         EXPECT_EQ(a.tree_nodes(), b.tree_nodes());
+        // The same object again: nothing of the first search is left behind.
+        const auto again = a.search(game.position(), limits);
+        EXPECT_EQ(again.pv, ra.pv);
+        EXPECT_EQ(again.score, ra.score);
         EXPECT_EQ(ra.stats.nodes, 1'500u);
         config.seed = 2;
         Mcts c(SearchGame{}, config);
@@ -128,7 +136,41 @@ TEST(Mcts, TheSameSeedAndBudgetGiveTheSameSearch) {
     }
 }
 
-// Whole games chosen by MCTS: every move legal, and the game ends by the rules.
+// The statistics point the right way without the solver: where the side to move wins in one, the
+// search plays a winning move and scores the position for the side to move (a sign error in
+// the back-propagation or the score would read it as lost).
+TEST(Mcts, WithoutTheSolverTheMeansFavourTheSideThatWins) {
+    int positions = 0;
+    for (std::uint64_t seed = 1; positions < 8 && seed < 600; ++seed) {
+        const Game game = testing::random_game(seed, 40);
+        if (game.over()) continue;
+        const Position& pos = game.position();
+        std::vector<Move> winning;
+        for (const Move m : legal_moves(pos)) {
+            Game after = game;
+            after.play(m);
+            const Outcome mover_wins = pos.side_to_move() == Colour::Black ? Outcome::BlackWins : Outcome::WhiteWins;
+            if (after.result().outcome == mover_wins) winning.push_back(m);
+        }
+        if (winning.empty()) continue;
+        ++positions;
+        for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff}) {
+            mcts::MctsConfig config;
+            config.solver = false;
+            config.playout = playout;
+            Mcts search(SearchGame{}, config);
+            search::SearchLimits limits;
+            limits.nodes = 3'000;
+            const auto r = search.search(pos, limits, search_history(game));
+            EXPECT_NE(std::find(winning.begin(), winning.end(), r.best_move), winning.end()) << pos.to_text();
+            EXPECT_GT(r.score, 100) << pos.to_text();
+            EXPECT_EQ(search.root_proof(), mcts::Proof::Unknown);
+        }
+    }
+    EXPECT_GE(positions, 6) << "too few positions with a win in one";
+}
+
+// Whole games chosen by MCTS, with their histories: every move legal, and the game ends by the rules.
 TEST(Mcts, PlaysLegalMovesThroughWholeGames) {
     for (int g = 0; g < (testing::sanitized_build ? 1 : 3); ++g) {
         Game game = testing::random_game(100 + g, 4);
@@ -139,12 +181,95 @@ TEST(Mcts, PlaysLegalMovesThroughWholeGames) {
             Mcts search(SearchGame{}, config);
             search::SearchLimits limits;
             limits.nodes = 100;
-            const auto r = search.search(game.position(), limits);
+            const auto r = search.search(game.position(), limits, search_history(game));
             ASSERT_TRUE(is_legal(game.position(), r.best_move)) << game.position().to_text();
             game.play(r.best_move);
         }
+        EXPECT_TRUE(game.over()) << "300 plies without an end";
     }
 }
+
+namespace graph_tests {
+
+using graph_game::Graph;
+using graph_game::GraphGame;
+using graph_game::GraphPosition;
+using GraphMcts = mcts::Mcts<GraphGame>;
+
+std::vector<std::uint64_t> keys_of(const GraphGame& game, const std::vector<int>& nodes) {
+    std::vector<std::uint64_t> keys;
+    for (const int node : nodes) keys.push_back(game.key(GraphPosition{node, {}}));
+    return keys;
+}
+
+// The game before the root is part of the rules: at R, a game that saw Z2 twice lets White draw
+// by a third occurrence, so R is no win; set up alone, R is won (the oracle says both).
+TEST(Mcts, TheGameBeforeTheRootDecidesWhatARepetitionDraws) {
+    const Graph g = graph_game::repetition_graph();
+    const GraphGame game{&g};
+    std::vector<int> alone{0}, after{6, 7, 6, 7, 0};
+    ASSERT_TRUE(graph_oracle::forces_win(g, alone, 0, 20, 0));
+    ASSERT_FALSE(graph_oracle::forces_win(g, after, 0, 20, 0));
+    search::SearchLimits limits;
+    limits.nodes = 50'000;
+    GraphMcts fresh(game, mcts::MctsConfig{});
+    fresh.search(GraphPosition{0, {}}, limits);
+    EXPECT_EQ(fresh.root_proof(), mcts::Proof::Win);
+    GraphMcts with_history(game, mcts::MctsConfig{});
+    with_history.search(GraphPosition{0, {}}, limits, keys_of(game, {6, 7, 6, 7}));
+    EXPECT_NE(with_history.root_proof(), mcts::Proof::Win);
+    // Seen once before, Z2 may be played twice more: the win stands.
+    GraphMcts once(game, mcts::MctsConfig{});
+    once.search(GraphPosition{0, {}}, limits, keys_of(game, {6, 7}));
+    std::vector<int> after_once{6, 7, 0};
+    EXPECT_EQ(once.root_proof() == mcts::Proof::Win, graph_oracle::forces_win(g, after_once, 0, 20, 0));
+}
+
+// Random graphs, with repetitions everywhere and random game prefixes: every win or loss the
+// solver proves is forced under the rules (third occurrence, ply limit), in its plies, and its
+// PV plays it out.
+TEST(Mcts, EveryProofOnGraphsWithRepetitionsIsForcedByTheRules) {
+    int claims = 0, long_claims = 0;
+    for (std::uint64_t seed = 1; seed <= (loa::testing::sanitized_build ? 60 : 200); ++seed) {
+        const Graph g = Graph::random(seed, 8 + 2 * static_cast<int>(seed % 6), 6);
+        const GraphGame game{&g};
+        // A random game from node 0 to build a history.
+        std::vector<int> line{0};
+        std::uint64_t state = seed;
+        for (int i = 0; i < static_cast<int>(seed % 7); ++i) {
+            const auto& edges = g.edges[static_cast<std::size_t>(line.back())];
+            state = testing_tree::mix(state);
+            const int next = edges[state % edges.size()];
+            if (graph_oracle::decided(g, next) || std::count(line.begin(), line.end(), next) >= 2) break;
+            line.push_back(next);
+        }
+        const int ply_limit = seed % 3 == 0 ? 0 : 6 + static_cast<int>(seed % 7);
+        const std::vector<int> before(line.begin(), line.end() - 1);
+        mcts::MctsConfig config;
+        config.seed = seed;
+        config.playout = seed % 2 ? mcts::Playout::Random : mcts::Playout::EvalCutoff;
+        GraphMcts search(game, config);
+        search::SearchLimits limits;
+        limits.nodes = 20'000;
+        limits.game_plies_left = ply_limit;
+        const auto r = search.search(GraphPosition{line.back(), {}}, limits, keys_of(game, before));
+        const mcts::Proof p = search.root_proof();
+        if (p != mcts::Proof::Win && p != mcts::Proof::Loss) continue;
+        const int plies = search.root_proof_plies();
+        const int winner = (line.back() % 2) ^ (p == mcts::Proof::Loss ? 1 : 0);
+        ++claims;
+        long_claims += plies >= 3;
+        std::vector<int> known = line;
+        EXPECT_TRUE(graph_oracle::forces_win(g, known, winner, plies, ply_limit))
+            << "seed " << seed << ": a proof the rules refute, " << plies << " plies";
+        EXPECT_EQ(static_cast<int>(r.pv.size()), plies) << "seed " << seed;
+    }
+    std::printf("%d proofs checked, %d of 3 plies or more\n", claims, long_claims);
+    EXPECT_GT(claims, 40);
+    EXPECT_GT(long_claims, 3);
+}
+
+}  // namespace graph_tests
 
 }  // namespace
 }  // namespace loa

@@ -10,8 +10,10 @@
 // does not arise). The rules' own results come from the game's status(); the search counts
 // repetitions and plies itself, as the alpha-beta core does.
 //
-// A proven node: Win or Loss for its side to move, with the plies to the end under best play
-// (the shortest win, the longest loss); Draw. A node is a proven Win when one child is a proven
+// A proven node: Win or Loss for its side to move, with the plies to the end of the proof found
+// (a win is proven by its first losing child and not searched further, so a shorter win may
+// exist: the plies are an upper bound on the shortest win, and the loss's are the longest among
+// the proofs found); Draw. A node is a proven Win when one child is a proven
 // Loss (for the child's side to move), a proven Loss when every child is a proven Win, and a
 // proven Draw when every child is proven and the best of them is a draw. Without the solver
 // switch only the game's end positions are known, and nothing is backed up.
@@ -58,10 +60,14 @@ public:
         start(root, limits, history);
         Result result;
         std::uint64_t next_report = 64;
+        // The root is expanded whatever the tree's cap, so that a move can always be named.
+        if (!expand(0, root_, 0, /*ignore_cap=*/true)) return result;  // no move at all: not a game position
         while (!(config_.solver && root_node().proven())) {
             if (limits.nodes && playouts_ >= limits.nodes) break;
+            if (playouts_ >= MaxPlayouts) break;  // node visit counts are 32-bit
             if (limits.stop && limits.stop->load(std::memory_order_relaxed)) break;
             if (limits.hard_time_ms > 0 && clock_.elapsed_ms() >= limits.hard_time_ms) break;
+            if (limits.soft_time_ms > 0 && clock_.elapsed_ms() >= limits.soft_time_ms) break;
             if (limits.timer && limits.timer->must_stop(clock_.elapsed_ms())) break;
             iterate();
             if (on_iteration && playouts_ >= next_report) {
@@ -94,7 +100,7 @@ private:
     struct Node {
         Move move = Move::none();       // the move that reached this node
         std::uint32_t first_child = 0;  // children are contiguous in nodes_
-        std::uint16_t child_count = 0;
+        std::uint32_t child_count = 0;
         bool expanded = false;
         Proof proof = Proof::Unknown;
         std::uint16_t proof_plies = 0;  // plies to the end of a proven Win or Loss
@@ -107,11 +113,15 @@ private:
     Node& root_node() { return nodes_.front(); }
     const Node& root_node() const { return nodes_.front(); }
 
+    static constexpr std::uint64_t MaxPlayouts = 4'000'000'000;
+
     void start(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history) {
         clock_ = search::Stopwatch();
         limits_ = limits;
         root_ = root;
         history_.assign(history.begin(), history.end());
+        keys_.assign(history_.begin(), history_.end());
+        keys_.push_back(game_.key(root));
         nodes_.clear();
         nodes_.reserve(std::min<std::size_t>(config_.max_tree_nodes, 1 << 16));
         nodes_.push_back(Node{});
@@ -180,10 +190,12 @@ private:
 
     // Adds the children of `at` (at `ply` from the root), each checked against the rules, the
     // repetition rule and the ply limit. False when the tree is full (the leaf stays a leaf).
-    bool expand(std::uint32_t at, const Position& pos, int ply) {
+    bool expand(std::uint32_t at, const Position& pos, int ply, bool ignore_cap = false) {
         MoveList moves;
         game_.generate(pos, moves);
-        if (moves.size() == 0 || nodes_.size() + moves.size() > config_.max_tree_nodes) return false;
+        // Node indices are 32-bit: the cap never goes beyond them.
+        const std::size_t cap = std::min<std::size_t>(config_.max_tree_nodes, std::numeric_limits<std::uint32_t>::max());
+        if (moves.size() == 0 || (!ignore_cap && nodes_.size() + moves.size() > cap)) return false;
         const auto first = static_cast<std::uint32_t>(nodes_.size());
         for (const Move m : moves) {
             Node child;
@@ -195,7 +207,7 @@ private:
         }
         Node& node = nodes_[at];
         node.first_child = first;
-        node.child_count = static_cast<std::uint16_t>(moves.size());
+        node.child_count = static_cast<std::uint32_t>(moves.size());
         node.expanded = true;
         if (config_.solver) prove_from_children(node);
         return true;

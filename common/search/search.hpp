@@ -148,6 +148,7 @@ public:
         for (int depth = 1; depth <= max_depth; ++depth) {
             if (helper_ > 0 && depth > 1 && depth < max_depth && (depth + helper_) % 2 == 0) continue;
             iteration_depth_ = depth;
+            iteration_start_best_ = root_best_;
             const std::uint64_t start_nodes = stats_.nodes;
             const Score score = search_root(depth, result);
             if (aborted_) {
@@ -485,9 +486,10 @@ private:
             }
             game_.unmake(pos_, m);
             if (aborted_) return 0;
-            // The best root move searched again (an aspiration re-search) and not above alpha this
-            // time: its latest search bounds it from above, so an earlier lower bound is stale.
-            if (root && m == root_best_ && score <= alpha) root_best_score_ = score, root_best_bound_ = Bound::Upper;
+            // A new best root move of this iteration searched again (an aspiration re-search) and
+            // not above alpha this time: what made it the best is contradicted, so a stop now plays
+            // the last completed iteration's move, not it.
+            if (root && m == root_best_ && m != iteration_start_best_ && score <= alpha) root_best_ = iteration_start_best_;
             ++searched;
             const bool cutoff = score >= beta;
             update_butterfly(m, depth, cutoff);
@@ -741,6 +743,7 @@ private:
     bool aborted_ = false;
     int iteration_depth_ = 0;
     Move root_best_ = Move::none();
+    Move iteration_start_best_ = Move::none();  // root_best_ when the current iteration began
     // root_best_'s score in the current iteration: exact, or a bound.
     Score root_best_score_ = 0;
     Bound root_best_bound_ = Bound::Exact;
