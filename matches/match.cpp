@@ -188,21 +188,17 @@ Resumed reconcile(const MatchSettings& s, const std::vector<GameRecord>& already
     return r;
 }
 
-// Recounts every pairing from the games, which it sorts into schedule order: a check of the
-// counts kept while playing. The decisions stay the ones taken while playing (games may finish
-// in another order than the schedule's, so a replay in schedule order could cross a bound the
-// run never crossed).
-void recount(const MatchSettings& s, MatchResult& result) {
+}  // namespace
+
+void recount(const MatchSettings& s, MatchResult& result, SprtReplay replay) {
     const std::vector<PairingStats> live = result.pairings;
-    tally(s, result);
+    tally(s, result, replay);
     for (std::size_t i = 0; i < live.size(); ++i) {
         result.pairings[i].decision = live[i].decision;
         result.pairings[i].decision_llr = live[i].decision_llr;
         result.pairings[i].decision_games = live[i].decision_games;
     }
 }
-
-}  // namespace
 
 MatchResult run_match(const MatchSettings& s, const MatchCallbacks& callbacks, const std::vector<GameRecord>& already_played) {
     check_playable(s);

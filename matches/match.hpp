@@ -126,6 +126,10 @@ MatchResult run_match(const MatchSettings& settings, const MatchCallbacks& callb
 enum class SprtReplay { ScheduleOrder, GivenOrder };
 void sort_into_schedule_order(std::vector<GameRecord>& games);  // by game number
 void tally(const MatchSettings& settings, MatchResult& result, SprtReplay replay = SprtReplay::ScheduleOrder);
+// Counts every pairing again from the games (as tally), keeping the SPRT decisions the run took
+// while playing: games may finish in another order than the schedule's, so a replay in schedule
+// order could cross a bound the run never crossed.
+void recount(const MatchSettings& settings, MatchResult& result, SprtReplay replay = SprtReplay::ScheduleOrder);
 
 // Adds one game to a pairing's counts; pair results are counted when both games are in.
 void add_game(PairingStats& stats, const GameRecord& game, const std::string& first_name,

@@ -133,7 +133,8 @@ private:
     // One selection, expansion, play-out and back-propagation.
     void iterate() {
         Position pos = root_;
-        std::vector<std::uint32_t> path = {0};
+        std::vector<std::uint32_t>& path = path_;  // a member: no allocation per play-out
+        path.assign(1, 0);
         keys_.assign(history_.begin(), history_.end());
         keys_.push_back(game_.key(pos));
         std::uint32_t at = 0;
@@ -351,6 +352,7 @@ private:
     std::vector<std::uint64_t> history_;
     std::vector<std::uint64_t> keys_;  // history, then the keys of the current path
     std::vector<Node> nodes_;
+    std::vector<std::uint32_t> path_;  // the nodes of the current iteration, root first
     std::uint64_t playouts_ = 0;
     int max_depth_ = 0;
     std::uint64_t rng_ = 1;

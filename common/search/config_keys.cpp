@@ -89,15 +89,17 @@ SearchKey choice_key(std::string name, Value SearchConfig::*field, std::vector<s
     return k;
 }
 
-// A table size in MB with its switch: off | on (the current size) | <MB>.
-SearchKey sized_table_key(std::string name, bool SearchConfig::*on, int SearchConfig::*mb, int largest, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Text, "off|on|<MB>", std::move(help));
-    k.set = [on, mb, largest, key = k.name](SearchConfig& c, std::string_view v) {
+// A switch with a size: off | on (the current size) | <size> in 1..largest, e.g. a table in MB.
+// `words`: what the error names beside the range.
+SearchKey sized_switch_key(std::string name, bool SearchConfig::*on, int SearchConfig::*size, int largest, std::string values,
+                           std::string help, std::string words = {}) {
+    SearchKey k = key_base(std::move(name), KeyKind::Text, std::move(values), std::move(help));
+    k.set = [on, size, largest, words, key = k.name](SearchConfig& c, std::string_view v) {
         if (v == "on") c.*on = true;
         else if (v == "off") c.*on = false;
-        else c.*on = true, c.*mb = parse_range(key, v, 1, largest);
+        else c.*on = true, c.*size = parse_range(key, v, 1, largest, words);
     };
-    k.get = [on, mb](const SearchConfig& c) { return c.*on ? std::to_string(c.*mb) : std::string("off"); };
+    k.get = [on, size](const SearchConfig& c) { return c.*on ? std::to_string(c.*size) : std::string("off"); };
     return k;
 }
 
@@ -150,26 +152,19 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(std::move(preset));
 
     keys.push_back(switch_key("pvs", &SearchConfig::pvs, "NegaScout / principal variation search"));
-    SearchKey aspiration = key_base("aspiration", KeyKind::Text, "off|on|<window>",
-                                    "aspiration window around the previous iteration's score");
-    aspiration.set = [](SearchConfig& c, std::string_view v) {
-        if (v == "on") c.aspiration = true;
-        else if (v == "off") c.aspiration = false;
-        else c.aspiration = true, c.aspiration_window = parse_range("aspiration", v, 1, 10000, "on, off");
-    };
-    aspiration.get = [](const SearchConfig& c) { return c.aspiration ? std::to_string(c.aspiration_window) : std::string("off"); };
-    keys.push_back(std::move(aspiration));
+    keys.push_back(sized_switch_key("aspiration", &SearchConfig::aspiration, &SearchConfig::aspiration_window, 10000,
+                                    "off|on|<window>", "aspiration window around the previous iteration's score", "on, off"));
     keys.push_back(choice_key("aspiration_research", &SearchConfig::aspiration_research,
                               {{"full", AspirationResearch::Full}, {"widen", AspirationResearch::Widen}},
                               "after a fail, search the full window or widen the failing side"));
-    keys.push_back(sized_table_key("tt", &SearchConfig::tt, &SearchConfig::tt_mb, 65536, "transposition table"));
+    keys.push_back(sized_switch_key("tt", &SearchConfig::tt, &SearchConfig::tt_mb, 65536, "off|on|<MB>", "transposition table"));
     keys.push_back(choice_key("tt_replace", &SearchConfig::tt_replace,
                               {{"always", TTReplace::Always}, {"depth", TTReplace::Depth}, {"twodeep", TTReplace::TwoDeep}},
                               "replacement scheme (Breuker et al.)"));
     keys.push_back(choice_key("tt_reuse", &SearchConfig::tt_reuse, {{"deeper", TTReuse::Deeper}, {"exact", TTReuse::Exact}},
                               "reuse entries searched at least as deep, or exactly as deep"));
-    keys.push_back(sized_table_key("eval_cache", &SearchConfig::eval_cache, &SearchConfig::eval_cache_mb, 4096,
-                                   "cache of static evaluations (time only: values and node counts are unchanged)"));
+    keys.push_back(sized_switch_key("eval_cache", &SearchConfig::eval_cache, &SearchConfig::eval_cache_mb, 4096, "off|on|<MB>",
+                                    "cache of static evaluations (time only: values and node counts are unchanged)"));
     keys.push_back(switch_key("captures_first", &SearchConfig::captures_first, "captures ordered first by the game's knowledge rule"));
     keys.push_back(integer_key("killers", &SearchConfig::killers, 0, 8, "killer moves per ply"));
     keys.push_back(switch_key("refutation", &SearchConfig::refutation, "refutation table (previous iterations' PV moves per ply)"));

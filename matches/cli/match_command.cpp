@@ -304,13 +304,7 @@ int run_locally(const MatchSettings& s, Options* o) {
         // What a resume counts: the whole pairs, in this order. The live counts also held the
         // first games of pairs in play, which a resume plays again; the summary and the footer
         // count the same games. The decisions are the ones the run took (the same replay).
-        const std::vector<PairingStats> live_counts = result.pairings;
-        tally(s, result, SprtReplay::GivenOrder);
-        for (std::size_t i = 0; i < live_counts.size() && i < result.pairings.size(); ++i) {
-            result.pairings[i].decision = live_counts[i].decision;
-            result.pairings[i].decision_llr = live_counts[i].decision_llr;
-            result.pairings[i].decision_games = live_counts[i].decision_games;
-        }
+        recount(s, result, SprtReplay::GivenOrder);
     }
     // The result lists them in schedule order, as merge and the Slurm driver do (the counts and
     // the decisions taken while playing do not depend on it).
