@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "common/solver/solving_searcher.hpp"
+#include "common/variant_searcher.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 #include "matches/engine_spec.hpp"
@@ -58,7 +58,7 @@ public:
 
 private:
     EngineSpec spec_;
-    solver::SolvingSearcher<loa::SearchGame> searcher_;
+    common::VariantSearcher<loa::SearchGame> searcher_;
 };
 
 // The UCI `position` command for a game (see EngineSpec::position_command).

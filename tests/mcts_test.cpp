@@ -53,7 +53,7 @@ TEST(Mcts, SolverProvesTheOraclesValuesUnderAPlyLimit) {
             const Position& pos = positions[i];
             if (limit == 3 && i % 3 != 0) continue;  // the brute force grows fast
             const mcts::Proof expected = expected_proof(and_or::solve_with_ply_limit(pos, limit));
-            for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff}) {
+            for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff, mcts::Playout::AlphaBeta}) {
                 mcts::MctsConfig config;
                 config.playout = playout;
                 Mcts search(SearchGame{}, config);
@@ -114,11 +114,11 @@ TEST(Mcts, EveryProofWithoutAPlyLimitIsConfirmedByTheOracle) {
 
 TEST(Mcts, TheSameSeedAndBudgetGiveTheSameSearch) {
     const Game game = testing::random_game(5, 12);
-    for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff}) {
+    for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff, mcts::Playout::AlphaBeta}) {
         mcts::MctsConfig config;
         config.playout = playout;
         search::SearchLimits limits;
-        limits.nodes = 1'500;
+        limits.nodes = playout == mcts::Playout::AlphaBeta ? 300 : 1'500;
         Mcts a(SearchGame{}, config), b(SearchGame{}, config);
         const auto ra = a.search(game.position(), limits), rb = b.search(game.position(), limits);
         EXPECT_EQ(ra.pv, rb.pv);
@@ -128,7 +128,7 @@ TEST(Mcts, TheSameSeedAndBudgetGiveTheSameSearch) {
         const auto again = a.search(game.position(), limits);
         EXPECT_EQ(again.pv, ra.pv);
         EXPECT_EQ(again.score, ra.score);
-        EXPECT_EQ(ra.stats.nodes, 1'500u);
+        EXPECT_EQ(ra.stats.nodes, limits.nodes);
         config.seed = 2;
         Mcts c(SearchGame{}, config);
         const auto rc = c.search(game.position(), limits);
@@ -154,13 +154,13 @@ TEST(Mcts, WithoutTheSolverTheMeansFavourTheSideThatWins) {
         }
         if (winning.empty()) continue;
         ++positions;
-        for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff}) {
+        for (const auto playout : {mcts::Playout::Random, mcts::Playout::EvalCutoff, mcts::Playout::AlphaBeta}) {
             mcts::MctsConfig config;
             config.solver = false;
             config.playout = playout;
             Mcts search(SearchGame{}, config);
             search::SearchLimits limits;
-            limits.nodes = 3'000;
+            limits.nodes = playout == mcts::Playout::AlphaBeta ? 600 : 3'000;  // a searched play-out costs 50 random ones
             const auto r = search.search(pos, limits, search_history(game));
             EXPECT_NE(std::find(winning.begin(), winning.end(), r.best_move), winning.end()) << pos.to_text();
             EXPECT_GT(r.score, 100) << pos.to_text();
@@ -170,23 +170,104 @@ TEST(Mcts, WithoutTheSolverTheMeansFavourTheSideThatWins) {
     EXPECT_GE(positions, 6) << "too few positions with a win in one";
 }
 
-// Whole games chosen by MCTS, with their histories: every move legal, and the game ends by the rules.
+// Whole games chosen by MCTS, with their histories, one searcher a game so that its tree is
+// reused from move to move: every move legal, and the game ends by the rules.
 TEST(Mcts, PlaysLegalMovesThroughWholeGames) {
-    for (int g = 0; g < (testing::sanitized_build ? 1 : 3); ++g) {
+    int reused = 0;
+    for (int g = 0; g < (testing::sanitized_build ? 2 : 6); ++g) {
         Game game = testing::random_game(100 + g, 4);
         mcts::MctsConfig config;
         config.seed = static_cast<std::uint64_t>(g) + 1;
-        config.playout = g % 2 ? mcts::Playout::Random : mcts::Playout::EvalCutoff;
-        for (int ply = 0; ply < 300 && !game.over(); ++ply) {
-            Mcts search(SearchGame{}, config);
+        config.playout = g % 3 == 0 ? mcts::Playout::Random : g % 3 == 1 ? mcts::Playout::EvalCutoff : mcts::Playout::AlphaBeta;
+        config.max_playout_plies = 60;  // random play-outs of a few hundred plies, a few hundred plies a game: too slow
+        Mcts search(SearchGame{}, config);
+        int ply = 0;
+        for (; ply < 1000 && !game.over(); ++ply) {  // random play-outs at 100 a move: a few hundred plies
             search::SearchLimits limits;
             limits.nodes = 100;
             const auto r = search.search(game.position(), limits, search_history(game));
+            reused += search.reused_nodes() > 1;
             ASSERT_TRUE(is_legal(game.position(), r.best_move)) << game.position().to_text();
             game.play(r.best_move);
         }
-        EXPECT_TRUE(game.over()) << "300 plies without an end";
+        EXPECT_TRUE(game.over()) << ply << " plies without an end, game " << g;
     }
+    EXPECT_GT(reused, 20) << "the tree of the last search was rarely reused";
+}
+
+// A reused tree holds only what this game's line allows: after two plies through the old tree,
+// with the history those plies make, the search starts from the old subtree, and every proof it
+// then reports is the oracle's under the ply limit that is left; a history that is not the
+// line's (the game was set up elsewhere) starts afresh.
+TEST(Mcts, AReusedTreeProvesOnlyWhatTheLineAllows) {
+    int reuses = 0, proofs = 0;
+    const auto positions = small_positions();
+    for (std::size_t i = 0; i < positions.size(); i += testing::sanitized_build ? 4 : 1) {
+        const Position& pos = positions[i];
+        const int limit = 5;
+        Mcts search(SearchGame{}, mcts::MctsConfig{});
+        search::SearchLimits limits;
+        limits.nodes = 3'000;
+        limits.game_plies_left = limit;
+        const auto first = search.search(pos, limits);
+        if (first.pv.size() < 2) continue;
+        Game game(pos, RuleSet{});
+        game.play(first.pv[0]);
+        if (game.over()) continue;
+        game.play(first.pv[1]);
+        if (game.over()) continue;
+        limits.game_plies_left = limit - 2;
+        // A different history first: nothing reused.
+        Mcts other(SearchGame{}, mcts::MctsConfig{});
+        other.search(pos, limits);
+        const std::uint64_t unrelated[] = {12345};
+        limits.game_plies_left = limit - 2;
+        other.search(game.position(), limits, unrelated);
+        EXPECT_EQ(other.reused_nodes(), 0u) << pos.to_text();
+        // The game's own line: reused.
+        limits.nodes = 1'000;
+        search.search(game.position(), limits, search_history(game));
+        if (search.reused_nodes() > 1) ++reuses;
+        if (search.root_proof() == mcts::Proof::Unknown) continue;
+        ++proofs;
+        EXPECT_EQ(search.root_proof(), expected_proof(and_or::solve_with_ply_limit(game.position(), limit - 2)))
+            << name(search.root_proof()) << " after " << move_to_text(first.pv[0]) << " " << pos.to_text();
+    }
+    std::printf("%d searches reused their tree, %d proved their root\n", reuses, proofs);
+    EXPECT_GT(reuses, 20);
+    EXPECT_GT(proofs, 20);
+}
+
+// The clock's rules: each report (the play-outs doubling from 64, the alpha-beta core's
+// iterations) goes to the timer, which is asked at every play-out whether the time planned from
+// them has passed; a depth limit ends the search at the first report whose PV is that long.
+TEST(Mcts, TheTimerAndTheDepthLimitEndTheSearch) {
+    struct StopAfterThirdReport final : search::SearchTimer {
+        int reports = 0;
+        bool stop_after_iteration(const search::IterationReport&) override {
+            ADD_FAILURE() << "an anytime search has no iterations";
+            return true;
+        }
+        bool must_stop(double) const override { return false; }
+        void anytime_report(const search::IterationReport& it) override {
+            EXPECT_GT(it.root_moves, 1);
+            EXPECT_NE(it.best_move, 0);
+            ++reports;
+        }
+        bool anytime_stop(double) const override { return reports >= 3; }
+    } timer;
+    const Game game = testing::random_game(8, 10);
+    Mcts search(SearchGame{}, mcts::MctsConfig{});
+    search::SearchLimits limits;
+    limits.timer = &timer;
+    const auto r = search.search(game.position(), limits, search_history(game));
+    EXPECT_EQ(timer.reports, 3);
+    EXPECT_EQ(r.stats.nodes, 256u);  // reports at 64, 128 and 256 play-outs
+    search::SearchLimits by_depth;
+    by_depth.depth = 3;
+    const auto d = search.search(game.position(), by_depth, search_history(game));
+    EXPECT_GE(d.depth, 3);
+    EXPECT_EQ(d.pv.size(), static_cast<std::size_t>(d.depth));
 }
 
 namespace graph_tests {
@@ -267,6 +348,50 @@ TEST(Mcts, EveryProofOnGraphsWithRepetitionsIsForcedByTheRules) {
     std::printf("%d proofs checked, %d of 3 plies or more\n", claims, long_claims);
     EXPECT_GT(claims, 40);
     EXPECT_GT(long_claims, 3);
+}
+
+// The same on graphs after two plies through a reused tree: the line's keys join the history,
+// and every proof of the reused tree is forced by the rules from there (a repetition counted
+// against the old root's history, or a ply limit not moved on, would show here).
+TEST(Mcts, EveryProofOfAReusedTreeOnGraphsIsForcedByTheRules) {
+    int claims = 0, reuses = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        const Graph g = Graph::random(seed, 8 + 2 * static_cast<int>(seed % 6), 6);
+        const GraphGame game{&g};
+        std::vector<int> line{0, g.edges[0].front()};
+        if (graph_oracle::decided(g, line.back())) continue;
+        const int ply_limit = seed % 3 == 0 ? 0 : 8 + static_cast<int>(seed % 7);
+        mcts::MctsConfig config;
+        config.seed = seed;
+        GraphMcts search(game, config);
+        search::SearchLimits limits;
+        limits.nodes = 300;  // a small tree, so that something is left to prove after the move
+        limits.game_plies_left = ply_limit;
+        const auto r = search.search(GraphPosition{line.back(), {}}, limits, keys_of(game, {0}));
+        if (r.pv.size() < 2) continue;
+        GraphPosition pos{line.back(), {}};
+        for (int i = 0; i < 2; ++i) {
+            game.make(pos, r.pv[static_cast<std::size_t>(i)]);
+            line.push_back(pos.node);
+        }
+        if (graph_oracle::decided(g, line.back())) continue;
+        limits.nodes = 20'000;
+        limits.game_plies_left = ply_limit ? ply_limit - 2 : 0;
+        const std::vector<int> before(line.begin(), line.end() - 1);
+        const auto again = search.search(GraphPosition{line.back(), {}}, limits, keys_of(game, before));
+        reuses += search.reused_nodes() > 1;
+        const mcts::Proof p = search.root_proof();
+        if (p != mcts::Proof::Win && p != mcts::Proof::Loss) continue;
+        ++claims;
+        const int winner = (line.back() % 2) ^ (p == mcts::Proof::Loss ? 1 : 0);
+        std::vector<int> known = line;
+        EXPECT_TRUE(graph_oracle::forces_win(g, known, winner, search.root_proof_plies(), limits.game_plies_left))
+            << "seed " << seed << ": a reused proof the rules refute";
+        EXPECT_EQ(static_cast<int>(again.pv.size()), search.root_proof_plies()) << "seed " << seed;
+    }
+    std::printf("%d reused trees, %d proofs checked\n", reuses, claims);
+    EXPECT_GT(reuses, 40);
+    EXPECT_GT(claims, 8);
 }
 
 }  // namespace graph_tests

@@ -71,13 +71,25 @@ TEST(SearchKeys, EachKeyTakesWhatItsKindSaysAndRefusesTheRestNamingItself) {
     EXPECT_EQ(find_search_key("no_such_key"), nullptr);
 }
 
-TEST(SearchKeys, TheCanonicalTextListsEveryKeyOnceInTableOrder) {
-    const std::string text = to_string(preset_config("full"));
-    const auto items = common::split(text, ',');
-    ASSERT_EQ(items.size(), search_keys().size());
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        const SearchKey& key = search_keys()[i];
-        EXPECT_EQ(items[i], key.name + "=" + key.get(preset_config("full")));
+// A variant's text lists the keys of its algorithm, each once, in the table's order.
+TEST(SearchKeys, TheCanonicalTextListsEveryKeyOfItsAlgorithmOnceInTableOrder) {
+    for (const char* preset : {"full", "mcts"}) {
+        const SearchConfig c = preset_config(preset);
+        std::vector<std::string> expected;
+        int alpha_beta = 0, mcts = 0;
+        for (const SearchKey& key : search_keys()) {
+            if (!key_applies(key, c)) continue;
+            expected.push_back(key.name + "=" + key.get(c));
+            alpha_beta += key.scope == KeyScope::AlphaBeta;
+            mcts += key.scope == KeyScope::Mcts;
+        }
+        const std::string text = to_string(c);
+        const auto items = common::split(text, ',');
+        ASSERT_EQ(items.size(), expected.size()) << text;
+        for (std::size_t i = 0; i < items.size(); ++i) EXPECT_EQ(items[i], expected[i]);
+        // Each lists its own keys and none of the other's.
+        EXPECT_EQ(alpha_beta > 0, c.algorithm == Algorithm::AlphaBeta) << preset;
+        EXPECT_EQ(mcts > 0, c.algorithm == Algorithm::Mcts) << preset;
     }
 }
 
@@ -93,16 +105,42 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
          "preset=pvs+tt+hh,pvs=on,aspiration=30,aspiration_research=widen,tt=16,tt_replace=depth,tt_reuse=deeper,eval_cache=4,captures_first=off,killers=0,refutation=off,history=absolute,hh_inc=d,bf_inc=1,rhh_update=all,history_captures=on,history_aging=on,null=2,null_verify=off,lmr=off,lmr_min_depth=3,lmr_min_moves=3,qsearch=quads,qsearch_plies=4,qs_order=captures,extensions=off,futility=40:200,ext_futility=50:250,razoring=off,multicut=off,mc_moves=10,mc_cuts=3,mc_reduction=2,mc_types=alternate,erps=off,erps_research=on,erps_floor=off,erps_base=25,erps_min=50,erps_max=300,threads=1,solver=100,solver_score=50,timeman=classic"},
     };
     for (const auto& [spec, text] : cases) EXPECT_EQ(to_string(parse_search_config(spec)), text) << spec;
+    // MCTS, new in issue 59: its keys after the shared ones.
+    EXPECT_EQ(to_string(parse_search_config("mcts,uct_c=0.35,playout=ab")),
+              "preset=mcts,threads=1,timeman=tournament,algorithm=mcts,uct_c=0.35,mcts_solver=on,playout=ab,cutoff_plies=4,"
+              "eval_scale=200,ab_depth=2,ab_random=5,mcts_expand=1,mcts_tree=128,mcts_reuse=on,mcts_seed=1");
+}
+
+// A key of the other searcher in a variant string would change nothing: refused, naming it.
+TEST(SearchKeys, AVariantRefusesTheKeysOfTheOtherSearcher) {
+    for (const char* spec : {"mcts,killers=2", "full,uct_c=1", "preset=mcts,lmr=on", "ab,playout=random", "mcts+pvs",
+                             "mcts,threads=2"}) {
+        try {
+            (void)parse_search_config(spec);
+            ADD_FAILURE() << "accepted " << spec;
+        } catch (const common::InputError& e) {
+            SCOPED_TRACE(e.what());
+            const std::string what = e.what();
+            EXPECT_TRUE(what.find("killers") != std::string::npos || what.find("uct_c") != std::string::npos ||
+                        what.find("lmr") != std::string::npos || what.find("playout") != std::string::npos ||
+                        what.find("mcts+pvs") != std::string::npos || what.find("threads=2") != std::string::npos);
+        }
+    }
+    EXPECT_EQ(parse_search_config("full,algorithm=mcts").algorithm, Algorithm::Mcts);
+    EXPECT_EQ(parse_search_config("mcts,algorithm=alphabeta").algorithm, Algorithm::AlphaBeta);
 }
 
 // Setting one key to a value other than its current one changes that key's text and no other:
 // no key writes a field another key reads, so that a variant string says exactly what differs.
 TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
     // The increments are pinned: an unset one follows the history mode (a documented link).
-    const SearchConfig base = parse_search_config("full,hh_inc=1,bf_inc=1,solver=1000");
-    const std::string before = to_string(base);
+    const SearchConfig alpha_beta = parse_search_config("full,hh_inc=1,bf_inc=1,solver=1000");
+    const SearchConfig monte_carlo = parse_search_config("mcts");
     for (const SearchKey& key : search_keys()) {
-        if (key.name == "preset") continue;  // a preset sets everything, by design
+        // A preset sets everything, and the algorithm chooses which keys are listed, by design.
+        if (key.name == "preset" || key.name == "algorithm") continue;
+        const SearchConfig& base = key.scope == KeyScope::Mcts ? monte_carlo : alpha_beta;
+        const std::string before = to_string(base);
         SCOPED_TRACE(key.name);
         std::vector<std::string> candidates = valid_values(key);
         if (key.kind == KeyKind::Text) candidates = {"off", "on", "7", "120:240", "-40", "333"};
@@ -118,7 +156,7 @@ TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
             if (after == before) continue;
             changed_one = true;
             for (const SearchKey& other : search_keys()) {
-                if (other.name == key.name) continue;
+                if (other.name == key.name || !key_applies(other, base)) continue;
                 EXPECT_EQ(value_in(after, other.name), value_in(before, other.name)) << key.name << "=" << value;
             }
             EXPECT_EQ(value_in(after, key.name), key.get(c));
@@ -131,19 +169,23 @@ TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
 TEST(SearchKeys, RandomConfigsRoundTripThroughTheirText) {
     std::mt19937 rng(56);
     for (int round = 0; round < 300; ++round) {
-        SearchConfig c = preset_config(round % 2 ? "full" : "ab");
+        SearchConfig c = preset_config(round % 3 == 0 ? "full" : round % 3 == 1 ? "ab" : "mcts");
         for (const SearchKey& key : search_keys()) {
             const auto values = valid_values(key);
-            if (values.empty() || rng() % 3 == 0) continue;
+            if (values.empty() || key.name == "algorithm" || !key_applies(key, c) || rng() % 3 == 0) continue;
             key.set(c, values[rng() % values.size()]);
         }
         if (c.mc_cuts > c.mc_moves) c.mc_cuts = c.mc_moves;  // refused as a whole (never fires)
+        if (c.algorithm == Algorithm::Mcts) c.threads = 1, c.mcts.exploration = 0.05 * (round % 40);  // one thread; uct_c is text
         const std::string text = to_string(c);
         SCOPED_TRACE(text);
         const SearchConfig back = parse_search_config(text);
         EXPECT_EQ(to_string(back), text);
         EXPECT_EQ(parse_search_config(to_string(back)), back);
-        for (const SearchKey& key : search_keys()) EXPECT_EQ(key.get(back), key.get(c)) << key.name;
+        for (const SearchKey& key : search_keys())
+            if (key_applies(key, c)) {
+                EXPECT_EQ(key.get(back), key.get(c)) << key.name;
+            }
     }
 }
 

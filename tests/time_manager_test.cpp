@@ -53,6 +53,44 @@ TEST(TimeManager, ClassicIsTheOldSlice) {
     EXPECT_DOUBLE_EQ(with_overhead.optimum_ms(), (30'000.0 - 30) / 30);
 }
 
+// An anytime search (MCTS) stops at its target, not 0.6 of it: there is no next iteration to
+// overshoot. A fixed time a move is used whole; a clock's target follows the reports' stability
+// as the iterations' does; a single legal move stops at once; pondering never stops.
+TEST(TimeManager, AnAnytimeSearchStopsAtItsTarget) {
+    TimeManager tm(sudden_death(60'000, 0, 30), 0, TimePolicy::Tournament);
+    const double target = tm.optimum_ms();
+    tm.anytime_report(report(3, 10, 7, 1));
+    EXPECT_FALSE(tm.anytime_stop(0.9 * target));
+    // A new best move and a dropped score stretch it, as after an iteration.
+    tm.anytime_report(report(4, -100, 9, 2));
+    ASSERT_GT(tm.maximum_ms(), 1.5 * target);
+    EXPECT_FALSE(tm.anytime_stop(1.5 * target));
+    EXPECT_TRUE(tm.anytime_stop(tm.maximum_ms()));
+    TimeManager single(sudden_death(60'000), 0, TimePolicy::Tournament);
+    single.anytime_report(report(1, 0, 7, 1, /*root_moves=*/1));
+    EXPECT_TRUE(single.anytime_stop(0.5));
+    ClockLimits fixed;
+    fixed.move_time_ms = 1000;
+    TimeManager per_move(fixed, 30, TimePolicy::Tournament);
+    per_move.anytime_report(report(3, 0, 7, 1));
+    EXPECT_FALSE(per_move.anytime_stop(960));
+    EXPECT_TRUE(per_move.anytime_stop(970));
+    ClockLimits pondering = sudden_death(60'000);
+    pondering.ponder = true;
+    TimeManager ponder(pondering, 0, TimePolicy::Tournament);
+    ponder.anytime_report(report(3, 0, 7, 1));
+    EXPECT_FALSE(ponder.anytime_stop(1e9));
+    ponder.ponderhit();
+    EXPECT_TRUE(ponder.anytime_stop(ponder.maximum_ms()));
+    // The default timer plans nothing.
+    struct Plain final : SearchTimer {
+        bool stop_after_iteration(const IterationReport&) override { return false; }
+        bool must_stop(double) const override { return false; }
+    } plain;
+    plain.anytime_report(report(1, 0, 1, 1));
+    EXPECT_FALSE(plain.anytime_stop(1e12));
+}
+
 TEST(TimeManager, NoClockNoTimer) {
     ClockLimits depth_only;
     depth_only.depth = 7;

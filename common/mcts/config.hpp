@@ -1,5 +1,6 @@
 // MctsConfig: the switches of the Monte Carlo tree search (mcts.hpp), one value per variant,
-// as SearchConfig is for the alpha-beta core.
+// as SearchConfig is for the alpha-beta core. A variant string selects MCTS with
+// algorithm=mcts (or the preset `mcts`); the keys: common/search/config_keys.cpp.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,10 @@ namespace mcts {
 enum class Playout {
     Random,      // uniform random moves to the game's end (or max_playout_plies, then the evaluation)
     EvalCutoff,  // `cutoff_plies` random moves, then the evaluation as a win probability
+    // MC-LOAαβ (Winands and Björnsson, "αβ-based play-outs in MCTS", CIG 2011): each of the
+    // `cutoff_plies` moves is chosen by an `ab_depth`-ply alpha-beta search of the shared core
+    // (a random move instead with probability ab_random_percent / 100), then the evaluation.
+    AlphaBeta,
 };
 
 struct MctsConfig {
@@ -26,10 +31,23 @@ struct MctsConfig {
     int eval_scale = 200;
     // A random play-out that has not ended after this many plies is scored by the evaluation.
     int max_playout_plies = 300;
+    // Alpha-beta play-outs: the depth of each move's search, and how often a random move is
+    // played instead (in percent), so that play-outs from one leaf differ.
+    int ab_depth = 2;
+    int ab_random_percent = 5;
+    // A leaf is expanded (all its children added) at its this-many-th visit; before that its
+    // play-outs start from the leaf itself. Higher values grow the tree more slowly.
+    int expand_visits = 1;
     std::uint64_t seed = 1;
-    // The tree's size cap (nodes of 32 bytes): at the cap, leaves are no longer expanded and
-    // the search goes on with play-outs from the leaves it has.
-    std::size_t max_tree_nodes = 4'000'000;
+    // The tree's memory: at the cap, leaves are no longer expanded and the search goes on with
+    // play-outs from the leaves it has.
+    int tree_mb = 128;
+    // Tree reuse: the next search of the same game starts from the subtree of the moves played
+    // since, when the old tree holds them (the visits and proofs under it stay valid: the game
+    // before it is the same line).
+    bool reuse = true;
+
+    friend bool operator==(const MctsConfig&, const MctsConfig&) = default;
 };
 
 }  // namespace mcts

@@ -1,7 +1,8 @@
 // Monte Carlo tree search on the shared game contract (common/search/game.hpp), beside the
 // alpha-beta core: UCT selection, MCTS-Solver back-propagation of proven results (Winands,
-// Björnsson and Saito, "Monte-Carlo Tree Search Solver", CG 2008), and play-outs that are
-// random or cut off by the evaluation. No game type appears here.
+// Björnsson and Saito, "Monte-Carlo Tree Search Solver", CG 2008), play-outs that are random,
+// cut off by the evaluation, or chosen move by move by shallow searches of the alpha-beta core
+// (MC-LOAαβ), and tree reuse from one move of a game to the next. No game type appears here.
 //
 // The tree is a tree of paths, not a graph of positions: a node's value is exact for the line
 // that reaches it, so a draw by repetition (the third occurrence of a position with the same
@@ -22,9 +23,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -50,29 +53,40 @@ public:
     Mcts(G game, MctsConfig config) : game_(std::move(game)), config_(config) {}
 
     // Searches `root` (a position where the game goes on) until limits.nodes play-outs,
-    // limits.hard_time_ms, limits.stop, or a proven root. `history`: the keys of the game's
-    // earlier positions since the last irreversible move, oldest first, without the root.
+    // limits.hard_time_ms, the timer (must_stop or anytime_stop, asked at every play-out; each
+    // report goes to its anytime_report), limits.depth (the first report whose PV is that
+    // long, or whose tree is full), limits.stop, or a proven root. `history`: the keys of the
+    // game's earlier positions since the last irreversible move, oldest first, without the root.
     // Reports: nodes = play-outs; depth = the principal variation's length; score = the root's
     // proven result (win_in / loss_in plies, or a draw), else the mean play-out value as
-    // evaluation units; one report each time the play-outs double.
+    // evaluation units; one report each time the play-outs double (from 64), the alpha-beta
+    // core's iterations. An anytime search has no iteration to finish: soft_time_ms, the time
+    // after which the core starts no new iteration, means nothing here.
     Result search(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
         start(root, limits, history);
         Result result;
         std::uint64_t next_report = 64;
         // The root is expanded whatever the tree's cap, so that a move can always be named.
-        if (!expand(0, root_, 0, /*ignore_cap=*/true)) return result;  // no move at all: not a game position
+        if (!root_node().expanded && !expand(0, root_, 0, /*ignore_cap=*/true)) return result;  // no move: not a game position
         while (!(config_.solver && root_node().proven())) {
             if (limits.nodes && playouts_ >= limits.nodes) break;
             if (playouts_ >= MaxPlayouts) break;  // node visit counts are 32-bit
             if (limits.stop && limits.stop->load(std::memory_order_relaxed)) break;
             if (limits.hard_time_ms > 0 && clock_.elapsed_ms() >= limits.hard_time_ms) break;
-            if (limits.soft_time_ms > 0 && clock_.elapsed_ms() >= limits.soft_time_ms) break;
-            if (limits.timer && limits.timer->must_stop(clock_.elapsed_ms())) break;
+            if (limits.timer) {
+                const double elapsed = clock_.elapsed_ms();
+                if (limits.timer->must_stop(elapsed) || limits.timer->anytime_stop(elapsed)) break;
+            }
             iterate();
-            if (on_iteration && playouts_ >= next_report) {
-                on_iteration(report());
+            if (playouts_ >= next_report) {
                 next_report *= 2;
+                const search::Iteration<Move> it = report();
+                if (on_iteration) on_iteration(it);
+                if (limits.timer)
+                    limits.timer->anytime_report({it.depth, it.score, it.pv.empty() ? std::uint16_t{0} : it.pv.front().raw(),
+                                                  static_cast<int>(root_node().child_count), it.time_ms});
+                if (limits.depth > 0 && (it.depth >= limits.depth || tree_full())) break;
             }
         }
         const search::Iteration<Move> last = report();
@@ -88,6 +102,15 @@ public:
         result.iterations.push_back(last);
         return result;
     }
+
+    // Forgets the tree (the next search starts a new one).
+    void new_game() {
+        nodes_.clear();
+        have_tree_ = false;
+    }
+
+    // The nodes the last search started from (more than one when it reused a subtree).
+    std::size_t reused_nodes() const { return reused_nodes_; }
 
     // The root's proof after the last search (Unknown unless the solver proved it).
     Proof root_proof() const { return nodes_.empty() ? Proof::Unknown : nodes_.front().proof; }
@@ -115,19 +138,116 @@ private:
 
     static constexpr std::uint64_t MaxPlayouts = 4'000'000'000;
 
+    std::size_t node_cap() const {
+        // Node indices are 32-bit: the cap never goes beyond them.
+        const std::size_t by_memory = static_cast<std::size_t>(config_.tree_mb) * 1024 * 1024 / sizeof(Node);
+        return std::max<std::size_t>(1, std::min<std::size_t>(by_memory, std::numeric_limits<std::uint32_t>::max()));
+    }
+    bool tree_full() const { return nodes_.size() + 64 > node_cap(); }
+
     void start(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history) {
         clock_ = search::Stopwatch();
+        const bool reused = config_.reuse && have_tree_ && reuse_subtree(root, limits, history);
         limits_ = limits;
         root_ = root;
         history_.assign(history.begin(), history.end());
         keys_.assign(history_.begin(), history_.end());
         keys_.push_back(game_.key(root));
-        nodes_.clear();
-        nodes_.reserve(std::min<std::size_t>(config_.max_tree_nodes, 1 << 16));
-        nodes_.push_back(Node{});
+        if (!reused) {
+            nodes_.clear();
+            // The whole cap at once: untouched pages cost nothing, and a vector that doubles
+            // would hold its old and new blocks together, half as much again as the cap.
+            if (nodes_.capacity() < node_cap()) nodes_ = std::vector<Node>();
+            nodes_.reserve(node_cap());
+            nodes_.push_back(Node{});
+        }
+        reused_nodes_ = reused ? nodes_.size() : 0;
+        have_tree_ = true;
         playouts_ = 0;
         max_depth_ = 0;
         rng_ = config_.seed ? config_.seed : 1;
+    }
+
+    // Tree reuse: when `root` is a child or grandchild of the last search's root in its tree,
+    // and the game before it is the last search's line (the history is the old one extended
+    // by the moves played, or what follows an irreversible move among them, and the game's ply
+    // limit is as many plies nearer), the subtree becomes the tree: each node's visits, values
+    // and proofs were computed under this same line. False (the caller starts afresh) otherwise.
+    bool reuse_subtree(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history) {
+        const std::uint64_t key = game_.key(root);
+        auto is_root = [&](const Position& p) {
+            if constexpr (std::equality_comparable<Position>) return game_.key(p) == key && p == root;
+            else return game_.key(p) == key;
+        };
+        // The node of `root` one or two plies below the old root, the moves to it, and the keys
+        // of the positions before each of them.
+        std::uint32_t found = 0;
+        std::vector<Move> moves;
+        std::vector<std::uint64_t> line;
+        const Node& old_root = nodes_.front();
+        for (std::uint32_t c = old_root.first_child; old_root.expanded && !found && c < old_root.first_child + old_root.child_count; ++c) {
+            Position one = root_;
+            game_.make(one, nodes_[c].move);
+            if (is_root(one)) {
+                found = c, moves = {nodes_[c].move}, line = {game_.key(root_)};
+                break;
+            }
+            const Node& child = nodes_[c];
+            for (std::uint32_t g = child.first_child; child.expanded && g < child.first_child + child.child_count; ++g) {
+                Position two = one;
+                game_.make(two, nodes_[g].move);
+                if (is_root(two)) {
+                    found = g, moves = {child.move, nodes_[g].move}, line = {game_.key(root_), game_.key(one)};
+                    break;
+                }
+            }
+        }
+        if (!found) return false;
+        const int plies = static_cast<int>(moves.size());
+        if ((limits_.game_plies_left > 0 || limits.game_plies_left > 0) && limits.game_plies_left != limits_.game_plies_left - plies)
+            return false;
+        // The history of this line: the old one and the line, or (the game may cut it there)
+        // the line's positions after its last irreversible move, which no later position repeats.
+        std::vector<std::uint64_t> whole(history_.begin(), history_.end());
+        whole.insert(whole.end(), line.begin(), line.end());
+        bool same = std::ranges::equal(history, whole);
+        for (int i = plies - 1; i >= 0 && !same; --i)
+            if (game_.is_irreversible(moves[static_cast<std::size_t>(i)])) {
+                same = std::ranges::equal(history, std::span(line).subspan(static_cast<std::size_t>(i) + 1));
+                break;
+            }
+        if (!same) return false;
+        compact_to(found);
+        return true;
+    }
+
+    // Keeps only the subtree under `top`, which becomes node 0. Children are stored after their
+    // parent, so `top` has the subtree's least index, and numbering the kept nodes in their old
+    // order moves each to an index no higher than its own: the move is done in place, each
+    // child block staying contiguous.
+    void compact_to(std::uint32_t top) {
+        constexpr std::uint32_t Dropped = std::numeric_limits<std::uint32_t>::max();
+        std::vector<std::uint32_t> index(nodes_.size(), Dropped);
+        std::vector<std::uint32_t> stack = {top};
+        while (!stack.empty()) {
+            const std::uint32_t at = stack.back();
+            stack.pop_back();
+            index[at] = 0;
+            const Node& n = nodes_[at];
+            if (n.expanded)
+                for (std::uint32_t c = n.first_child; c < n.first_child + n.child_count; ++c) stack.push_back(c);
+        }
+        std::uint32_t next = 0;
+        for (std::uint32_t i = top; i < nodes_.size(); ++i)
+            if (index[i] != Dropped) index[i] = next++;
+        for (std::uint32_t i = top; i < nodes_.size(); ++i) {
+            if (index[i] == Dropped) continue;
+            Node n = nodes_[i];
+            if (n.expanded) n.first_child = index[n.first_child];
+            nodes_[index[i]] = n;
+        }
+        nodes_.resize(next);
+        nodes_.front().move = Move::none();
     }
 
     // One selection, expansion, play-out and back-propagation.
@@ -144,7 +264,8 @@ private:
             keys_.push_back(game_.key(pos));
             path.push_back(at);
         }
-        if (!nodes_[at].proven() && !nodes_[at].expanded && expand(at, pos, static_cast<int>(path.size()) - 1)) {
+        const bool expand_now = at == 0 || nodes_[at].visits + 1 >= static_cast<std::uint32_t>(config_.expand_visits);
+        if (!nodes_[at].proven() && !nodes_[at].expanded && expand_now && expand(at, pos, static_cast<int>(path.size()) - 1)) {
             // A first visit of one of the new children, chosen at random among them.
             const Node& leaf = nodes_[at];
             at = leaf.first_child + static_cast<std::uint32_t>(random_below(leaf.child_count));
@@ -194,9 +315,7 @@ private:
     bool expand(std::uint32_t at, const Position& pos, int ply, bool ignore_cap = false) {
         MoveList moves;
         game_.generate(pos, moves);
-        // Node indices are 32-bit: the cap never goes beyond them.
-        const std::size_t cap = std::min<std::size_t>(config_.max_tree_nodes, std::numeric_limits<std::uint32_t>::max());
-        if (moves.size() == 0 || (!ignore_cap && nodes_.size() + moves.size() > cap)) return false;
+        if (moves.size() == 0 || (!ignore_cap && nodes_.size() + moves.size() > node_cap())) return false;
         const auto first = static_cast<std::uint32_t>(nodes_.size());
         for (const Move m : moves) {
             Node child;
@@ -258,7 +377,7 @@ private:
 
     // A play-out from `pos` (at `ply` from the root); its result for pos's side to move.
     double playout(Position pos, int ply) {
-        const int cutoff = config_.playout == Playout::EvalCutoff ? config_.cutoff_plies : config_.max_playout_plies;
+        const int cutoff = config_.playout == Playout::Random ? config_.max_playout_plies : config_.cutoff_plies;
         MoveList moves;
         for (int plies = 0;; ++plies) {
             // The result, from the side to move at this point, turned into the leaf's view.
@@ -276,8 +395,29 @@ private:
             moves.clear();  // generate() appends
             game_.generate(pos, moves);
             if (moves.size() == 0) return 0.5;  // a game with neither a move nor a pass: not LOA
-            game_.make(pos, moves[static_cast<std::size_t>(random_below(static_cast<std::uint32_t>(moves.size())))]);
+            const bool searched = config_.playout == Playout::AlphaBeta && moves.size() > 1 &&
+                                  static_cast<int>(random_below(100)) >= config_.ab_random_percent;
+            game_.make(pos, searched ? searched_move(pos, ply + plies)
+                                     : moves[static_cast<std::size_t>(random_below(static_cast<std::uint32_t>(moves.size())))]);
         }
+    }
+
+    // A play-out move of MC-LOAαβ: the best move of a shallow search of the alpha-beta core
+    // (captures first and killers for its cut-offs, no quiescence: the evaluation at the
+    // horizon, as the published play-outs use it). The same position gives the same move.
+    Move searched_move(const Position& pos, int ply) {
+        if (!playout_searcher_) {
+            search::SearchConfig c;  // plain alpha-beta
+            c.captures_first = true;
+            c.killers = 2;
+            c.qsearch = 0;
+            c.history_aging = false;
+            playout_searcher_ = std::make_unique<search::Searcher<G>>(game_, c);
+        }
+        search::SearchLimits l;
+        l.depth = config_.ab_depth;
+        if (limits_.game_plies_left > 0) l.game_plies_left = limits_.game_plies_left - ply;  // > 0: checked by the caller
+        return playout_searcher_->search(pos, l).best_move;
     }
 
     double win_probability(search::Score eval) const {
@@ -305,7 +445,7 @@ private:
         it.seldepth = max_depth_;
         it.nodes = playouts_;
         it.time_ms = clock_.elapsed_ms();
-        it.hashfull = static_cast<int>(1000 * nodes_.size() / std::max<std::size_t>(config_.max_tree_nodes, 1));
+        it.hashfull = static_cast<int>(std::min<std::size_t>(1000, 1000 * nodes_.size() / node_cap()));
         return it;
     }
 
@@ -353,6 +493,9 @@ private:
     std::vector<std::uint64_t> keys_;  // history, then the keys of the current path
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> path_;  // the nodes of the current iteration, root first
+    std::unique_ptr<search::Searcher<G>> playout_searcher_;  // playout=ab
+    bool have_tree_ = false;  // nodes_ holds the last search's tree, rooted at root_
+    std::size_t reused_nodes_ = 0;
     std::uint64_t playouts_ = 0;
     int max_depth_ = 0;
     std::uint64_t rng_ = 1;

@@ -16,6 +16,10 @@ using common::InputError;
 // Turns on one preset feature token.
 void apply_token(SearchConfig& c, std::string_view token) {
     if (token == "ab") return;
+    if (token == "mcts") {
+        c.algorithm = Algorithm::Mcts;
+        return;
+    }
     if (token == "pvs") c.pvs = true;
     else if (token == "asp") c.aspiration = true;
     else if (token == "tt") c.tt = true;
@@ -38,9 +42,9 @@ void apply_token(SearchConfig& c, std::string_view token) {
         for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr", "frontier"}) apply_token(c, t);
     } else {
         const std::string near = common::nearest_word(
-            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "full"});
+            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "full", "mcts"});
         throw InputError(fmt::format(
-            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full)",
+            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full mcts)",
             token, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
     }
 }
@@ -73,7 +77,11 @@ SearchConfig preset_config(std::string_view preset) {
     SearchConfig c;
     const std::string_view name = common::trim(preset);
     if (name.empty()) throw InputError("search config: empty preset name");
-    for (const std::string_view token : common::split(name, '+')) apply_token(c, common::trim(token));
+    const auto tokens = common::split(name, '+');
+    for (const std::string_view token : tokens) apply_token(c, common::trim(token));
+    // The alpha-beta tokens would switch on what MCTS never reads.
+    if (c.algorithm == Algorithm::Mcts && tokens.size() > 1)
+        throw InputError(fmt::format("search config: the preset mcts stands alone, not in '{}' (its keys: loa variants)", name));
     c.preset = std::string(name);
     return c;
 }
@@ -101,6 +109,17 @@ SearchConfig parse_search_config(std::string_view spec) {
                                          near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
         }
     }
+    // A key of the other searcher would change nothing, silently. (A UCI GUI sets keys one by
+    // one through apply_search_option, which takes them all: it sends every option it shows.)
+    for (const auto& [key, value] : items) {
+        const SearchKey* k = is_preset(key, value) || key == "algorithm" ? nullptr : find_search_key(key);
+        if (k && !key_applies(*k, c))
+            throw InputError(c.algorithm == Algorithm::Mcts
+                                 ? fmt::format("search config: '{}' is an alpha-beta key, and this variant is MCTS (algorithm=mcts)", key)
+                                 : fmt::format("search config: '{}' is an MCTS key, and this variant is alpha-beta (add preset=mcts)", key));
+    }
+    if (c.algorithm == Algorithm::Mcts && c.threads > 1)
+        throw InputError(fmt::format("search config: MCTS searches on one thread (threads={} asked)", c.threads));
     // Multi-cut could then never fire, yet would pay for its reduced searches at every cut node.
     if (c.mc_cuts > c.mc_moves)
         throw InputError(fmt::format("search config: mc_cuts ({}) must not exceed mc_moves ({})", c.mc_cuts, c.mc_moves));
@@ -112,11 +131,13 @@ SearchConfig parse_search_config(std::string_view spec) {
 
 std::string to_string(const SearchConfig& c) {
     std::string text;
-    for (const SearchKey& key : search_keys()) text += fmt::format("{}{}={}", text.empty() ? "" : ",", key.name, key.get(c));
+    for (const SearchKey& key : search_keys())
+        if (key_applies(key, c)) text += fmt::format("{}{}={}", text.empty() ? "" : ",", key.name, key.get(c));
     return text;
 }
 
 double table_memory_mb(const SearchConfig& c) {
+    if (c.algorithm == Algorithm::Mcts) return mcts_memory_mb(c.mcts);
     const double tt = c.tt ? c.tt_mb : 0;
     const double eval_cache = c.eval_cache ? static_cast<double>(std::max(1, c.threads)) * c.eval_cache_mb : 0;
     const double solver = 24.0 * c.solver_nodes / (1024 * 1024);
@@ -124,6 +145,9 @@ double table_memory_mb(const SearchConfig& c) {
 }
 
 std::string table_memory_text(const SearchConfig& c) {
+    if (c.algorithm == Algorithm::Mcts)
+        return fmt::format("memory {:.0f} MB: MCTS tree {} MB{}", table_memory_mb(c), c.mcts.tree_mb,
+                           c.mcts.reuse ? " + its reuse map 1/8" : "");
     std::string parts;
     auto add = [&](const std::string& part) { parts += (parts.empty() ? "" : " + ") + part; };
     if (c.tt) add(fmt::format("hash {} MB", c.tt_mb));

@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "common/mcts/config.hpp"
+
 namespace search {
 
 enum class HistoryMode { None, Absolute, Butterfly, Relative };
@@ -23,6 +25,7 @@ enum class AspirationResearch { Full, Widen };
 enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
 enum class QsOrder { Captures, History };
 enum class McTypes { Retype, Alternate };  // see node_type.hpp
+enum class Algorithm { AlphaBeta, Mcts };  // the searcher a variant names (common/variant_searcher.hpp)
 
 // A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
 // without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
@@ -49,6 +52,11 @@ inline constexpr TaperedMargin StandardRazoring{50, 340};
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
+
+    // Alpha-beta (every key below but the MCTS ones, threads and timeman) or Monte Carlo tree
+    // search (the `mcts` fields). A variant's text lists only the keys of its algorithm.
+    Algorithm algorithm = Algorithm::AlphaBeta;
+    mcts::MctsConfig mcts;
 
     bool pvs = false;
 
@@ -169,6 +177,9 @@ std::string to_string(const SearchConfig& config);
 // (one, shared by every thread), each thread's evaluation cache, and the solver's proof tree at
 // its node budget (24 bytes a node). Move-ordering tables and the like are a few KB a thread.
 double table_memory_mb(const SearchConfig& config);
+// An MCTS search's: the tree at its cap, and the map that moves a reused subtree (4 bytes a
+// node of 32).
+inline double mcts_memory_mb(const mcts::MctsConfig& m) { return m.tree_mb * (m.reuse ? 1.125 : 1.0); }
 // The same, said: "memory 48 MB: hash 16 MB + eval cache 1 MB x 32 threads".
 std::string table_memory_text(const SearchConfig& config);
 std::string_view to_string(Increment inc);

@@ -1,5 +1,6 @@
 #include "common/search/config_keys.hpp"
 
+#include <cmath>
 #include <utility>
 
 #include <fmt/format.h>
@@ -143,12 +144,85 @@ SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig:
     return k;
 }
 
+// The keys of Monte Carlo tree search (common/mcts/config.hpp), listed after the alpha-beta
+// keys and only in the texts of MCTS variants.
+void add_mcts_keys(std::vector<SearchKey>& keys) {
+    const std::size_t first = keys.size();
+    keys.push_back(choice_key("algorithm", &SearchConfig::algorithm, {{"alphabeta", Algorithm::AlphaBeta}, {"mcts", Algorithm::Mcts}},
+                              "the searcher: alpha-beta (the core) or Monte Carlo tree search (the keys below; preset mcts)"));
+
+    SearchKey uct = key_base("uct_c", KeyKind::Text, "0..10", "MCTS: UCT exploration constant (results in [0, 1])");
+    uct.set = [](SearchConfig& c, std::string_view v) {
+        const auto x = common::parse_double(v);
+        if (!x || !(*x >= 0 && *x <= 10)) bad_value("uct_c", v, "a number in 0..10");
+        c.mcts.exploration = std::round(*x * 1e4) / 1e4;  // four decimals: the text reads back exactly
+    };
+    uct.get = [](const SearchConfig& c) { return fmt::format("{:.10g}", c.mcts.exploration); };
+    keys.push_back(std::move(uct));
+
+    auto mcts_switch = [](std::string name, bool mcts::MctsConfig::*field, std::string help) {
+        SearchKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
+        k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { c.mcts.*field = parse_on_off(key, v); };
+        k.get = [field](const SearchConfig& c) -> std::string { return on_off(c.mcts.*field); };
+        return k;
+    };
+    auto mcts_integer = [](std::string name, int mcts::MctsConfig::*field, int lo, int hi, std::string help) {
+        SearchKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
+        k.min = lo, k.max = hi;
+        k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { c.mcts.*field = parse_range(key, v, lo, hi); };
+        k.get = [field](const SearchConfig& c) { return std::to_string(c.mcts.*field); };
+        return k;
+    };
+    keys.push_back(mcts_switch("mcts_solver", &mcts::MctsConfig::solver,
+                               "MCTS-Solver: proven wins, losses and draws backed up through the tree"));
+
+    SearchKey playout = key_base("playout", KeyKind::Choice, "random|cutoff|ab",
+                                 "MCTS play-outs: random to the end, cutoff_plies random moves then the evaluation, or "
+                                 "each move by a shallow alpha-beta search (MC-LOAab) then the evaluation");
+    playout.choices = {"random", "cutoff", "ab"};
+    static constexpr std::pair<std::string_view, mcts::Playout> PlayoutWords[] = {
+        {"random", mcts::Playout::Random}, {"cutoff", mcts::Playout::EvalCutoff}, {"ab", mcts::Playout::AlphaBeta}};
+    playout.set = [](SearchConfig& c, std::string_view v) {
+        for (const auto& [word, p] : PlayoutWords)
+            if (v == word) {
+                c.mcts.playout = p;
+                return;
+            }
+        bad_value("playout", v, "random, cutoff or ab");
+    };
+    playout.get = [](const SearchConfig& c) {
+        for (const auto& [word, p] : PlayoutWords)
+            if (c.mcts.playout == p) return std::string(word);
+        return std::string("?");
+    };
+    keys.push_back(std::move(playout));
+    keys.push_back(mcts_integer("cutoff_plies", &mcts::MctsConfig::cutoff_plies, 0, 200,
+                                "MCTS: play-out moves before the evaluation scores it (playout=cutoff and ab)"));
+    keys.push_back(mcts_integer("eval_scale", &mcts::MctsConfig::eval_scale, 1, 10000,
+                                "MCTS: evaluation units per logistic unit of a play-out's win probability"));
+    keys.push_back(mcts_integer("ab_depth", &mcts::MctsConfig::ab_depth, 1, 4, "MCTS: depth of a play-out move's search (playout=ab)"));
+    keys.push_back(mcts_integer("ab_random", &mcts::MctsConfig::ab_random_percent, 0, 100,
+                                "MCTS: percent of play-out moves played at random instead (playout=ab)"));
+    keys.push_back(mcts_integer("mcts_expand", &mcts::MctsConfig::expand_visits, 1, 1000,
+                                "MCTS: a leaf's children are added at its this-many-th visit"));
+    keys.push_back(mcts_integer("mcts_tree", &mcts::MctsConfig::tree_mb, 1, 65536, "MCTS: the tree's memory in MB"));
+    keys.push_back(mcts_switch("mcts_reuse", &mcts::MctsConfig::reuse, "MCTS: the next search of the game starts from the old subtree"));
+
+    SearchKey seed = key_base("mcts_seed", KeyKind::Integer, "1..1000000000", "MCTS: the random stream's seed");
+    seed.min = 1, seed.max = 1'000'000'000;
+    seed.set = [](SearchConfig& c, std::string_view v) { c.mcts.seed = static_cast<std::uint64_t>(parse_range("mcts_seed", v, 1, 1'000'000'000)); };
+    seed.get = [](const SearchConfig& c) { return std::to_string(c.mcts.seed); };
+    keys.push_back(std::move(seed));
+    for (std::size_t i = first; i < keys.size(); ++i) keys[i].scope = KeyScope::Mcts;
+}
+
 std::vector<SearchKey> make_keys() {
     std::vector<SearchKey> keys;
     SearchKey preset = key_base("preset", KeyKind::Text, "<token>+<token>...",
-                                "'+'-joined tokens: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full");
+                                "'+'-joined tokens: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full, or mcts alone");
     preset.set = [](SearchConfig& c, std::string_view v) { c = preset_config(v); };
     preset.get = [](const SearchConfig& c) { return c.preset; };
+    preset.scope = KeyScope::Both;
     keys.push_back(std::move(preset));
 
     keys.push_back(switch_key("pvs", &SearchConfig::pvs, "NegaScout / principal variation search"));
@@ -231,7 +305,9 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(integer_key("erps_base", &SearchConfig::erps_base, 1, 99, "ERPS: a move of probability base/100 costs one ply"));
     keys.push_back(integer_key("erps_min", &SearchConfig::erps_min, 10, 100, "ERPS: least depth a move costs, in hundredths of a ply"));
     keys.push_back(integer_key("erps_max", &SearchConfig::erps_max, 100, 800, "ERPS: most depth a move costs, in hundredths of a ply"));
-    keys.push_back(integer_key("threads", &SearchConfig::threads, 1, 64, "lazy SMP threads sharing the transposition table (1: deterministic)"));
+    keys.push_back(integer_key("threads", &SearchConfig::threads, 1, 64,
+                               "lazy SMP threads sharing the transposition table (1: deterministic; MCTS: 1 only)"));
+    keys.back().scope = KeyScope::Both;
 
     SearchKey solver = key_base("solver", KeyKind::Text, "off|<nodes>",
                                 "proof-number solver before each search, a proven win played at once (at most a fifth of the "
@@ -252,6 +328,8 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(std::move(solver_score));
     keys.push_back(choice_key("timeman", &SearchConfig::timeman, {{"classic", TimePolicy::Classic}, {"tournament", TimePolicy::Tournament}},
                               "time per move from the clock (fixed slice, or game length and search stability)"));
+    keys.back().scope = KeyScope::Both;
+    add_mcts_keys(keys);
     return keys;
 }
 
@@ -260,6 +338,15 @@ std::vector<SearchKey> make_keys() {
 const std::vector<SearchKey>& search_keys() {
     static const std::vector<SearchKey> keys = make_keys();
     return keys;
+}
+
+bool key_applies(const SearchKey& key, const SearchConfig& config) {
+    switch (key.scope) {
+        case KeyScope::Both: return true;
+        case KeyScope::AlphaBeta: return config.algorithm == Algorithm::AlphaBeta;
+        case KeyScope::Mcts: return config.algorithm == Algorithm::Mcts;
+    }
+    return true;
 }
 
 const SearchKey* find_search_key(std::string_view name) {

@@ -20,9 +20,15 @@ enum class KeyKind {
     Text,     // anything else: "off|on|<MB>", margins, presets (UCI string)
 };
 
+// Which searcher a key configures. The canonical text lists a key only when it applies to the
+// variant's algorithm, so that the texts of alpha-beta variants (every saved run's identity)
+// stay as they were before MCTS existed; the key `algorithm` itself is listed for MCTS only.
+enum class KeyScope { Both, AlphaBeta, Mcts };
+
 struct SearchKey {
     std::string name;
     KeyKind kind = KeyKind::Text;
+    KeyScope scope = KeyScope::AlphaBeta;
     std::string values;  // the accepted values as the help shows them: "on|off", "0..8", "none|absolute|..."
     std::string help;
     int min = 0, max = 0;              // Integer
@@ -35,6 +41,8 @@ struct SearchKey {
 
 // Every key, in the order of to_string(SearchConfig).
 const std::vector<SearchKey>& search_keys();
+// Whether `key` configures the searcher `config` names (and so is listed in its text).
+bool key_applies(const SearchKey& key, const SearchConfig& config);
 // The key called `name`, or nullptr.
 const SearchKey* find_search_key(std::string_view name);
 // The names alone, for "did you mean".

@@ -27,6 +27,11 @@ public:
     // The time this move is planned to take, for work done before the search (a solver) that
     // must take only a share of it; 0: no plan.
     virtual double target_ms() const { return 0; }
+    // For a search that can stop at any moment (MCTS) instead of between iterations: it tells
+    // the timer what it found at each report, and asks at every step whether the planned time
+    // (as those reports shape it) has passed. The defaults plan nothing: must_stop alone.
+    virtual void anytime_report(const IterationReport&) {}
+    virtual bool anytime_stop(double /*elapsed_ms*/) const { return false; }
 };
 
 struct SearchLimits {

@@ -91,6 +91,21 @@ public:
         return it.elapsed_ms >= std::min(StartFraction * target, maximum_ms_);
     }
 
+    // An anytime search stops at its target itself: there is no next iteration to overshoot.
+    // A fixed time a move is used whole; a clock's target grows and shrinks with the reports
+    // as the iterations' does.
+    void anytime_report(const IterationReport& it) override {
+        const bool tournament = policy_ == TimePolicy::Tournament && clock_.move_time_ms <= 0;
+        anytime_factor_ = tournament ? stability_factor(it) : 1.0;
+        anytime_single_move_ = tournament && it.root_moves == 1;
+    }
+    bool anytime_stop(double elapsed_ms) const override {
+        if (!timed_ || pondering_.load(std::memory_order_relaxed)) return false;
+        if (anytime_single_move_) return true;
+        const double target = clock_.move_time_ms > 0 ? maximum_ms_ : std::min(optimum_ms_ * anytime_factor_, maximum_ms_);
+        return elapsed_ms >= target;
+    }
+
 private:
     static constexpr double StartFraction = 0.6;
 
@@ -141,6 +156,8 @@ private:
     Score last_score_ = 0;
     double instability_ = 0;
     int stable_iterations_ = 0;
+    double anytime_factor_ = 1.0;  // the stability factor of the last anytime report
+    bool anytime_single_move_ = false;
 };
 
 }  // namespace search

@@ -112,6 +112,12 @@ private:
         }
         bool must_stop(double elapsed_ms) const override { return inner_.must_stop(elapsed_ms + offset_ms_); }
         double target_ms() const override { return inner_.target_ms(); }
+        void anytime_report(const search::IterationReport& it) override {
+            search::IterationReport shifted = it;
+            shifted.elapsed_ms += offset_ms_;
+            inner_.anytime_report(shifted);
+        }
+        bool anytime_stop(double elapsed_ms) const override { return inner_.anytime_stop(elapsed_ms + offset_ms_); }
 
     private:
         search::SearchTimer& inner_;

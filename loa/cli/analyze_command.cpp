@@ -5,7 +5,7 @@
 
 #include "common/cli_checks.hpp"
 #include "common/search/config.hpp"
-#include "common/search/lazy_smp.hpp"
+#include "common/variant_searcher.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/error.hpp"
 #include "loa/game.hpp"
@@ -45,7 +45,7 @@ void add_analyze_command(CLI::App& app) {
         limits.hard_time_ms = o->movetime;
         limits.game_plies_left = plies_until_limit(game);
         if (!o->depth && !o->nodes && o->movetime <= 0) limits.depth = 6;
-        search::ParallelSearcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
+        common::VariantSearcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

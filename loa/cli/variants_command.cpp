@@ -17,11 +17,16 @@ void add_variants_command(CLI::App& app) {
         }
         fmt::print("Variant strings: comma-separated key=value; a bare item names the preset, which sets the\n"
                    "switches first whatever its place; the other keys override it. Columns: the values a key\n"
-                   "takes, and its value in the presets ab (plain alpha-beta) and full (the engine's default).\n\n");
-        const search::SearchConfig ab = search::preset_config("ab"), full = search::preset_config("full");
-        fmt::print("  {:<20} {:<32} {:<9} {:<9} {}\n", "key", "values", "ab", "full", "what it does");
+                   "takes, and its value in the presets ab (plain alpha-beta), full (the engine's default) and\n"
+                   "mcts (Monte Carlo tree search: algorithm=mcts); '-' where the key is not the searcher's.\n\n");
+        const search::SearchConfig presets[] = {search::preset_config("ab"), search::preset_config("full"), search::preset_config("mcts")};
+        auto value = [](const search::SearchKey& key, const search::SearchConfig& c) {
+            return search::key_applies(key, c) ? key.get(c) : std::string("-");
+        };
+        fmt::print("  {:<20} {:<32} {:<9} {:<9} {:<9} {}\n", "key", "values", "ab", "full", "mcts", "what it does");
         for (const search::SearchKey& key : search::search_keys())
-            fmt::print("  {:<20} {:<32} {:<9} {:<9} {}\n", key.name, key.values, key.get(ab), key.get(full), key.help);
+            fmt::print("  {:<20} {:<32} {:<9} {:<9} {:<9} {}\n", key.name, key.values, value(key, presets[0]), value(key, presets[1]),
+                       value(key, presets[2]), key.help);
     });
 }
 

@@ -30,7 +30,7 @@ Session::~Session() {
     wait();
 }
 
-solver::SolvingSearcher<SearchGame>& Session::searcher() {
+common::VariantSearcher<SearchGame>& Session::searcher() {
     if (!searcher_) {
         // The engine stays usable: tables it cannot have are refused, and its options go back
         // to the last tables it could build. Linux grants an allocation beyond the memory it
@@ -46,7 +46,7 @@ solver::SolvingSearcher<SearchGame>& Session::searcher() {
         if (const auto available = common::available_memory_mb(); available && memory_mb() > *available)
             throw refuse(fmt::format("this machine has {:.0f} MB available", *available));
         try {
-            searcher_ = std::make_unique<solver::SolvingSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
+            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }

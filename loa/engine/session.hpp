@@ -14,7 +14,7 @@
 
 #include "common/search/config_keys.hpp"
 #include "common/search/time_manager.hpp"
-#include "common/solver/solving_searcher.hpp"
+#include "common/variant_searcher.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 
@@ -90,7 +90,7 @@ public:
     void release();
 
 private:
-    solver::SolvingSearcher<SearchGame>& searcher();
+    common::VariantSearcher<SearchGame>& searcher();
     // The time plan of the next search (kept for ponderhit), then the search itself.
     void plan(const search::ClockLimits& clock);
     Result run(const std::function<void(const IterationInfo&)>& on_iteration);
@@ -102,7 +102,7 @@ private:
     RuleSet rules_;
     double overhead_ms_ = 30;
     std::uint64_t node_cap_ = 0;
-    std::unique_ptr<solver::SolvingSearcher<SearchGame>> searcher_;
+    std::unique_ptr<common::VariantSearcher<SearchGame>> searcher_;
     Game game_;
     std::unique_ptr<search::TimeManager> time_;  // the running (or last) search's plan
     std::thread thread_;
