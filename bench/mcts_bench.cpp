@@ -12,7 +12,9 @@ namespace {
 void run_playouts(benchmark::State& state, mcts::Playout playout, const loa::Position& pos) {
     mcts::MctsConfig config;
     config.playout = playout;
-    constexpr std::uint64_t Playouts = 2000;
+    config.tree_mb = 16;  // 2,000 play-outs need a few MB: a smaller cap is faster to reserve
+    // A searched play-out move costs a depth-2 search: fewer of them per search.
+    const std::uint64_t Playouts = playout == mcts::Playout::AlphaBeta ? 200 : 2000;
     for (auto _ : state) {
         mcts::Mcts<loa::SearchGame> search(loa::SearchGame{}, config);
         search::SearchLimits limits;
@@ -31,6 +33,8 @@ void BM_MctsRandomPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Pla
 void BM_MctsEvalCutoffPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, loa::Position::start()); }
 void BM_MctsRandomPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, middle_game()); }
 void BM_MctsEvalCutoffPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, middle_game()); }
+void BM_MctsAlphaBetaPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::AlphaBeta, loa::Position::start()); }
+void BM_MctsAlphaBetaPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::AlphaBeta, middle_game()); }
 
 }  // namespace
 
@@ -38,3 +42,5 @@ BENCHMARK(BM_MctsRandomPlayoutsStart)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MctsEvalCutoffPlayoutsStart)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MctsRandomPlayoutsMiddle)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_MctsEvalCutoffPlayoutsMiddle)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsAlphaBetaPlayoutsStart)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsAlphaBetaPlayoutsMiddle)->Unit(benchmark::kMillisecond);

@@ -140,6 +140,12 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     }
     if (spec.config.erps && spec.rps.empty())
         throw InputError(fmt::format("engine '{}': erps=on needs rps=FILE (realization probabilities from loa-match learn-rps)", spec.name));
+    const bool mcts_knowledge = spec.config.algorithm == search::Algorithm::Mcts &&
+                                (spec.config.mcts.bias_percent > 0 || spec.config.mcts.playout == mcts::Playout::Weighted);
+    if (mcts_knowledge && spec.rps.empty() && !spec.external())
+        throw InputError(fmt::format("engine '{}': mcts_bias and playout=weighted need rps=FILE (realization probabilities from "
+                                     "loa-match learn-rps, e.g. data/rps/selfplay-1.json)",
+                                     spec.name));
     if (!spec.rps.empty()) {
         if (spec.external()) throw InputError(fmt::format("engine '{}': rps= applies to in-process engines", spec.name));
         try {

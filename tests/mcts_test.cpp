@@ -12,6 +12,7 @@
 #include "loa/game.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
+#include "loa/realization.hpp"
 #include "loa/search_game.hpp"
 #include "tests/graph_game.hpp"
 #include "tests/graph_oracle.hpp"
@@ -170,6 +171,72 @@ TEST(Mcts, WithoutTheSolverTheMeansFavourTheSideThatWins) {
     EXPECT_GE(positions, 6) << "too few positions with a win in one";
 }
 
+// Move knowledge (progressive bias, play-outs weighted by realization probabilities) changes
+// what is searched first, never what is proven: the oracle's values under a ply limit; with a
+// strong bias and few play-outs, the most probable move is the most visited; without the
+// game's probabilities both are refused.
+SearchGame game_with_probabilities() { return SearchGame::from_spec(RuleSet{}, "full", LOA_DATA_DIR "/rps/selfplay-1.json"); }
+
+TEST(Mcts, MoveKnowledgeChangesTheOrderNotTheProofs) {
+    const SearchGame game = game_with_probabilities();
+    int proven = 0;
+    const auto positions = small_positions();
+    for (int limit = 1; limit <= 2; ++limit) {
+        for (std::size_t i = 0; i < positions.size(); i += testing::sanitized_build ? 4 : 2) {
+            const Position& pos = positions[i];
+            mcts::MctsConfig config;
+            config.playout = mcts::Playout::Weighted;
+            config.bias_percent = 300;
+            Mcts search(game, config);
+            search::SearchLimits limits;
+            limits.nodes = 200'000;
+            limits.game_plies_left = limit;
+            search.search(pos, limits);
+            ASSERT_NE(search.root_proof(), mcts::Proof::Unknown) << pos.to_text();
+            ++proven;
+            EXPECT_EQ(search.root_proof(), expected_proof(and_or::solve_with_ply_limit(pos, limit))) << limit << " " << pos.to_text();
+        }
+    }
+    EXPECT_GT(proven, 20);
+    // With the bias, the first play-out goes to a move of the largest probability (and so does
+    // the one-play-out search's move); without it, to the first move generated.
+    const auto probabilities = game.realization_probabilities();
+    auto probability = [&](const Position& pos, Move m) {
+        return std::max(probabilities[static_cast<std::size_t>(realization_category(pos, m))], 1e-3);
+    };
+    int tried = 0, biased_first = 0, plain_first = 0;
+    for (int g = 0; g < 12; ++g) {
+        const Game start = testing::random_game(300 + g, 8);
+        if (start.over()) continue;
+        double best = 0;
+        for (const Move m : legal_moves(start.position())) best = std::max(best, probability(start.position(), m));
+        ++tried;
+        for (const int bias : {100, 0}) {
+            mcts::MctsConfig config;
+            config.bias_percent = bias;
+            Mcts search(game, config);
+            search::SearchLimits limits;
+            limits.nodes = 1;
+            const auto r = search.search(start.position(), limits, search_history(start));
+            const bool most_probable = std::abs(probability(start.position(), r.best_move) - best) < 1e-9;
+            (bias ? biased_first : plain_first) += most_probable;
+        }
+    }
+    EXPECT_EQ(biased_first, tried) << "the bias does not lead the search";
+    EXPECT_LT(plain_first, tried) << "the test cannot tell the bias from its absence";
+    for (const auto& [bias, playout] : {std::pair{100, mcts::Playout::EvalCutoff}, std::pair{0, mcts::Playout::Weighted}}) {
+        mcts::MctsConfig config;
+        config.bias_percent = bias;
+        config.playout = playout;
+        try {
+            Mcts search(SearchGame{}, config);
+            ADD_FAILURE() << "move knowledge without the probabilities";
+        } catch (const common::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("rps"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // Whole games chosen by MCTS, with their histories, one searcher a game so that its tree is
 // reused from move to move: every move legal, and the game ends by the rules.
 TEST(Mcts, PlaysLegalMovesThroughWholeGames) {
@@ -195,15 +262,38 @@ TEST(Mcts, PlaysLegalMovesThroughWholeGames) {
     EXPECT_GT(reused, 20) << "the tree of the last search was rarely reused";
 }
 
+// With tree reuse the searches of a game still repeat exactly at a fixed seed and budget: two
+// searchers fed the same game choose the same moves with the same scores.
+TEST(Mcts, AGameOfReusedTreesRepeats) {
+    for (const auto playout : {mcts::Playout::EvalCutoff, mcts::Playout::AlphaBeta}) {
+        mcts::MctsConfig config;
+        config.playout = playout;
+        Mcts a(SearchGame{}, config), b(SearchGame{}, config);
+        Game game = testing::random_game(41, 6);
+        int reused = 0;
+        for (int ply = 0; ply < 16 && !game.over(); ++ply) {
+            search::SearchLimits limits;
+            limits.nodes = playout == mcts::Playout::AlphaBeta ? 100 : 800;
+            const auto ra = a.search(game.position(), limits, search_history(game));
+            const auto rb = b.search(game.position(), limits, search_history(game));
+            ASSERT_EQ(ra.pv, rb.pv) << ply;
+            EXPECT_EQ(ra.score, rb.score) << ply;
+            EXPECT_EQ(a.tree_nodes(), b.tree_nodes()) << ply;
+            reused += a.reused_nodes() > 1;
+            game.play(ra.best_move);
+        }
+        EXPECT_GT(reused, 5);
+    }
+}
+
 // A reused tree holds only what this game's line allows: after two plies through the old tree,
 // with the history those plies make, the search starts from the old subtree, and every proof it
 // then reports is the oracle's under the ply limit that is left; a history that is not the
 // line's (the game was set up elsewhere) starts afresh.
 TEST(Mcts, AReusedTreeProvesOnlyWhatTheLineAllows) {
-    int reuses = 0, proofs = 0;
+    int reuses = 0, proofs = 0, cut_histories = 0;
     const auto positions = small_positions();
-    for (std::size_t i = 0; i < positions.size(); i += testing::sanitized_build ? 4 : 1) {
-        const Position& pos = positions[i];
+    for (const Position& pos : positions) {
         const int limit = 5;
         Mcts search(SearchGame{}, mcts::MctsConfig{});
         search::SearchLimits limits;
@@ -216,25 +306,28 @@ TEST(Mcts, AReusedTreeProvesOnlyWhatTheLineAllows) {
         if (game.over()) continue;
         game.play(first.pv[1]);
         if (game.over()) continue;
-        limits.game_plies_left = limit - 2;
-        // A different history first: nothing reused.
+        // A different history first (the ply limit moved on as it should): nothing reused.
         Mcts other(SearchGame{}, mcts::MctsConfig{});
         other.search(pos, limits);
         const std::uint64_t unrelated[] = {12345};
         limits.game_plies_left = limit - 2;
         other.search(game.position(), limits, unrelated);
         EXPECT_EQ(other.reused_nodes(), 0u) << pos.to_text();
-        // The game's own line: reused.
+        // The game's own line: reused, also where a capture cut the history.
         limits.nodes = 1'000;
         search.search(game.position(), limits, search_history(game));
-        if (search.reused_nodes() > 1) ++reuses;
+        if (search.reused_nodes() > 1) {
+            ++reuses;
+            cut_histories += first.pv[0].is_capture() || first.pv[1].is_capture();
+        }
         if (search.root_proof() == mcts::Proof::Unknown) continue;
         ++proofs;
         EXPECT_EQ(search.root_proof(), expected_proof(and_or::solve_with_ply_limit(game.position(), limit - 2)))
             << name(search.root_proof()) << " after " << move_to_text(first.pv[0]) << " " << pos.to_text();
     }
-    std::printf("%d searches reused their tree, %d proved their root\n", reuses, proofs);
+    std::printf("%d searches reused their tree (%d after a capture), %d proved their root\n", reuses, cut_histories, proofs);
     EXPECT_GT(reuses, 20);
+    EXPECT_GE(cut_histories, 3);
     EXPECT_GT(proofs, 20);
 }
 

@@ -16,6 +16,10 @@ enum class Playout {
     // `cutoff_plies` moves is chosen by an `ab_depth`-ply alpha-beta search of the shared core
     // (a random move instead with probability ab_random_percent / 100), then the evaluation.
     AlphaBeta,
+    // Random moves drawn in proportion to their category's realization probability (the
+    // transition probabilities of MC-LOA), `cutoff_plies` of them, then the evaluation. Needs
+    // the game's probabilities (in LOA: rps=FILE).
+    Weighted,
 };
 
 struct MctsConfig {
@@ -27,6 +31,10 @@ struct MctsConfig {
     bool solver = true;
     Playout playout = Playout::EvalCutoff;
     int cutoff_plies = 4;
+    // Progressive bias (Chaslot et al.; MC-LOA's selection): a child's UCT value gains
+    // bias_percent / 100 * P / (visits + 1), P its move's realization probability, and the
+    // unvisited children are tried most probable first. 0: off. Needs the game's probabilities.
+    int bias_percent = 0;
     // Evaluation units per logistic unit: an evaluation e scores 1 / (1 + exp(-e / eval_scale)).
     int eval_scale = 200;
     // A random play-out that has not ended after this many plies is scored by the evaluation.

@@ -50,7 +50,15 @@ public:
     using Result = search::SearchResult<Move>;
     using IterationCallback = std::function<void(const search::Iteration<Move>&)>;
 
-    Mcts(G game, MctsConfig config) : game_(std::move(game)), config_(config) {}
+    // Throws common::InputError when the configuration needs knowledge the game lacks.
+    // The tree's cap is reserved here, so that a cap the machine cannot give fails when the
+    // searcher is built (std::bad_alloc), not in the middle of a search.
+    Mcts(G game, MctsConfig config) : game_(std::move(game)), config_(config) {
+        if (uses_move_knowledge() && move_probabilities().empty())
+            throw common::InputError(
+                "mcts_bias and playout=weighted need the game's realization probabilities (in LOA: rps=FILE)");
+        nodes_.reserve(node_cap());
+    }
 
     // Searches `root` (a position where the game goes on) until limits.nodes play-outs,
     // limits.hard_time_ms, the timer (must_stop or anytime_stop, asked at every play-out; each
@@ -71,7 +79,7 @@ public:
         if (!root_node().expanded && !expand(0, root_, 0, /*ignore_cap=*/true)) return result;  // no move: not a game position
         while (!(config_.solver && root_node().proven())) {
             if (limits.nodes && playouts_ >= limits.nodes) break;
-            if (playouts_ >= MaxPlayouts) break;  // node visit counts are 32-bit
+            if (root_node().visits >= MaxPlayouts) break;  // visit counts are 32-bit (a reused root keeps its own)
             if (limits.stop && limits.stop->load(std::memory_order_relaxed)) break;
             if (limits.hard_time_ms > 0 && clock_.elapsed_ms() >= limits.hard_time_ms) break;
             if (limits.timer) {
@@ -86,7 +94,8 @@ public:
                 if (limits.timer)
                     limits.timer->anytime_report({it.depth, it.score, it.pv.empty() ? std::uint16_t{0} : it.pv.front().raw(),
                                                   static_cast<int>(root_node().child_count), it.time_ms});
-                if (limits.depth > 0 && (it.depth >= limits.depth || tree_full())) break;
+                // A PV that ends in a proven node, or a full tree, grows no longer.
+                if (limits.depth > 0 && (it.depth >= limits.depth || pv_ends_proven() || tree_full())) break;
             }
         }
         const search::Iteration<Move> last = report();
@@ -128,6 +137,7 @@ private:
         Proof proof = Proof::Unknown;
         std::uint16_t proof_plies = 0;  // plies to the end of a proven Win or Loss
         std::uint32_t visits = 0;
+        float prior = 0;   // the move's realization probability (progressive bias); fills the padding before `value`
         double value = 0;  // sum of play-out results for the side that made `move`
 
         bool proven() const { return proof != Proof::Unknown; }
@@ -136,7 +146,8 @@ private:
     Node& root_node() { return nodes_.front(); }
     const Node& root_node() const { return nodes_.front(); }
 
-    static constexpr std::uint64_t MaxPlayouts = 4'000'000'000;
+    static constexpr std::uint32_t MaxPlayouts = 4'000'000'000;
+    static constexpr std::uint32_t NoNode = std::numeric_limits<std::uint32_t>::max();
 
     std::size_t node_cap() const {
         // Node indices are 32-bit: the cap never goes beyond them.
@@ -144,6 +155,23 @@ private:
         return std::max<std::size_t>(1, std::min<std::size_t>(by_memory, std::numeric_limits<std::uint32_t>::max()));
     }
     bool tree_full() const { return nodes_.size() + 64 > node_cap(); }
+    bool pv_ends_proven() const {
+        std::uint32_t at = 0;
+        for (int ply = 0; nodes_[at].expanded && ply < search::MaxPly; ++ply) {
+            const std::uint32_t next = best_child(at);
+            if (nodes_[next].visits == 0 && !nodes_[next].proven()) break;
+            at = next;
+        }
+        return nodes_[at].proven();
+    }
+    // Whether the search must stop now (hard time, the timer, the stop flag): asked inside the
+    // slow play-outs too, so that a move's searches cannot run past the clock.
+    bool out_of_time() const {
+        if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) return true;
+        const double elapsed = clock_.elapsed_ms();
+        if (limits_.hard_time_ms > 0 && elapsed >= limits_.hard_time_ms) return true;
+        return limits_.timer && (limits_.timer->must_stop(elapsed) || limits_.timer->anytime_stop(elapsed));
+    }
 
     void start(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history) {
         clock_ = search::Stopwatch();
@@ -202,10 +230,12 @@ private:
                 }
             }
         }
-        if (!found) return false;
+        // A proven leaf is a game the rules have ended (a repetition, the ply limit): no search.
+        if (!found || (nodes_[found].proven() && !nodes_[found].expanded)) return false;
         const int plies = static_cast<int>(moves.size());
-        if ((limits_.game_plies_left > 0 || limits.game_plies_left > 0) && limits.game_plies_left != limits_.game_plies_left - plies)
-            return false;
+        const bool same_limit = limits_.game_plies_left > 0 ? limits.game_plies_left == limits_.game_plies_left - plies
+                                                            : limits.game_plies_left == 0;
+        if (!same_limit) return false;
         // The history of this line: the old one and the line, or (the game may cut it there)
         // the line's positions after its last irreversible move, which no later position repeats.
         std::vector<std::uint64_t> whole(history_.begin(), history_.end());
@@ -268,7 +298,8 @@ private:
         if (!nodes_[at].proven() && !nodes_[at].expanded && expand_now && expand(at, pos, static_cast<int>(path.size()) - 1)) {
             // A first visit of one of the new children, chosen at random among them.
             const Node& leaf = nodes_[at];
-            at = leaf.first_child + static_cast<std::uint32_t>(random_below(leaf.child_count));
+            // With progressive bias, the most probable; else one at random.
+            at = config_.bias_percent > 0 ? select(at) : leaf.first_child + static_cast<std::uint32_t>(random_below(leaf.child_count));
             game_.make(pos, nodes_[at].move);
             keys_.push_back(game_.key(pos));
             path.push_back(at);
@@ -297,17 +328,41 @@ private:
     std::uint32_t select(std::uint32_t parent) {
         const Node& p = nodes_[parent];
         const double log_visits = std::log(static_cast<double>(std::max<std::uint32_t>(p.visits, 1)));
-        std::uint32_t best = p.first_child;
+        const double bias = config_.bias_percent / 100.0;
+        std::uint32_t best = p.first_child, unvisited = NoNode;
         double best_value = -std::numeric_limits<double>::infinity();
         for (std::uint32_t c = p.first_child; c < p.first_child + p.child_count; ++c) {
             const Node& child = nodes_[c];
             if (config_.solver && child.proof == Proof::Win) continue;
-            if (child.visits == 0) return c;
+            if (child.visits == 0) {
+                if (bias == 0) return c;
+                if (unvisited == NoNode || child.prior > nodes_[unvisited].prior) unvisited = c;
+                continue;
+            }
             const double mean = child.value / child.visits;
-            const double uct = mean + config_.exploration * std::sqrt(log_visits / child.visits);
+            const double uct = mean + config_.exploration * std::sqrt(log_visits / child.visits) + bias * child.prior / (child.visits + 1);
             if (uct > best_value) best_value = uct, best = c;
         }
-        return best;
+        return unvisited != NoNode ? unvisited : best;
+    }
+
+    // Move knowledge (progressive bias, weighted play-outs): the game's realization probability
+    // of a move's category, floored so that no move is ruled out; a move without a category
+    // (a forced pass) counts as certain.
+    bool uses_move_knowledge() const { return config_.bias_percent > 0 || config_.playout == Playout::Weighted; }
+    std::span<const double> move_probabilities() const {
+        if constexpr (search::RealizationGame<G>) return game_.realization_probabilities();
+        else return {};
+    }
+    float move_prior(const Position& pos, Move m) const {
+        if constexpr (search::RealizationGame<G>) {
+            const int category = game_.realization_category(pos, m);
+            const auto p = game_.realization_probabilities();
+            if (category < 0 || static_cast<std::size_t>(category) >= p.size()) return 1.0f;
+            return static_cast<float>(std::max(p[static_cast<std::size_t>(category)], 1e-3));
+        } else {
+            return 1.0f;
+        }
     }
 
     // Adds the children of `at` (at `ply` from the root), each checked against the rules, the
@@ -320,6 +375,7 @@ private:
         for (const Move m : moves) {
             Node child;
             child.move = m;
+            if (config_.bias_percent > 0) child.prior = move_prior(pos, m);
             Position next = pos;
             game_.make(next, m);
             child.proof = proof_of_position(next, ply + 1);
@@ -395,11 +451,24 @@ private:
             moves.clear();  // generate() appends
             game_.generate(pos, moves);
             if (moves.size() == 0) return 0.5;  // a game with neither a move nor a pass: not LOA
+            // A searched play-out takes milliseconds: out of time, the evaluation scores it now.
+            if (config_.playout == Playout::AlphaBeta && out_of_time()) return for_leaf(win_probability(game_.evaluate(pos)));
             const bool searched = config_.playout == Playout::AlphaBeta && moves.size() > 1 &&
                                   static_cast<int>(random_below(100)) >= config_.ab_random_percent;
-            game_.make(pos, searched ? searched_move(pos, ply + plies)
-                                     : moves[static_cast<std::size_t>(random_below(static_cast<std::uint32_t>(moves.size())))]);
+            if (searched) game_.make(pos, searched_move(pos, ply + plies));
+            else if (config_.playout == Playout::Weighted) game_.make(pos, weighted_move(pos, moves));
+            else game_.make(pos, moves[static_cast<std::size_t>(random_below(static_cast<std::uint32_t>(moves.size())))]);
         }
+    }
+
+    // A move drawn in proportion to its realization probability.
+    Move weighted_move(const Position& pos, const MoveList& moves) {
+        weights_.clear();
+        double total = 0;
+        for (const Move m : moves) weights_.push_back(total += move_prior(pos, m));
+        const double r = total * (random_below(1u << 24) / static_cast<double>(1u << 24));
+        const auto at = std::upper_bound(weights_.begin(), weights_.end(), r) - weights_.begin();
+        return moves[static_cast<std::size_t>(std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(moves.size()) - 1))];
     }
 
     // A play-out move of MC-LOAαβ: the best move of a shallow search of the alpha-beta core
@@ -416,6 +485,7 @@ private:
         }
         search::SearchLimits l;
         l.depth = config_.ab_depth;
+        l.stop = limits_.stop;
         if (limits_.game_plies_left > 0) l.game_plies_left = limits_.game_plies_left - ply;  // > 0: checked by the caller
         return playout_searcher_->search(pos, l).best_move;
     }
@@ -493,6 +563,7 @@ private:
     std::vector<std::uint64_t> keys_;  // history, then the keys of the current path
     std::vector<Node> nodes_;
     std::vector<std::uint32_t> path_;  // the nodes of the current iteration, root first
+    std::vector<double> weights_;      // cumulative move weights of a weighted play-out
     std::unique_ptr<search::Searcher<G>> playout_searcher_;  // playout=ab
     bool have_tree_ = false;  // nodes_ holds the last search's tree, rooted at root_
     std::size_t reused_nodes_ = 0;

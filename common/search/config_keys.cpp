@@ -148,8 +148,16 @@ SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig:
 // keys and only in the texts of MCTS variants.
 void add_mcts_keys(std::vector<SearchKey>& keys) {
     const std::size_t first = keys.size();
-    keys.push_back(choice_key("algorithm", &SearchConfig::algorithm, {{"alphabeta", Algorithm::AlphaBeta}, {"mcts", Algorithm::Mcts}},
-                              "the searcher: alpha-beta (the core) or Monte Carlo tree search (the keys below; preset mcts)"));
+    // The preset follows the algorithm (mcts, or ab when leaving it), so that the text, which
+    // lists the algorithm's keys only, reads back as the same search.
+    SearchKey algorithm = choice_key("algorithm", &SearchConfig::algorithm, {{"alphabeta", Algorithm::AlphaBeta}, {"mcts", Algorithm::Mcts}},
+                                     "the searcher: alpha-beta (the core) or Monte Carlo tree search (the keys below; preset mcts)");
+    algorithm.set = [set = algorithm.set](SearchConfig& c, std::string_view v) {
+        set(c, v);
+        if (c.algorithm == Algorithm::Mcts) c.preset = "mcts";
+        else if (c.preset == "mcts") c.preset = "ab";
+    };
+    keys.push_back(std::move(algorithm));
 
     SearchKey uct = key_base("uct_c", KeyKind::Text, "0..10", "MCTS: UCT exploration constant (results in [0, 1])");
     uct.set = [](SearchConfig& c, std::string_view v) {
@@ -176,19 +184,22 @@ void add_mcts_keys(std::vector<SearchKey>& keys) {
     keys.push_back(mcts_switch("mcts_solver", &mcts::MctsConfig::solver,
                                "MCTS-Solver: proven wins, losses and draws backed up through the tree"));
 
-    SearchKey playout = key_base("playout", KeyKind::Choice, "random|cutoff|ab",
-                                 "MCTS play-outs: random to the end, cutoff_plies random moves then the evaluation, or "
-                                 "each move by a shallow alpha-beta search (MC-LOAab) then the evaluation");
-    playout.choices = {"random", "cutoff", "ab"};
-    static constexpr std::pair<std::string_view, mcts::Playout> PlayoutWords[] = {
-        {"random", mcts::Playout::Random}, {"cutoff", mcts::Playout::EvalCutoff}, {"ab", mcts::Playout::AlphaBeta}};
+    SearchKey playout = key_base("playout", KeyKind::Choice, "random|cutoff|weighted|ab",
+                                 "MCTS play-outs: random to the end; cutoff_plies moves, random, weighted by their "
+                                 "realization probabilities (rps=FILE) or each by a shallow alpha-beta search (MC-LOAab), "
+                                 "then the evaluation");
+    playout.choices = {"random", "cutoff", "weighted", "ab"};
+    static constexpr std::pair<std::string_view, mcts::Playout> PlayoutWords[] = {{"random", mcts::Playout::Random},
+                                                                                  {"cutoff", mcts::Playout::EvalCutoff},
+                                                                                  {"weighted", mcts::Playout::Weighted},
+                                                                                  {"ab", mcts::Playout::AlphaBeta}};
     playout.set = [](SearchConfig& c, std::string_view v) {
         for (const auto& [word, p] : PlayoutWords)
             if (v == word) {
                 c.mcts.playout = p;
                 return;
             }
-        bad_value("playout", v, "random, cutoff or ab");
+        bad_value("playout", v, "random, cutoff, weighted or ab");
     };
     playout.get = [](const SearchConfig& c) {
         for (const auto& [word, p] : PlayoutWords)
@@ -197,10 +208,13 @@ void add_mcts_keys(std::vector<SearchKey>& keys) {
     };
     keys.push_back(std::move(playout));
     keys.push_back(mcts_integer("cutoff_plies", &mcts::MctsConfig::cutoff_plies, 0, 200,
-                                "MCTS: play-out moves before the evaluation scores it (playout=cutoff and ab)"));
+                                "MCTS: play-out moves before the evaluation scores it (playout=cutoff, weighted and ab)"));
+    keys.push_back(mcts_integer("mcts_bias", &mcts::MctsConfig::bias_percent, 0, 10000,
+                                "MCTS: progressive bias in percent of a win, times the move's realization probability over "
+                                "its visits + 1 (rps=FILE); 0 is off"));
     keys.push_back(mcts_integer("eval_scale", &mcts::MctsConfig::eval_scale, 1, 10000,
                                 "MCTS: evaluation units per logistic unit of a play-out's win probability"));
-    keys.push_back(mcts_integer("ab_depth", &mcts::MctsConfig::ab_depth, 1, 4, "MCTS: depth of a play-out move's search (playout=ab)"));
+    keys.push_back(mcts_integer("ab_depth", &mcts::MctsConfig::ab_depth, 1, 3, "MCTS: depth of a play-out move's search (playout=ab)"));
     keys.push_back(mcts_integer("ab_random", &mcts::MctsConfig::ab_random_percent, 0, 100,
                                 "MCTS: percent of play-out moves played at random instead (playout=ab)"));
     keys.push_back(mcts_integer("mcts_expand", &mcts::MctsConfig::expand_visits, 1, 1000,

@@ -29,7 +29,7 @@ void add_analyze_command(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand("analyze", "Search a position and print one info line per iteration");
     cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", o->moves, "Moves played from the position first (they form the game history)");
-    cmd->add_option("-d,--depth", o->depth, "Search depth in plies")->check(CLI::Range(1, 100));
+    cmd->add_option("-d,--depth", o->depth, "Search depth in plies (default 6; MCTS: the PV's length, default 100,000 play-outs)")->check(CLI::Range(1, 100));
     cmd->add_option("-t,--movetime", o->movetime, "Search time in milliseconds (or 1.5s, 250ms)")->transform(common::milliseconds());
     cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(common::positive_number());
     cmd->add_option("-v,--variant", o->variant, "Search variant, e.g. preset=pvs+tt,killers=2 (see 'loa variants')")
@@ -44,8 +44,13 @@ void add_analyze_command(CLI::App& app) {
         limits.nodes = o->nodes;
         limits.hard_time_ms = o->movetime;
         limits.game_plies_left = plies_until_limit(game);
-        if (!o->depth && !o->nodes && o->movetime <= 0) limits.depth = 6;
-        common::VariantSearcher<SearchGame> searcher(SearchGame(game.rules()), search::parse_search_config(o->variant));
+        const search::SearchConfig config = search::parse_search_config(o->variant);
+        // Without a limit: depth 6, or 100,000 play-outs for MCTS (whose depth is its PV's length).
+        if (!o->depth && !o->nodes && o->movetime <= 0) {
+            if (config.algorithm == search::Algorithm::Mcts) limits.nodes = 100'000;
+            else limits.depth = 6;
+        }
+        common::VariantSearcher<SearchGame> searcher(SearchGame(game.rules()), config);
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

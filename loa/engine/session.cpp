@@ -71,8 +71,10 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
     if (name == "hash") {
         const auto mb = common::parse_int(value);
         if (!mb || *mb < 1 || *mb > 65536) throw InputError(fmt::format("Hash must be 1..65536 MB, not '{}'", value));
+        // The engine's main table: the transposition table, or MCTS's tree.
         config_.tt = true;
         config_.tt_mb = *mb;
+        config_.mcts.tree_mb = *mb;
     } else if (name == "variant" || name == "preset") {
         config_ = search::parse_search_config(name == "preset" ? "preset=" + value : value);
     } else if (name == "eval" || name == "weights" || name == "evalfile") {
@@ -89,8 +91,13 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         if (!ms || *ms < 0 || *ms > MaxMoveOverheadMs)
             throw InputError(fmt::format("MoveOverhead must be 0..{} ms, not '{}'", MaxMoveOverheadMs, value));
         overhead_ms_ = *ms;
-    } else if (!search::apply_search_option(config_, name, value)) {
-        throw InputError(fmt::format("unknown option '{}'", raw_name));
+    } else {
+        search::SearchConfig changed = config_;
+        if (!search::apply_search_option(changed, name, value)) throw InputError(fmt::format("unknown option '{}'", raw_name));
+        // Checked here, so that the options stay ones that can search.
+        if (changed.algorithm == search::Algorithm::Mcts && changed.threads > 1)
+            throw InputError(fmt::format("MCTS searches on one thread: Threads stays {} (algorithm=mcts)", config_.threads));
+        config_ = std::move(changed);
     }
     searcher_.reset();  // rebuilt with the new settings at the next search
 }
@@ -107,7 +114,8 @@ std::vector<OptionInfo> Session::options() const {
         return o;
     };
     std::vector<OptionInfo> out = {
-        spin("Hash", config_.tt_mb, "transposition table size in MB", 1, 65536),
+        spin("Hash", config_.algorithm == search::Algorithm::Mcts ? config_.mcts.tree_mb : config_.tt_mb,
+             "transposition table size in MB (MCTS: the tree's)", 1, 65536),
         text("Variant", config_.preset, "a whole search-variant string (see 'loa variants')"),
         text("Eval", eval_, "evaluation: full (tuned), hand, concentration, simple, material or a JSON weights file"),
         text("Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"),
