@@ -9,7 +9,7 @@
 # Defaults: stc, 100 games a ladder row, 40 a row against full, 2 jobs, out/mcts-ladder/<tc>.
 # Rows: solver-vs-plain cutoff-vs-solver ab-vs-cutoff plain-vs-full solver-vs-full cutoff-vs-full
 # ab-vs-full. Each writes ROW.json (the match's result), ROW.pgn and ROW.log; summary.txt lists
-# the verdict lines.
+# the verdict lines. A row whose ROW.json exists is skipped; an interrupted row resumes.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tc=stc
@@ -48,6 +48,8 @@ seed=59
 for row in "${rows[@]}"; do
   seed=$((seed + 1))
   [[ -z "$only" || "$only" == "$row" ]] || continue
+  # A finished row (its result written) is kept: delete ROW.json to play it again.
+  if [[ -f "$out/$row.json" ]]; then echo "== $row: done ($out/$row.json)"; continue; fi
   test="${row%%-vs-*}" base="${row##*-vs-}"
   n=$games
   [[ "$base" == full ]] && n=$games_vs_full

@@ -224,6 +224,25 @@ TEST(Uci, ASearchThatCannotStartStillAnswersAndLeavesTheEngineUsable) {
     EXPECT_NO_THROW(parse_move(Position::start(), answers[1])) << out;
 }
 
+// MCTS over UCI (issue 59): Variant mcts plays, with nodes counting play-outs; Threads above 1
+// is refused at once (the options stay ones that search); Hash sizes the tree; move knowledge
+// without Rps is refused at the search, as erps=on is, until the option changes.
+TEST(Uci, MctsTakesItsOptionsAndRefusesWhatItCannotDo) {
+    const std::string out = uci("setoption name Variant value mcts\nsetoption name Threads value 2\nsetoption name Hash value 8\n"
+                                "isready\nposition startpos\ngo nodes 500\n");
+    EXPECT_TRUE(contains(out, "info string error: MCTS searches on one thread")) << out;
+    EXPECT_TRUE(contains(out, "memory 9 MB: MCTS tree 8 MB")) << out;
+    EXPECT_TRUE(contains(out, " nodes 500 ")) << out;  // play-outs, as asked
+    EXPECT_NO_THROW(parse_move(Position::start(), bestmove(out))) << out;
+    const std::string knowledge = uci("setoption name Variant value mcts\nsetoption name mcts_bias value 100\nposition startpos\n"
+                                      "go nodes 300\nsetoption name mcts_bias value 0\ngo nodes 300\n");
+    EXPECT_TRUE(contains(knowledge, "mcts_bias and playout=weighted need the game's realization probabilities")) << knowledge;
+    const std::vector<std::string> answers = bestmoves(knowledge);
+    ASSERT_EQ(answers.size(), 2u) << knowledge;
+    EXPECT_EQ(answers[0], "none");
+    EXPECT_NO_THROW(parse_move(Position::start(), answers[1])) << knowledge;
+}
+
 TEST(Uci, GoAfterARefusedPositionPlaysNoMoveOfTheGameBefore) {
     // The refused command named a game two plies on; a move of the game before would be a
     // move for another position.

@@ -94,8 +94,12 @@ public:
                 if (limits.timer)
                     limits.timer->anytime_report({it.depth, it.score, it.pv.empty() ? std::uint16_t{0} : it.pv.front().raw(),
                                                   static_cast<int>(root_node().child_count), it.time_ms});
-                // A PV that ends in a proven node, or a full tree, grows no longer.
-                if (limits.depth > 0 && (it.depth >= limits.depth || pv_ends_proven() || tree_full())) break;
+                // A PV that ends in a proven node (after enough play-outs that it is no accident of
+                // the first ones), or a full tree, grows no longer; nor, in practice, a PV after
+                // DepthPlayoutCap play-outs.
+                if (limits.depth > 0 && (it.depth >= limits.depth || (playouts_ >= 1024 && pv_ends_proven()) || tree_full() ||
+                                         (!limits.nodes && playouts_ >= DepthPlayoutCap)))
+                    break;
             }
         }
         const search::Iteration<Move> last = report();
@@ -142,12 +146,17 @@ private:
 
         bool proven() const { return proof != Proof::Unknown; }
     };
+    // The tree's memory is counted at 32 bytes a node (mcts_tree, table_memory_mb).
+    static_assert(sizeof(Move) > 2 || sizeof(Node) == 32, "a node of a game with 2-byte moves is 32 bytes");
 
     Node& root_node() { return nodes_.front(); }
     const Node& root_node() const { return nodes_.front(); }
 
     static constexpr std::uint32_t MaxPlayouts = 4'000'000'000;
     static constexpr std::uint32_t NoNode = std::numeric_limits<std::uint32_t>::max();
+    // A depth limit without a play-out limit ends here at the latest (seconds of cut-off
+    // play-outs, minutes of searched ones): the PV's length is no budget.
+    static constexpr std::uint64_t DepthPlayoutCap = 1u << 18;
 
     std::size_t node_cap() const {
         // Node indices are 32-bit: the cap never goes beyond them.

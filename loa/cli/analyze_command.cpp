@@ -21,6 +21,7 @@ void add_analyze_command(CLI::App& app) {
         std::string moves;
         std::string variant = "full";
         std::string rules = "olympiad";
+        std::string rps;
         int depth = 0;
         double movetime = 0;
         std::uint64_t nodes = 0;
@@ -34,6 +35,8 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(common::positive_number());
     cmd->add_option("-v,--variant", o->variant, "Search variant, e.g. preset=pvs+tt,killers=2 (see 'loa variants')")
         ->capture_default_str();
+    cmd->add_option("--rps", o->rps, "Realization probabilities (JSON from loa-match learn-rps) for erps=on, mcts_bias, playout=weighted")
+        ->check(CLI::ExistingFile);
     cmd->add_option("-r,--rules", o->rules, "Rules: a named set (olympiad, codingame, loabot, openspiel) and/or key=value list")->capture_default_str();
     cmd->callback([o] {
         Game game(position_from_argument(o->position), parse_rules(o->rules));
@@ -50,7 +53,7 @@ void add_analyze_command(CLI::App& app) {
             if (config.algorithm == search::Algorithm::Mcts) limits.nodes = 100'000;
             else limits.depth = 6;
         }
-        common::VariantSearcher<SearchGame> searcher(SearchGame(game.rules()), config);
+        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), "full", o->rps), config);
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

@@ -50,6 +50,8 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }
+        // A searcher that refuses the options (erps=on or MCTS's move knowledge without Rps)
+        // throws InputError here and keeps them: the controller may send Rps next.
         built_config_ = config_;
     }
     return *searcher_;
