@@ -5,11 +5,13 @@
 # alpha-beta engine (full). One loa-match run a row, at one time control, from the balanced
 # openings in random order, each row resumable (run the script again with the same arguments).
 # Usage: bash scripts/mcts-ladder.sh [--tc stc|ltc|B+I] [--games N] [--games-vs-full M]
-#                                    [--jobs J] [--out DIR] [--only ROW]
+#                                    [--jobs J] [--out DIR] [--only ROW] [--odds "N1 N2 ..."]
 # Defaults: stc, 100 games a ladder row, 40 a row against full, 2 jobs, out/mcts-ladder/<tc>.
 # Rows: solver-vs-plain cutoff-vs-solver ab-vs-cutoff plain-vs-full solver-vs-full cutoff-vs-full
 # ab-vs-full. Each writes ROW.json (the match's result), ROW.pgn and ROW.log; summary.txt lists
 # the verdict lines. A row whose ROW.json exists is skipped; an interrupted row resumes.
+# --odds: how far is MCTS from alpha-beta when it loses every game? Rows cutoff-vs-fullN: the
+# cut-off MCTS on the clock against full limited to N nodes a move (M games each).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tc=stc
@@ -18,6 +20,7 @@ games_vs_full=40
 jobs=2
 out=""
 only=""
+odds=""
 while (( $# )); do
   case "$1" in
     --tc) tc="$2"; shift 2 ;;
@@ -26,6 +29,7 @@ while (( $# )); do
     --jobs) jobs="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --odds) odds="$2"; shift 2 ;;
     -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mcts-ladder.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -43,6 +47,11 @@ declare -A variant=(
   [full]="preset=full"
 )
 rows=(solver-vs-plain cutoff-vs-solver ab-vs-cutoff plain-vs-full solver-vs-full cutoff-vs-full ab-vs-full)
+for n in $odds; do
+  [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "mcts-ladder.sh: --odds takes node counts, not '$n'" >&2; exit 2; }
+  variant[full$n]="preset=full,nodes=$n"
+  rows+=("cutoff-vs-full$n")
+done
 
 seed=59
 for row in "${rows[@]}"; do
@@ -52,11 +61,37 @@ for row in "${rows[@]}"; do
   if [[ -f "$out/$row.json" ]]; then echo "== $row: done ($out/$row.json)"; continue; fi
   test="${row%%-vs-*}" base="${row##*-vs-}"
   n=$games
-  [[ "$base" == full ]] && n=$games_vs_full
+  [[ "$base" == full* ]] && n=$games_vs_full
   echo "== $row: $n games at $tc ($(date -u +%H:%M:%S))"
+  # A node-limited engine keeps its node limit; the clock still runs for both.
   "$loa_match" --test "name=$test,${variant[$test]}" --base "name=$base,${variant[$base]}" --tc "$tc" \
     --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed "$seed" --games "$n" -j "$jobs" \
     --report-every 20 --json "$out/$row.json" --pgn "$out/$row.pgn" 2>&1 | tee -a "$out/$row.log" | grep -E '^(Verdict|  Verdict|  Elo|  Pentanomial)' || true
 done
-grep -h 'Verdict' "$out"/*.log | sort -u > "$out/summary.txt" || true
+# The last verdict of each row.
+for log in "$out"/*.log; do grep 'Verdict' "$log" | tail -1; done > "$out/summary.txt"
 cat "$out/summary.txt"
+
+# The odds rows as a picture: the cut-off MCTS's Elo against full at N nodes a move.
+if [[ -n "$odds" ]] && command -v gnuplot > /dev/null; then
+  for n in $odds; do
+    line=$(grep 'Elo difference' "$out/cutoff-vs-full$n.log" 2> /dev/null | tail -1)
+    [[ -n "$line" ]] || continue
+    echo "$n $(echo "$line" | sed -E 's/.*Elo difference ([-+0-9.]+) \(95% interval ([-+0-9.]+) to ([-+0-9.]+)\).*/\1 \2 \3/')"
+  done > "$out/odds.dat"
+  xmin=$(awk 'NR == 1 || $1 < m { m = $1 } END { print m / 2 }' "$out/odds.dat")
+  xmax=$(awk 'NR == 1 || $1 > m { m = $1 } END { print m * 2 }' "$out/odds.dat")
+  gnuplot <<GNUPLOT
+set terminal pngcairo size 800,500
+set output '$out/odds.png'
+set title 'MCTS (cut-off play-outs) at $tc against full limited to N nodes a move'
+set logscale x
+set xrange [$xmin:$xmax]
+set xlabel 'nodes a move allowed to full'
+set ylabel 'Elo of MCTS (95% interval)'
+set yrange [-800:800]
+set grid
+plot '$out/odds.dat' using 1:2:3:4 with yerrorlines title 'MCTS - full(N)', 0 notitle lc rgb 'gray'
+GNUPLOT
+  echo "plot: $out/odds.png"
+fi
