@@ -11,7 +11,8 @@
 # ab-vs-full. Each writes ROW.json (the match's result), ROW.pgn and ROW.log; summary.txt lists
 # the verdict lines. A row whose ROW.json exists is skipped; an interrupted row resumes.
 # --odds: how far is MCTS from alpha-beta when it loses every game? Rows cutoff-vs-fullN: the
-# cut-off MCTS on the clock against full limited to N nodes a move (M games each).
+# cut-off MCTS on the clock against full limited to N nodes a move and no clock (M games each);
+# their seeds follow the list's order, so resume with the same list.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tc=stc
@@ -30,7 +31,7 @@ while (( $# )); do
     --out) out="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --odds) odds="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mcts-ladder.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -53,6 +54,11 @@ for n in $odds; do
   rows+=("cutoff-vs-full$n")
 done
 
+if [[ -n "$only" ]] && ! printf '%s\n' "${rows[@]}" | grep -qx -- "$only"; then
+  echo "mcts-ladder.sh: no row '$only' (rows: ${rows[*]}; odds rows need --odds)" >&2
+  exit 2
+fi
+
 seed=59
 for row in "${rows[@]}"; do
   seed=$((seed + 1))
@@ -63,13 +69,16 @@ for row in "${rows[@]}"; do
   n=$games
   [[ "$base" == full* ]] && n=$games_vs_full
   echo "== $row: $n games at $tc ($(date -u +%H:%M:%S))"
-  # A node-limited engine keeps its node limit; the clock still runs for both.
+  # A node-limited engine (fullN) plays without a clock: its limit is the node count.
   "$loa_match" --test "name=$test,${variant[$test]}" --base "name=$base,${variant[$base]}" --tc "$tc" \
     --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed "$seed" --games "$n" -j "$jobs" \
-    --report-every 20 --json "$out/$row.json" --pgn "$out/$row.pgn" 2>&1 | tee -a "$out/$row.log" | grep -E '^(Verdict|  Verdict|  Elo|  Pentanomial)' || true
+    --report-every 20 --json "$out/$row.json" --pgn "$out/$row.pgn" 2>&1 | tee -a "$out/$row.log" |
+    { grep -E '^(Verdict|  Verdict|  Elo|  Pentanomial)' || true; }
+  status=${PIPESTATUS[0]}
+  [[ "$status" -eq 0 ]] || { echo "mcts-ladder.sh: row $row failed (exit $status); see $out/$row.log" >&2; exit "$status"; }
 done
 # The last verdict of each row.
-for log in "$out"/*.log; do grep 'Verdict' "$log" | tail -1; done > "$out/summary.txt"
+for log in "$out"/*.log; do { grep 'Verdict' "$log" || true; } | tail -1; done > "$out/summary.txt"
 cat "$out/summary.txt"
 
 # The odds rows as a picture: the cut-off MCTS's Elo against full at N nodes a move.
@@ -79,6 +88,7 @@ if [[ -n "$odds" ]] && command -v gnuplot > /dev/null; then
     [[ -n "$line" ]] || continue
     echo "$n $(echo "$line" | sed -E 's/.*Elo difference ([-+0-9.]+) \(95% interval ([-+0-9.]+) to ([-+0-9.]+)\).*/\1 \2 \3/')"
   done > "$out/odds.dat"
+  [[ -s "$out/odds.dat" ]] || { echo "no odds row has a result yet: no plot"; exit 0; }
   xmin=$(awk 'NR == 1 || $1 < m { m = $1 } END { print m / 2 }' "$out/odds.dat")
   xmax=$(awk 'NR == 1 || $1 > m { m = $1 } END { print m * 2 }' "$out/odds.dat")
   gnuplot <<GNUPLOT
