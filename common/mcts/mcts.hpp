@@ -57,6 +57,8 @@ public:
         if (uses_move_knowledge() && move_probabilities().empty())
             throw common::InputError(
                 "mcts_bias and playout=weighted need the game's realization probabilities (in LOA: rps=FILE)");
+        // The whole cap at once: untouched pages cost nothing, and a vector that doubled would
+        // hold its old and new blocks together, half as much again as the cap.
         nodes_.reserve(node_cap());
     }
 
@@ -80,12 +82,7 @@ public:
         while (!(config_.solver && root_node().proven())) {
             if (limits.nodes && playouts_ >= limits.nodes) break;
             if (root_node().visits >= MaxPlayouts) break;  // visit counts are 32-bit (a reused root keeps its own)
-            if (limits.stop && limits.stop->load(std::memory_order_relaxed)) break;
-            if (limits.hard_time_ms > 0 && clock_.elapsed_ms() >= limits.hard_time_ms) break;
-            if (limits.timer) {
-                const double elapsed = clock_.elapsed_ms();
-                if (limits.timer->must_stop(elapsed) || limits.timer->anytime_stop(elapsed)) break;
-            }
+            if (out_of_time()) break;
             iterate();
             if (playouts_ >= next_report) {
                 next_report *= 2;
@@ -164,14 +161,18 @@ private:
         return std::max<std::size_t>(1, std::min<std::size_t>(by_memory, std::numeric_limits<std::uint32_t>::max()));
     }
     bool tree_full() const { return nodes_.size() + 64 > node_cap(); }
-    bool pv_ends_proven() const {
+    bool pv_ends_proven() const { return nodes_[principal_variation(nullptr)].proven(); }
+    // The principal variation (most visited children, proofs first) from the root: its moves
+    // into `moves` (when given) and the node it ends at.
+    std::uint32_t principal_variation(std::vector<Move>* moves) const {
         std::uint32_t at = 0;
         for (int ply = 0; nodes_[at].expanded && ply < search::MaxPly; ++ply) {
             const std::uint32_t next = best_child(at);
             if (nodes_[next].visits == 0 && !nodes_[next].proven()) break;
+            if (moves) moves->push_back(nodes_[next].move);
             at = next;
         }
-        return nodes_[at].proven();
+        return at;
     }
     // Whether the search must stop now (hard time, the timer, the stop flag): asked inside the
     // slow play-outs too, so that a move's searches cannot run past the clock.
@@ -192,11 +193,7 @@ private:
         keys_.push_back(game_.key(root));
         if (!reused) {
             nodes_.clear();
-            // The whole cap at once: untouched pages cost nothing, and a vector that doubles
-            // would hold its old and new blocks together, half as much again as the cap.
-            if (nodes_.capacity() < node_cap()) nodes_ = std::vector<Node>();
-            nodes_.reserve(node_cap());
-            nodes_.push_back(Node{});
+            nodes_.push_back(Node{});  // within the capacity the constructor reserved
         }
         reused_nodes_ = reused ? nodes_.size() : 0;
         have_tree_ = true;
@@ -506,13 +503,7 @@ private:
     // The principal variation (most visited children, proofs first) and the root's score.
     search::Iteration<Move> report() const {
         search::Iteration<Move> it;
-        std::uint32_t at = 0;
-        while (nodes_[at].expanded && it.pv.size() < static_cast<std::size_t>(search::MaxPly)) {
-            const std::uint32_t next = best_child(at);
-            if (nodes_[next].visits == 0 && !nodes_[next].proven()) break;
-            it.pv.push_back(nodes_[next].move);
-            at = next;
-        }
+        principal_variation(&it.pv);
         if (it.pv.empty() && root_node().expanded) it.pv.push_back(nodes_[best_child(0)].move);
         const Node& root = root_node();
         const int plies = std::min<int>(root.proof_plies, search::MaxPly);

@@ -1,6 +1,7 @@
 #include "common/search/config_keys.hpp"
 
 #include <cmath>
+#include <type_traits>
 #include <utility>
 
 #include <fmt/format.h>
@@ -51,40 +52,58 @@ SearchKey key_base(std::string name, KeyKind kind, std::string values, std::stri
 
 const char* on_off(bool b) { return b ? "on" : "off"; }
 
-SearchKey switch_key(std::string name, bool SearchConfig::*field, std::string help) {
+// Where a key's value lives: a member of SearchConfig, or a callable that gives a reference
+// into it (the MCTS settings: in_mcts).
+template <class Field>
+decltype(auto) at(const Field& field, auto& c) {
+    if constexpr (std::is_member_object_pointer_v<Field>) return (c.*field);
+    else return field(c);
+}
+
+template <class T>
+auto in_mcts(T mcts::MctsConfig::*member) {
+    return [member](auto& c) -> auto& { return c.mcts.*member; };
+}
+
+template <class Field>
+SearchKey switch_key(std::string name, Field field, std::string help) {
     SearchKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
-    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_on_off(key, v); };
-    k.get = [field](const SearchConfig& c) -> std::string { return on_off(c.*field); };
+    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { at(field, c) = parse_on_off(key, v); };
+    k.get = [field](const SearchConfig& c) -> std::string { return on_off(at(field, c)); };
     return k;
 }
 
-SearchKey integer_key(std::string name, int SearchConfig::*field, int lo, int hi, std::string help) {
+template <class Field>
+SearchKey integer_key(std::string name, Field field, int lo, int hi, std::string help) {
     SearchKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
     k.min = lo;
     k.max = hi;
-    k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_range(key, v, lo, hi); };
-    k.get = [field](const SearchConfig& c) { return std::to_string(c.*field); };
+    k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { at(field, c) = parse_range(key, v, lo, hi); };
+    k.get = [field](const SearchConfig& c) { return std::to_string(at(field, c)); };
     return k;
 }
 
 // A key whose words name the values of one field (an enum, or an int coding a few modes).
-template <class Value>
-SearchKey choice_key(std::string name, Value SearchConfig::*field, std::vector<std::pair<std::string, Value>> words,
-                     std::string help) {
+// The type a key's field holds (the words of a choice key are read as that type).
+template <class Field>
+using FieldValue = std::remove_cvref_t<decltype(at(std::declval<const Field&>(), std::declval<SearchConfig&>()))>;
+
+template <class Field>
+SearchKey choice_key(std::string name, Field field, std::vector<std::pair<std::string, FieldValue<Field>>> words, std::string help) {
     SearchKey k = key_base(std::move(name), KeyKind::Choice, {}, std::move(help));
     for (const auto& [word, value] : words) k.choices.push_back(word);
     k.values = fmt::format("{}", fmt::join(k.choices, "|"));
     k.set = [field, words, key = k.name, expected = alternatives(k.choices)](SearchConfig& c, std::string_view v) {
         for (const auto& [word, value] : words)
             if (v == word) {
-                c.*field = value;
+                at(field, c) = value;
                 return;
             }
         bad_value(key, v, expected);
     };
     k.get = [field, words](const SearchConfig& c) {
         for (const auto& [word, value] : words)
-            if (c.*field == value) return word;
+            if (at(field, c) == value) return word;
         return std::string("?");
     };
     return k;
@@ -168,59 +187,31 @@ void add_mcts_keys(std::vector<SearchKey>& keys) {
     uct.get = [](const SearchConfig& c) { return fmt::format("{:.10g}", c.mcts.exploration); };
     keys.push_back(std::move(uct));
 
-    auto mcts_switch = [](std::string name, bool mcts::MctsConfig::*field, std::string help) {
-        SearchKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
-        k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { c.mcts.*field = parse_on_off(key, v); };
-        k.get = [field](const SearchConfig& c) -> std::string { return on_off(c.mcts.*field); };
-        return k;
-    };
-    auto mcts_integer = [](std::string name, int mcts::MctsConfig::*field, int lo, int hi, std::string help) {
-        SearchKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
-        k.min = lo, k.max = hi;
-        k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { c.mcts.*field = parse_range(key, v, lo, hi); };
-        k.get = [field](const SearchConfig& c) { return std::to_string(c.mcts.*field); };
-        return k;
-    };
-    keys.push_back(mcts_switch("mcts_solver", &mcts::MctsConfig::solver,
+    keys.push_back(switch_key("mcts_solver", in_mcts(&mcts::MctsConfig::solver),
                                "MCTS-Solver: proven wins, losses and draws backed up through the tree"));
 
-    SearchKey playout = key_base("playout", KeyKind::Choice, "random|cutoff|weighted|ab",
-                                 "MCTS play-outs: random to the end; cutoff_plies moves, random, weighted by their "
-                                 "realization probabilities (rps=FILE) or each by a shallow alpha-beta search (MC-LOAab), "
-                                 "then the evaluation");
-    playout.choices = {"random", "cutoff", "weighted", "ab"};
-    static constexpr std::pair<std::string_view, mcts::Playout> PlayoutWords[] = {{"random", mcts::Playout::Random},
-                                                                                  {"cutoff", mcts::Playout::EvalCutoff},
-                                                                                  {"weighted", mcts::Playout::Weighted},
-                                                                                  {"ab", mcts::Playout::AlphaBeta}};
-    playout.set = [](SearchConfig& c, std::string_view v) {
-        for (const auto& [word, p] : PlayoutWords)
-            if (v == word) {
-                c.mcts.playout = p;
-                return;
-            }
-        bad_value("playout", v, "random, cutoff, weighted or ab");
-    };
-    playout.get = [](const SearchConfig& c) {
-        for (const auto& [word, p] : PlayoutWords)
-            if (c.mcts.playout == p) return std::string(word);
-        return std::string("?");
-    };
-    keys.push_back(std::move(playout));
-    keys.push_back(mcts_integer("cutoff_plies", &mcts::MctsConfig::cutoff_plies, 0, 200,
+    keys.push_back(choice_key("playout", in_mcts(&mcts::MctsConfig::playout),
+                              {{"random", mcts::Playout::Random},
+                               {"cutoff", mcts::Playout::EvalCutoff},
+                               {"weighted", mcts::Playout::Weighted},
+                               {"ab", mcts::Playout::AlphaBeta}},
+                              "MCTS play-outs: random to the end; cutoff_plies moves, random, weighted by their "
+                              "realization probabilities (rps=FILE) or each by a shallow alpha-beta search (MC-LOAab), "
+                              "then the evaluation"));
+    keys.push_back(integer_key("cutoff_plies", in_mcts(&mcts::MctsConfig::cutoff_plies), 0, 200,
                                 "MCTS: play-out moves before the evaluation scores it (playout=cutoff, weighted and ab)"));
-    keys.push_back(mcts_integer("mcts_bias", &mcts::MctsConfig::bias_percent, 0, 10000,
+    keys.push_back(integer_key("mcts_bias", in_mcts(&mcts::MctsConfig::bias_percent), 0, 10000,
                                 "MCTS: progressive bias in percent of a win, times the move's realization probability over "
                                 "its visits + 1 (rps=FILE); 0 is off"));
-    keys.push_back(mcts_integer("eval_scale", &mcts::MctsConfig::eval_scale, 1, 10000,
+    keys.push_back(integer_key("eval_scale", in_mcts(&mcts::MctsConfig::eval_scale), 1, 10000,
                                 "MCTS: evaluation units per logistic unit of a play-out's win probability"));
-    keys.push_back(mcts_integer("ab_depth", &mcts::MctsConfig::ab_depth, 1, 3, "MCTS: depth of a play-out move's search (playout=ab)"));
-    keys.push_back(mcts_integer("ab_random", &mcts::MctsConfig::ab_random_percent, 0, 100,
+    keys.push_back(integer_key("ab_depth", in_mcts(&mcts::MctsConfig::ab_depth), 1, 3, "MCTS: depth of a play-out move's search (playout=ab)"));
+    keys.push_back(integer_key("ab_random", in_mcts(&mcts::MctsConfig::ab_random_percent), 0, 100,
                                 "MCTS: percent of play-out moves played at random instead (playout=ab)"));
-    keys.push_back(mcts_integer("mcts_expand", &mcts::MctsConfig::expand_visits, 1, 1000,
+    keys.push_back(integer_key("mcts_expand", in_mcts(&mcts::MctsConfig::expand_visits), 1, 1000,
                                 "MCTS: a leaf's children are added at its this-many-th visit"));
-    keys.push_back(mcts_integer("mcts_tree", &mcts::MctsConfig::tree_mb, 1, 65536, "MCTS: the tree's memory in MB"));
-    keys.push_back(mcts_switch("mcts_reuse", &mcts::MctsConfig::reuse, "MCTS: the next search of the game starts from the old subtree"));
+    keys.push_back(integer_key("mcts_tree", in_mcts(&mcts::MctsConfig::tree_mb), 1, 65536, "MCTS: the tree's memory in MB"));
+    keys.push_back(switch_key("mcts_reuse", in_mcts(&mcts::MctsConfig::reuse), "MCTS: the next search of the game starts from the old subtree"));
 
     SearchKey seed = key_base("mcts_seed", KeyKind::Integer, "1..1000000000", "MCTS: the random stream's seed");
     seed.min = 1, seed.max = 1'000'000'000;
