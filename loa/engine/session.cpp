@@ -45,13 +45,13 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         };
         if (const auto available = common::available_memory_mb(); available && memory_mb() > *available)
             throw refuse(fmt::format("this machine has {:.0f} MB available", *available));
+        // A searcher that refuses the options (erps=on or MCTS's move knowledge without Rps)
+        // throws InputError from here and the options stay: the controller may send Rps next.
         try {
             searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }
-        // A searcher that refuses the options (erps=on or MCTS's move knowledge without Rps)
-        // throws InputError here and keeps them: the controller may send Rps next.
         built_config_ = config_;
     }
     return *searcher_;
