@@ -1,5 +1,7 @@
 // Monte Carlo tree search: play-outs per second of each play-out policy, from the start and
-// from a middle game (a fixed budget of play-outs per search, the tree built as it goes).
+// from a middle game (a fixed budget of play-outs per search, the tree built as it goes), on
+// one thread and on two sharing the tree (the argument; wall-clock time, so that two threads'
+// rate is the search's, not one thread's).
 #include <benchmark/benchmark.h>
 
 #include "common/mcts/mcts.hpp"
@@ -16,7 +18,7 @@ void run_playouts(benchmark::State& state, mcts::Playout playout, const loa::Pos
     // A searched play-out move costs a depth-2 search: fewer of them per search.
     const std::uint64_t Playouts = playout == mcts::Playout::AlphaBeta ? 200 : 2000;
     for (auto _ : state) {
-        mcts::Mcts<loa::SearchGame> search(loa::SearchGame{}, config);
+        mcts::Mcts<loa::SearchGame> search(loa::SearchGame{}, config, static_cast<int>(state.range(0)));
         search::SearchLimits limits;
         limits.nodes = Playouts;
         benchmark::DoNotOptimize(search.search(pos, limits));
@@ -38,9 +40,9 @@ void BM_MctsAlphaBetaPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts:
 
 }  // namespace
 
-BENCHMARK(BM_MctsRandomPlayoutsStart)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsEvalCutoffPlayoutsStart)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsRandomPlayoutsMiddle)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsEvalCutoffPlayoutsMiddle)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsAlphaBetaPlayoutsStart)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_MctsAlphaBetaPlayoutsMiddle)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsRandomPlayoutsStart)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsEvalCutoffPlayoutsStart)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsRandomPlayoutsMiddle)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsEvalCutoffPlayoutsMiddle)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsAlphaBetaPlayoutsStart)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsAlphaBetaPlayoutsMiddle)->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);

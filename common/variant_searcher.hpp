@@ -5,13 +5,13 @@
 // itself (tree sizes, margins, the bench signature) use search::Searcher and refuse MCTS.
 #pragma once
 
+#include <functional>
 #include <span>
 #include <variant>
+#include <vector>
 
-#include <fmt/format.h>
-
-#include "common/error.hpp"
 #include "common/mcts/mcts.hpp"
+#include "common/search/multipv.hpp"
 #include "common/solver/solving_searcher.hpp"
 
 namespace common {
@@ -24,7 +24,8 @@ public:
     using Result = search::SearchResult<Move>;
     using IterationCallback = typename mcts::Mcts<G>::IterationCallback;
 
-    // Throws InputError for what the variant's searcher cannot do (MCTS on several threads).
+    // Throws InputError for what the variant's searcher cannot do (e.g. progressive bias
+    // without the game's realization probabilities).
     VariantSearcher(G game, const search::SearchConfig& config) : config_(config), searcher_(make(std::move(game), config)) {}
 
     const search::SearchConfig& config() const { return config_; }
@@ -39,15 +40,27 @@ public:
         return std::visit([&](auto& s) { return s.search(root, limits, history, on_iteration); }, searcher_);
     }
 
+    // Whether search_lines gives several lines (the alpha-beta search does; MCTS one line).
+    bool multipv_capable() const { return config_.algorithm == search::Algorithm::AlphaBeta; }
+
+    // MultiPV (search/multipv.hpp): `lines` lines a depth, each depth's lines at once to
+    // `on_depth`, best first. One line, or MCTS: search() itself, each report a one-line depth.
+    Result search_lines(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history,
+                        int lines, const std::function<void(const std::vector<search::Iteration<Move>>&)>& on_depth) {
+        if (lines > 1 && multipv_capable())
+            return search::search_multipv(std::get<0>(searcher_).alpha_beta(), root, limits, history, lines, on_depth);
+        return search(root, limits, history, [&](const search::Iteration<Move>& it) {
+            if (on_depth) on_depth({it});
+        });
+    }
+
 private:
     using Searchers = std::variant<solver::SolvingSearcher<G>, mcts::Mcts<G>>;
 
     static Searchers make(G game, const search::SearchConfig& config) {
         if (config.algorithm == search::Algorithm::AlphaBeta)
             return Searchers(std::in_place_index<0>, std::move(game), config);
-        if (config.threads > 1)
-            throw InputError(fmt::format("MCTS searches on one thread (threads={} asked)", config.threads));
-        return Searchers(std::in_place_index<1>, std::move(game), config.mcts);
+        return Searchers(std::in_place_index<1>, std::move(game), config.mcts, config.threads);
     }
 
     search::SearchConfig config_;

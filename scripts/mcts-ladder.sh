@@ -5,7 +5,7 @@
 # alpha-beta engine (full). One loa-match run a row, at one time control, from the balanced
 # openings in random order, each row resumable (run the script again with the same arguments).
 # Usage: bash scripts/mcts-ladder.sh [--tc stc|ltc|B+I] [--games N] [--games-vs-full M]
-#                                    [--jobs J] [--out DIR] [--only ROW] [--odds "N1 N2 ..."]
+#                                    [--jobs J] [--out DIR] [--only ROW] [--odds "N1 N2 ..."] [--threads]
 # Defaults: stc, 100 games a ladder row, 40 a row against full, 2 jobs, out/mcts-ladder/<tc>.
 # Rows: solver-vs-plain cutoff-vs-solver ab-vs-cutoff plain-vs-full solver-vs-full cutoff-vs-full
 # ab-vs-full. Each writes ROW.json (the match's result), ROW.pgn and ROW.log; summary.txt lists
@@ -13,6 +13,9 @@
 # --odds: how far is MCTS from alpha-beta when it loses every game? Rows cutoff-vs-fullN: the
 # cut-off MCTS on the clock against full limited to N nodes a move and no clock (M games each);
 # their seeds follow the list's order, so resume with the same list.
+# --threads: does tree parallelism pay on two cores? Rows solver2-vs-solver, cutoff2-vs-cutoff,
+# ab2-vs-ab: each policy on two threads sharing its tree against itself on one (N games each,
+# one game at a time so that the two threads have the two cores).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 tc=stc
@@ -22,6 +25,7 @@ jobs=2
 out=""
 only=""
 odds=""
+threads=0
 while (( $# )); do
   case "$1" in
     --tc) tc="$2"; shift 2 ;;
@@ -31,7 +35,8 @@ while (( $# )); do
     --out) out="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --odds) odds="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --threads) threads=1; shift ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mcts-ladder.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -54,8 +59,17 @@ for n in $odds; do
   rows+=("cutoff-vs-full$n")
 done
 
+declare -A row_seed=()  # rows whose seed does not depend on the list before them
+if (( threads )); then
+  for policy in solver cutoff ab; do
+    variant[${policy}2]="${variant[$policy]},threads=2"
+    rows+=("${policy}2-vs-$policy")
+  done
+  row_seed=([solver2-vs-solver]=91 [cutoff2-vs-cutoff]=92 [ab2-vs-ab]=93)
+fi
+
 if [[ -n "$only" ]] && ! printf '%s\n' "${rows[@]}" | grep -qx -- "$only"; then
-  echo "mcts-ladder.sh: no row '$only' (rows: ${rows[*]}; odds rows need --odds)" >&2
+  echo "mcts-ladder.sh: no row '$only' (rows: ${rows[*]}; odds rows need --odds, thread rows --threads)" >&2
   exit 2
 fi
 
@@ -68,10 +82,15 @@ for row in "${rows[@]}"; do
   test="${row%%-vs-*}" base="${row##*-vs-}"
   n=$games
   [[ "$base" == full* ]] && n=$games_vs_full
+  row_jobs=$jobs
+  if [[ "${variant[$test]}" == *threads=2* && "$jobs" != 1 ]]; then
+    row_jobs=1  # the two threads need the two cores
+    echo "== $row: one game at a time (--jobs $jobs ignored: the test engine runs two threads)"
+  fi
   echo "== $row: $n games at $tc ($(date -u +%H:%M:%S))"
   # A node-limited engine (fullN) plays without a clock: its limit is the node count.
   "$loa_match" --test "name=$test,${variant[$test]}" --base "name=$base,${variant[$base]}" --tc "$tc" \
-    --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed "$seed" --games "$n" -j "$jobs" \
+    --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed "${row_seed[$row]:-$seed}" --games "$n" -j "$row_jobs" \
     --report-every 20 --json "$out/$row.json" --pgn "$out/$row.pgn" 2>&1 | tee -a "$out/$row.log" |
     { grep -E '^(Verdict|  Verdict|  Elo|  Pentanomial)' || true; }
   status=${PIPESTATUS[0]}

@@ -7,7 +7,8 @@
 #             the release stage runs (tests/CMakeLists.txt: LOA_RELEASE_ONLY_TESTS);
 #   fuzz      a short libFuzzer round over every text input (clang, ASan + UBSan);
 #   tsan      builds the threaded tests with ThreadSanitizer and runs them (protocol sessions,
-#             lazy SMP, the match runner with -j 2, the web server, the shared table).
+#             lazy SMP, MCTS on shared trees, the match runner with -j 2, the web server, the
+#             shared table).
 # Every compiler call goes through ccache: a second run, or a fresh clone of a tree built
 # before, rebuilds little. Each stage's time is printed at the end.
 set -euo pipefail
@@ -43,4 +44,4 @@ stage fuzz bash "$root/scripts/fuzz.sh" 3
 # Only what the threaded tests need.
 stage "tsan build" bash "$root/scripts/build.sh" tsan search_tests loa_tests match_tests web_tests loa loa-match loa-web
 stage "tsan test" in_build tsan -LE slow \
-  -R 'LazySmp|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'
+  -R 'LazySmp|MctsThreads|MultiPv|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'

@@ -5,7 +5,8 @@
 // for the side choosing, or a refutation found against the attacker). It is slow on purpose;
 // use it on small positions and small ply limits.
 //
-// Rules (Computer Olympiad, oracle::Options{}):
+// Rules (Computer Olympiad, oracle::Options{}; solve_with_ply_limit also takes the variant in
+// which a move that connects both sides wins for the mover):
 //  - Plies are counted from the root (ply 0). Every legal move, including the pass that a side
 //    without a real move must make, is one ply.
 //  - The root is never scored as terminal, even when a side is already connected in it.
@@ -13,7 +14,8 @@
 //      1. connection rule (8-connectivity, oracle::outcome_after_move with Options{}):
 //         M connected and the opponent not -> M wins; the opponent connected and M not -> the
 //         opponent wins (a capture can leave the opponent in one group); both connected ->
-//         draw. A decided position is final, even if it repeats an earlier one.
+//         draw (the variant: M wins). A decided position is final, even if it repeats an
+//         earlier one.
 //      2. repetition: its key (which includes the side to move) equals the key of a position
 //         earlier on the same line from the root, the root included (plies 0 .. p-1) -> draw.
 //      3. ply limit L: p == L -> draw.
@@ -80,6 +82,7 @@ struct Stats {
 struct Settings {
     int ply_limit = 1;
     bool repetition_draws = true;  // false only for tests of the rule's neutrality
+    bool simultaneous_mover_wins = false;  // a move connecting both sides: a draw (false) or the mover's win
     Stats* stats = nullptr;
 };
 
@@ -113,7 +116,9 @@ inline Value value_after_move(const loa::Position& pos, int ply, const Settings&
                               std::vector<std::uint64_t>& path) {
     if (settings.stats) ++settings.stats->nodes;
     // 1. Connection rule, from the mover's view; this node belongs to the other side.
-    switch (oracle::outcome_after_move(pos, oracle::Options{})) {
+    oracle::Options rules;
+    rules.simultaneous_mover_wins = settings.simultaneous_mover_wins;
+    switch (oracle::outcome_after_move(pos, rules)) {
         case oracle::Outcome::MoverWins: return Value::Loss;
         case oracle::Outcome::MoverLoses: return Value::Win;
         case oracle::Outcome::Draw: return Value::Draw;
@@ -182,9 +187,11 @@ inline bool attacker_forces(const loa::Position& pos, loa::Colour attacker, int 
 
 // Exact game value of `root` (never scored as terminal itself) when the game is drawn after
 // `ply_limit` plies, from the root's side to move's point of view. ply_limit >= 1.
-inline Value solve_with_ply_limit(const loa::Position& root, int ply_limit) {
+// simultaneous_mover_wins: the variant rule (a move connecting both sides wins for the mover).
+inline Value solve_with_ply_limit(const loa::Position& root, int ply_limit, bool simultaneous_mover_wins = false) {
     detail::Settings settings;
     settings.ply_limit = ply_limit;
+    settings.simultaneous_mover_wins = simultaneous_mover_wins;
     return detail::solve(root, settings);
 }
 

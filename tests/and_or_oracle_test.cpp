@@ -177,8 +177,12 @@ TEST(AndOrOracle, ConnectingBothSidesIsADraw) {
     ASSERT_TRUE(legal_move(root, "d1", "b1").is_capture());
     ASSERT_TRUE(legal_move(root, "d1", "b3").is_capture());
 
-    for (int limit = 1; limit <= 4; ++limit)
+    for (int limit = 1; limit <= 4; ++limit) {
         EXPECT_EQ(and_or::solve_with_ply_limit(root, limit), Value::Draw) << "limit " << limit;
+        // The variant rule: the capture that connects both sides wins for the mover.
+        EXPECT_EQ(and_or::solve_with_ply_limit(root, limit, /*simultaneous_mover_wins=*/true), Value::Win)
+            << "limit " << limit;
+    }
     EXPECT_FALSE(and_or::forced_win_within(root, true, 4));
     EXPECT_FALSE(and_or::forced_win_within(root, false, 4));
     expect_consistent(root, 4);

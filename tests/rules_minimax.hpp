@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "loa/bitboard.hpp"
@@ -165,6 +166,24 @@ inline int minimax_value(const loa::Position& root, int depth, const std::functi
         throw std::invalid_argument("oracle::minimax_value: qsearch_level must be 0, 1 or 2");
     std::vector<std::uint64_t> path;
     return detail::search(root, 0, depth, evaluate, options, game_history, path);
+}
+
+// The value of each legal move of `root` (in generation order), the move and depth - 1 plies
+// below it, from root's side to move's point of view: the root's minimax_value is their
+// maximum, and the k-th best of them is what a MultiPV search's k-th line must score.
+inline std::vector<std::pair<loa::Move, int>> move_values(const loa::Position& root, int depth,
+                                                          const std::function<int(const loa::Position&)>& evaluate,
+                                                          const Options& options = {},
+                                                          const std::vector<std::uint64_t>& game_history = {}) {
+    if (depth < 1) throw std::invalid_argument("oracle::move_values: depth must be at least 1");
+    std::vector<std::uint64_t> path{root.key()};
+    std::vector<std::pair<loa::Move, int>> values;
+    for (const loa::Move move : loa::legal_moves(root)) {
+        loa::Position child = root;
+        child.make(move);
+        values.emplace_back(move, -detail::search(child, 1, depth - 1, evaluate, options, game_history, path));
+    }
+    return values;
 }
 
 }  // namespace oracle

@@ -113,8 +113,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
 
 // A key of the other searcher in a variant string would change nothing: refused, naming it.
 TEST(SearchKeys, AVariantRefusesTheKeysOfTheOtherSearcher) {
-    for (const char* spec : {"mcts,killers=2", "full,uct_c=1", "preset=mcts,lmr=on", "ab,playout=random", "mcts+pvs",
-                             "mcts,threads=2"}) {
+    for (const char* spec : {"mcts,killers=2", "full,uct_c=1", "preset=mcts,lmr=on", "ab,playout=random", "mcts+pvs"}) {
         try {
             (void)parse_search_config(spec);
             ADD_FAILURE() << "accepted " << spec;
@@ -123,9 +122,11 @@ TEST(SearchKeys, AVariantRefusesTheKeysOfTheOtherSearcher) {
             const std::string what = e.what();
             EXPECT_TRUE(what.find("killers") != std::string::npos || what.find("uct_c") != std::string::npos ||
                         what.find("lmr") != std::string::npos || what.find("playout") != std::string::npos ||
-                        what.find("mcts+pvs") != std::string::npos || what.find("threads=2") != std::string::npos);
+                        what.find("mcts+pvs") != std::string::npos);
         }
     }
+    // Threads are shared: MCTS on two threads shares its tree (no longer refused).
+    EXPECT_EQ(parse_search_config("mcts,threads=2").threads, 2);
     // The algorithm key carries the preset along: each text reads back as the same search.
     for (const char* spec : {"full,algorithm=mcts", "mcts,algorithm=alphabeta", "full,algorithm=mcts,algorithm=alphabeta"}) {
         const SearchConfig c = parse_search_config(spec);
@@ -182,7 +183,7 @@ TEST(SearchKeys, RandomConfigsRoundTripThroughTheirText) {
             key.set(c, values[rng() % values.size()]);
         }
         if (c.mc_cuts > c.mc_moves) c.mc_cuts = c.mc_moves;  // refused as a whole (never fires)
-        if (c.algorithm == Algorithm::Mcts) c.threads = 1, c.mcts.exploration = 0.05 * (round % 40);  // one thread; uct_c is text
+        if (c.algorithm == Algorithm::Mcts) c.mcts.exploration = 0.05 * (round % 40);  // uct_c is text
         const std::string text = to_string(c);
         SCOPED_TRACE(text);
         const SearchConfig back = parse_search_config(text);

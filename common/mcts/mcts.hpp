@@ -11,6 +11,14 @@
 // does not arise). The rules' own results come from the game's status(); the search counts
 // repetitions and plies itself, as the alpha-beta core does.
 //
+// Threads: tree parallelisation with one lock and virtual loss (Chaslot, Winands and van den
+// Herik, "Parallel Monte-Carlo Tree Search", CG 2008). Each thread selects and expands under the
+// tree's lock, counting a visit without a result on every node of its path (a virtual loss for
+// the side that moved into it) so that the next thread is steered elsewhere, plays out without
+// the lock, and backs the result up under it. One lock is enough where a play-out costs much
+// more than a descent (random and alpha-beta play-outs); the measurements: docs/mcts.md. One
+// thread takes no lock and counts no virtual loss: its search is the deterministic one.
+//
 // A proven node: Win or Loss for its side to move, with the plies to the end of the proof found
 // (a win is proven by its first losing child and not searched further, so a shorter win may
 // exist: the plies are an upper bound on the shortest win, and the loss's are the longest among
@@ -25,12 +33,17 @@
 #include <cmath>
 #include <concepts>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <span>
+#include <stdexcept>
+#include <thread>
 #include <vector>
 
+#include "common/error.hpp"
 #include "common/mcts/config.hpp"
 #include "common/search/game.hpp"
 #include "common/search/limits.hpp"
@@ -41,6 +54,31 @@ namespace mcts {
 
 enum class Proof : std::uint8_t { Unknown, Win, Loss, Draw };  // for the node's side to move
 
+// The tree's lock: a spin lock, since its critical sections (a descent, a back-up) last a few
+// microseconds, less than a sleeping mutex takes to wake a waiter. A waiter that has spun long
+// yields its core, in case the holder is waiting for it (more threads than cores).
+class TreeLock {
+public:
+    void lock() {
+        for (int spins = 0; locked_.exchange(true, std::memory_order_acquire);) {
+            while (locked_.load(std::memory_order_relaxed)) {
+                if (spins < 1000) {
+                    ++spins;
+#if defined(__x86_64__) || defined(__i386__)
+                    __builtin_ia32_pause();
+#endif
+                } else {
+                    std::this_thread::yield();
+                }
+            }
+        }
+    }
+    void unlock() { locked_.store(false, std::memory_order_release); }
+
+private:
+    std::atomic<bool> locked_{false};
+};
+
 template <search::Game G>
 class Mcts {
 public:
@@ -50,13 +88,26 @@ public:
     using Result = search::SearchResult<Move>;
     using IterationCallback = std::function<void(const search::Iteration<Move>&)>;
 
-    // Throws common::InputError when the configuration needs knowledge the game lacks.
-    // The tree's cap is reserved here, so that a cap the machine cannot give fails when the
-    // searcher is built (std::bad_alloc), not in the middle of a search.
-    Mcts(G game, MctsConfig config) : game_(std::move(game)), config_(config) {
+    static constexpr int MaxThreads = 64;
+
+    // Throws common::InputError when the configuration needs knowledge the game lacks, or for
+    // a thread count outside 1..MaxThreads. The tree's cap is reserved here, so that a cap the
+    // machine cannot give fails when the searcher is built (std::bad_alloc), not in the middle
+    // of a search.
+    Mcts(G game, MctsConfig config, int threads = 1) : game_(std::move(game)), config_(config) {
         if (uses_move_knowledge() && move_probabilities().empty())
             throw common::InputError(
                 "mcts_bias and playout=weighted need the game's realization probabilities (in LOA: rps=FILE)");
+        if (threads < 1 || threads > MaxThreads)
+            throw common::InputError("MCTS threads must be within 1.." + std::to_string(MaxThreads));
+        // Each thread its own game (evaluation state), position, path and random stream; the
+        // first one's stream is the single-threaded search's.
+        for (int i = 0; i < threads; ++i) {
+            Worker& w = workers_.emplace_back(game_);
+            w.main = i == 0;
+            w.rng = worker_seed(static_cast<std::size_t>(i));
+        }
+        virtual_loss_ = threads > 1;
         // The whole cap at once: untouched pages cost nothing, and a vector that doubled would
         // hold its old and new blocks together, half as much again as the cap.
         nodes_.reserve(node_cap());
@@ -74,30 +125,44 @@ public:
     // after which the core starts no new iteration, means nothing here.
     Result search(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
+        if (!limits.excluded_root_moves.empty())
+            throw std::invalid_argument("MCTS searches every root move (MultiPV is an alpha-beta search's)");
         start(root, limits, history);
         Result result;
-        std::uint64_t next_report = 64;
         // The root is expanded whatever the tree's cap, so that a move can always be named.
-        if (!root_node().expanded && !expand(0, root_, 0, /*ignore_cap=*/true)) return result;  // no move: not a game position
-        while (!(config_.solver && root_node().proven())) {
-            if (limits.nodes && playouts_ >= limits.nodes) break;
-            if (root_node().visits >= MaxPlayouts) break;  // visit counts are 32-bit (a reused root keeps its own)
-            if (out_of_time()) break;
-            iterate();
-            if (playouts_ >= next_report) {
-                next_report *= 2;
-                const search::Iteration<Move> it = report();
-                if (on_iteration) on_iteration(it);
-                if (limits.timer)
-                    limits.timer->anytime_report({it.depth, it.score, it.pv.empty() ? std::uint16_t{0} : it.pv.front().raw(),
-                                                  static_cast<int>(root_node().child_count), it.time_ms});
-                // A PV that ends in a proven node (after enough play-outs that it is no accident of
-                // the first ones), or a full tree, grows no longer; nor, in practice, a PV after
-                // DepthPlayoutCap play-outs.
-                if (limits.depth > 0 && (it.depth >= limits.depth || (playouts_ >= 1024 && pv_ends_proven()) || tree_full() ||
-                                         (!limits.nodes && playouts_ >= DepthPlayoutCap)))
-                    break;
+        if (!root_node().expanded && !expand(main_worker(), 0, root_, 0, /*ignore_cap=*/true))
+            return result;  // no move: not a game position
+        if (workers_.size() == 1) {
+            run_main(main_worker(), on_iteration);
+        } else {
+            // A helper's exception is kept for the caller (escaping its thread would end the
+            // program); the tree it leaves, with its virtual losses, is not reused.
+            std::vector<std::exception_ptr> errors(workers_.size());
+            {
+                std::vector<std::jthread> helpers;
+                try {
+                    for (std::size_t i = 1; i < workers_.size(); ++i)
+                        helpers.emplace_back([this, i, &errors] {
+                            try {
+                                run_helper(workers_[i]);
+                            } catch (...) {
+                                errors[i] = std::current_exception();
+                                done_.store(true);
+                            }
+                        });
+                    run_main(main_worker(), on_iteration);
+                } catch (...) {
+                    done_.store(true);
+                    have_tree_ = false;
+                    throw;  // the helpers are joined on the way out
+                }
+                done_.store(true);
             }
+            for (const std::exception_ptr& e : errors)
+                if (e) {
+                    have_tree_ = false;
+                    std::rethrow_exception(e);
+                }
         }
         const search::Iteration<Move> last = report();
         if (on_iteration) on_iteration(last);
@@ -128,6 +193,10 @@ public:
     int root_proof_plies() const { return nodes_.empty() ? 0 : nodes_.front().proof_plies; }
     std::size_t tree_nodes() const { return nodes_.size(); }
     std::uint64_t playouts() const { return playouts_; }
+    // The root's visits: the play-outs through it, the reused ones included (no virtual loss
+    // survives a search).
+    std::uint32_t root_visits() const { return nodes_.empty() ? 0 : nodes_.front().visits; }
+    int threads() const { return static_cast<int>(workers_.size()); }
 
 private:
     struct Node {
@@ -146,8 +215,32 @@ private:
     // The tree's memory is counted at 32 bytes a node (mcts_tree, table_memory_mb).
     static_assert(sizeof(Move) > 2 || sizeof(Node) == 32, "a node of a game with 2-byte moves is 32 bytes");
 
+    // What each thread needs of its own: the game (its evaluation's state), the position of the
+    // current iteration, its path and keys, and its random stream.
+    struct Worker {
+        explicit Worker(const G& g) : game(g) {}
+        G game;
+        bool main = true;  // the first thread: reads the clock and the timer, reports, decides the stop
+        Position pos{};
+        std::vector<std::uint64_t> keys;   // history, then the keys of the current path
+        std::vector<std::uint32_t> path;   // the nodes of the current iteration, root first
+        std::vector<double> weights;       // cumulative move weights of a weighted play-out
+        std::unique_ptr<search::Searcher<G>> playout_searcher;  // playout=ab
+        std::uint64_t rng = 1;
+    };
+
     Node& root_node() { return nodes_.front(); }
     const Node& root_node() const { return nodes_.front(); }
+    Worker& main_worker() { return workers_.front(); }
+    std::uint64_t seed() const { return config_.seed ? config_.seed : 1; }
+    std::uint64_t worker_seed(std::size_t i) const {
+        const std::uint64_t s = i == 0 ? seed() : seed() ^ (0x9E3779B97F4A7C15ULL * i);
+        return s ? s : 1;  // xorshift's stream never leaves 0
+    }
+    // The tree's lock, taken only when threads share the tree.
+    std::unique_lock<TreeLock> lock_tree() {
+        return virtual_loss_ ? std::unique_lock<TreeLock>(tree_lock_) : std::unique_lock<TreeLock>();
+    }
 
     static constexpr std::uint32_t MaxPlayouts = 4'000'000'000;
     static constexpr std::uint32_t NoNode = std::numeric_limits<std::uint32_t>::max();
@@ -175,7 +268,9 @@ private:
         return at;
     }
     // Whether the search must stop now (hard time, the timer, the stop flag): asked inside the
-    // slow play-outs too, so that a move's searches cannot run past the clock.
+    // slow play-outs too, so that a move's searches cannot run past the clock. The helpers
+    // follow the main thread's decision (done_): the timer is not theirs to ask.
+    bool should_stop(const Worker& w) const { return done_.load(std::memory_order_relaxed) || (w.main && out_of_time()); }
     bool out_of_time() const {
         if (limits_.stop && limits_.stop->load(std::memory_order_relaxed)) return true;
         const double elapsed = clock_.elapsed_ms();
@@ -189,8 +284,8 @@ private:
         limits_ = limits;
         root_ = root;
         history_.assign(history.begin(), history.end());
-        keys_.assign(history_.begin(), history_.end());
-        keys_.push_back(game_.key(root));
+        main_worker().keys.assign(history_.begin(), history_.end());
+        main_worker().keys.push_back(game_.key(root));
         if (!reused) {
             nodes_.clear();
             nodes_.push_back(Node{});  // within the capacity the constructor reserved
@@ -198,8 +293,12 @@ private:
         reused_nodes_ = reused ? nodes_.size() : 0;
         have_tree_ = true;
         playouts_ = 0;
+        started_ = 0;
         max_depth_ = 0;
-        rng_ = config_.seed ? config_.seed : 1;
+        done_.store(false);
+        // Each search's streams start from the seed (the helpers' too, though their order of
+        // play-outs is not repeatable).
+        for (std::size_t i = 0; i < workers_.size(); ++i) workers_[i].rng = worker_seed(i);
     }
 
     // Tree reuse: when `root` is a child or grandchild of the last search's root in its tree,
@@ -286,46 +385,115 @@ private:
         nodes_.front().move = Move::none();
     }
 
-    // One selection, expansion, play-out and back-propagation.
-    void iterate() {
-        Position pos = root_;
-        std::vector<std::uint32_t>& path = path_;  // a member: no allocation per play-out
-        path.assign(1, 0);
-        keys_.assign(history_.begin(), history_.end());
-        keys_.push_back(game_.key(pos));
-        std::uint32_t at = 0;
-        while (nodes_[at].expanded && !nodes_[at].proven()) {
-            at = select(at);
-            game_.make(pos, nodes_[at].move);
-            keys_.push_back(game_.key(pos));
-            path.push_back(at);
+    // The main thread's loop: iterations until a limit, reports each time the play-outs double.
+    void run_main(Worker& w, const IterationCallback& on_iteration) {
+        std::uint64_t next_report = 64;
+        // done_: a helper failed (its exception ends the search) or a limit ended it.
+        while (!done_.load(std::memory_order_relaxed) && !out_of_time()) {
+            std::uint64_t finished = 0;
+            if (!iterate(w, finished)) break;
+            if (finished < next_report) continue;
+            // Helpers' play-outs may have carried the count past several doublings: one report.
+            while (next_report <= finished) next_report *= 2;
+            search::Iteration<Move> it;
+            bool complete = false;
+            int root_moves = 0;
+            {
+                const auto lock = lock_tree();
+                it = report();
+                root_moves = static_cast<int>(root_node().child_count);
+                // A PV that ends in a proven node (after enough play-outs that it is no accident
+                // of the first ones), or a full tree, grows no longer; nor, in practice, a PV
+                // after DepthPlayoutCap play-outs.
+                complete = limits_.depth > 0 &&
+                           (it.depth >= limits_.depth || (finished >= 1024 && pv_ends_proven()) || tree_full() ||
+                            (!limits_.nodes && finished >= DepthPlayoutCap));
+            }
+            if (on_iteration) on_iteration(it);
+            if (limits_.timer)
+                limits_.timer->anytime_report({it.depth, it.score, it.pv.empty() ? std::uint16_t{0} : it.pv.front().raw(),
+                                               root_moves, it.time_ms});
+            if (complete) break;
         }
-        const bool expand_now = at == 0 || nodes_[at].visits + 1 >= static_cast<std::uint32_t>(config_.expand_visits);
-        if (!nodes_[at].proven() && !nodes_[at].expanded && expand_now && expand(at, pos, static_cast<int>(path.size()) - 1)) {
-            // A first visit of one of the new children, chosen at random among them.
-            const Node& leaf = nodes_[at];
-            // With progressive bias, the most probable; else one at random.
-            at = config_.bias_percent > 0 ? select(at) : leaf.first_child + static_cast<std::uint32_t>(random_below(leaf.child_count));
-            game_.make(pos, nodes_[at].move);
-            keys_.push_back(game_.key(pos));
-            path.push_back(at);
+        done_.store(true);
+    }
+
+    // A helper's loop: iterations until the main thread or a limit ends the search.
+    void run_helper(Worker& w) {
+        std::uint64_t finished = 0;
+        while (!done_.load(std::memory_order_relaxed) && iterate(w, finished)) {
         }
-        max_depth_ = std::max(max_depth_, static_cast<int>(path.size()) - 1);
-        // The result for the side to move at the leaf.
+    }
+
+    // One selection, expansion, play-out and back-propagation. False, with nothing done, when
+    // the search is over: the play-out budget spent, the root proven or its visits at the cap.
+    // `finished`: the play-outs backed up so far, this one included.
+    bool iterate(Worker& w, std::uint64_t& finished) {
+        Proof leaf = Proof::Unknown;
+        {
+            const auto lock = lock_tree();
+            if (config_.solver && root_node().proven()) return false;
+            if (limits_.nodes && started_ >= limits_.nodes) return false;
+            if (root_node().visits >= MaxPlayouts) return false;  // visit counts are 32-bit (a reused root keeps its own)
+            ++started_;
+            leaf = descend(w);
+        }
+        // The leaf's result for its side to move: a proof, else a play-out (without the lock).
         double r = 0.5;
-        switch (nodes_[at].proof) {
+        switch (leaf) {
             case Proof::Win: r = 1; break;
             case Proof::Loss: r = 0; break;
             case Proof::Draw: r = 0.5; break;
-            case Proof::Unknown: r = playout(pos, static_cast<int>(path.size()) - 1); break;
+            case Proof::Unknown: r = playout(w, w.pos, static_cast<int>(w.path.size()) - 1); break;
         }
-        ++playouts_;
-        for (std::size_t i = path.size(); i-- > 0;) {
-            Node& node = nodes_[path[i]];
-            ++node.visits;
+        const auto lock = lock_tree();
+        back_up(w, r);
+        finished = ++playouts_;
+        return true;
+    }
+    // Selection and expansion (under the tree's lock): w.pos, w.path and w.keys follow the line
+    // from the root to the leaf; with threads, each node of the path counts the visit now (the
+    // virtual loss). Returns the leaf's proof.
+    Proof descend(Worker& w) {
+        w.pos = root_;
+        w.path.assign(1, 0);
+        w.keys.assign(history_.begin(), history_.end());
+        w.keys.push_back(w.game.key(w.pos));
+        if (virtual_loss_) ++root_node().visits;
+        auto step = [&](std::uint32_t to) {
+            w.game.make(w.pos, nodes_[to].move);
+            w.keys.push_back(w.game.key(w.pos));
+            w.path.push_back(to);
+            if (virtual_loss_) ++nodes_[to].visits;
+        };
+        std::uint32_t at = 0;
+        while (nodes_[at].expanded && !nodes_[at].proven()) step(at = select(at));
+        // The visits of the leaf with this one (counted already under virtual loss).
+        const std::uint32_t visits = nodes_[at].visits + (virtual_loss_ ? 0 : 1);
+        const bool expand_now = at == 0 || visits >= static_cast<std::uint32_t>(config_.expand_visits);
+        if (!nodes_[at].proven() && !nodes_[at].expanded && expand_now &&
+            expand(w, at, w.pos, static_cast<int>(w.path.size()) - 1)) {
+            // A first visit of one of the new children: with progressive bias the most
+            // probable, else one at random.
+            const Node& leaf = nodes_[at];
+            step(at = config_.bias_percent > 0 ? select(at) : leaf.first_child + static_cast<std::uint32_t>(random_below(w, leaf.child_count)));
+        }
+        max_depth_ = std::max(max_depth_, static_cast<int>(w.path.size()) - 1);
+        return nodes_[at].proof;
+    }
+
+    // Back-propagation (under the tree's lock) of `r`, the result for the leaf's side to move.
+    void back_up(const Worker& w, double r) {
+        for (std::size_t i = w.path.size(); i-- > 0;) {
+            Node& node = nodes_[w.path[i]];
+            if (!virtual_loss_) ++node.visits;
             node.value += 1 - r;  // for the side that made the node's move
             r = 1 - r;
-            if (config_.solver && !node.proven() && node.expanded) prove_from_children(node);
+            // With threads, play-outs begun before a node was proven still come back through
+            // it and may prove a shorter win below: its plies are worked out again (a proof's
+            // value never changes, since its children's do not), so that they stay those of
+            // the PV. One thread never descends into a proven node.
+            if (config_.solver && node.expanded && (!node.proven() || virtual_loss_)) prove_from_children(node);
         }
     }
 
@@ -360,10 +528,10 @@ private:
         if constexpr (search::RealizationGame<G>) return game_.realization_probabilities();
         else return {};
     }
-    float move_prior(const Position& pos, Move m) const {
+    static float move_prior(const G& game, const Position& pos, Move m) {
         if constexpr (search::RealizationGame<G>) {
-            const int category = game_.realization_category(pos, m);
-            const auto p = game_.realization_probabilities();
+            const int category = game.realization_category(pos, m);
+            const auto p = game.realization_probabilities();
             if (category < 0 || static_cast<std::size_t>(category) >= p.size()) return 1.0f;
             return static_cast<float>(std::max(p[static_cast<std::size_t>(category)], 1e-3));
         } else {
@@ -373,18 +541,18 @@ private:
 
     // Adds the children of `at` (at `ply` from the root), each checked against the rules, the
     // repetition rule and the ply limit. False when the tree is full (the leaf stays a leaf).
-    bool expand(std::uint32_t at, const Position& pos, int ply, bool ignore_cap = false) {
+    bool expand(Worker& w, std::uint32_t at, const Position& pos, int ply, bool ignore_cap = false) {
         MoveList moves;
-        game_.generate(pos, moves);
+        w.game.generate(pos, moves);
         if (moves.size() == 0 || (!ignore_cap && nodes_.size() + moves.size() > node_cap())) return false;
         const auto first = static_cast<std::uint32_t>(nodes_.size());
         for (const Move m : moves) {
             Node child;
             child.move = m;
-            if (config_.bias_percent > 0) child.prior = move_prior(pos, m);
+            if (config_.bias_percent > 0) child.prior = move_prior(w.game, pos, m);
             Position next = pos;
-            game_.make(next, m);
-            child.proof = proof_of_position(next, ply + 1);
+            w.game.make(next, m);
+            child.proof = proof_of_position(w, next, ply + 1);
             nodes_.push_back(child);
         }
         Node& node = nodes_[at];
@@ -395,20 +563,20 @@ private:
         return true;
     }
 
-    // What the rules say of a position just reached at `ply` from the root (keys_ holds the
+    // What the rules say of a position just reached at `ply` from the root (w.keys holds the
     // path up to its parent): the game's result, else a draw by the third occurrence or by the
     // game's length, else Unknown.
-    Proof proof_of_position(const Position& pos, int ply) const {
-        switch (game_.status(pos)) {
+    Proof proof_of_position(const Worker& w, const Position& pos, int ply) const {
+        switch (w.game.status(pos)) {
             case search::Status::Win: return Proof::Win;
             case search::Status::Loss: return Proof::Loss;
             case search::Status::Draw: return Proof::Draw;
             case search::Status::Ongoing: break;
         }
-        if (game_.repetition_draws()) {
-            const std::uint64_t key = game_.key(pos);
+        if (w.game.repetition_draws()) {
+            const std::uint64_t key = w.game.key(pos);
             int earlier = 0;
-            for (const std::uint64_t k : keys_) earlier += k == key;
+            for (const std::uint64_t k : w.keys) earlier += k == key;
             if (earlier >= 2) return Proof::Draw;
         }
         if (limits_.game_plies_left > 0 && ply >= limits_.game_plies_left) return Proof::Draw;
@@ -438,14 +606,14 @@ private:
     void prove_from_children(Node& node) { prove_node(node, &nodes_[node.first_child], node.child_count); }
 
     // A play-out from `pos` (at `ply` from the root); its result for pos's side to move.
-    double playout(Position pos, int ply) {
+    double playout(Worker& w, Position pos, int ply) {
         const int cutoff = config_.playout == Playout::Random ? config_.max_playout_plies : config_.cutoff_plies;
         MoveList moves;
         for (int plies = 0;; ++plies) {
             // The result, from the side to move at this point, turned into the leaf's view.
             auto for_leaf = [&](double r) { return plies % 2 == 0 ? r : 1 - r; };
             if (plies > 0) {
-                switch (game_.status(pos)) {
+                switch (w.game.status(pos)) {
                     case search::Status::Win: return for_leaf(1);
                     case search::Status::Loss: return for_leaf(0);
                     case search::Status::Draw: return 0.5;
@@ -453,47 +621,48 @@ private:
                 }
             }
             if (limits_.game_plies_left > 0 && ply + plies >= limits_.game_plies_left) return 0.5;
-            if (plies >= cutoff) return for_leaf(win_probability(game_.evaluate(pos)));
+            if (plies >= cutoff) return for_leaf(win_probability(w.game.evaluate(pos)));
             moves.clear();  // generate() appends
-            game_.generate(pos, moves);
+            w.game.generate(pos, moves);
             if (moves.size() == 0) return 0.5;  // a game with neither a move nor a pass: not LOA
             // A searched play-out takes milliseconds: out of time, the evaluation scores it now.
-            if (config_.playout == Playout::AlphaBeta && out_of_time()) return for_leaf(win_probability(game_.evaluate(pos)));
+            if (config_.playout == Playout::AlphaBeta && should_stop(w)) return for_leaf(win_probability(w.game.evaluate(pos)));
             const bool searched = config_.playout == Playout::AlphaBeta && moves.size() > 1 &&
-                                  static_cast<int>(random_below(100)) >= config_.ab_random_percent;
-            if (searched) game_.make(pos, searched_move(pos, ply + plies));
-            else if (config_.playout == Playout::Weighted) game_.make(pos, weighted_move(pos, moves));
-            else game_.make(pos, moves[static_cast<std::size_t>(random_below(static_cast<std::uint32_t>(moves.size())))]);
+                                  static_cast<int>(random_below(w, 100)) >= config_.ab_random_percent;
+            if (searched) w.game.make(pos, searched_move(w, pos, ply + plies));
+            else if (config_.playout == Playout::Weighted) w.game.make(pos, weighted_move(w, pos, moves));
+            else w.game.make(pos, moves[static_cast<std::size_t>(random_below(w, static_cast<std::uint32_t>(moves.size())))]);
         }
     }
 
     // A move drawn in proportion to its realization probability.
-    Move weighted_move(const Position& pos, const MoveList& moves) {
-        weights_.clear();
+    Move weighted_move(Worker& w, const Position& pos, const MoveList& moves) {
+        w.weights.clear();
         double total = 0;
-        for (const Move m : moves) weights_.push_back(total += move_prior(pos, m));
-        const double r = total * (random_below(1u << 24) / static_cast<double>(1u << 24));
-        const auto at = std::upper_bound(weights_.begin(), weights_.end(), r) - weights_.begin();
+        for (const Move m : moves) w.weights.push_back(total += move_prior(w.game, pos, m));
+        const double r = total * (random_below(w, 1u << 24) / static_cast<double>(1u << 24));
+        const auto at = std::upper_bound(w.weights.begin(), w.weights.end(), r) - w.weights.begin();
         return moves[static_cast<std::size_t>(std::min<std::ptrdiff_t>(at, static_cast<std::ptrdiff_t>(moves.size()) - 1))];
     }
 
     // A play-out move of MC-LOAαβ: the best move of a shallow search of the alpha-beta core
     // (captures first and killers for its cut-offs, no quiescence: the evaluation at the
     // horizon, as the published play-outs use it). The same position gives the same move.
-    Move searched_move(const Position& pos, int ply) {
-        if (!playout_searcher_) {
+    Move searched_move(Worker& w, const Position& pos, int ply) {
+        if (!w.playout_searcher) {
             search::SearchConfig c;  // plain alpha-beta
             c.captures_first = true;
             c.killers = 2;
             c.qsearch = 0;
             c.history_aging = false;
-            playout_searcher_ = std::make_unique<search::Searcher<G>>(game_, c);
+            w.playout_searcher = std::make_unique<search::Searcher<G>>(w.game, c);
         }
         search::SearchLimits l;
         l.depth = config_.ab_depth;
-        l.stop = limits_.stop;
+        // The main thread's searches stop with the caller's flag, the helpers' with done_.
+        l.stop = w.main ? limits_.stop : &done_;
         if (limits_.game_plies_left > 0) l.game_plies_left = limits_.game_plies_left - ply;  // > 0: checked by the caller
-        return playout_searcher_->search(pos, l).best_move;
+        return w.playout_searcher->search(pos, l).best_move;
     }
 
     double win_probability(search::Score eval) const {
@@ -546,11 +715,12 @@ private:
     }
 
     // xorshift64*: a seeded stream, so that a search with a play-out budget repeats exactly.
-    std::uint32_t random_below(std::uint32_t n) {
-        rng_ ^= rng_ >> 12;
-        rng_ ^= rng_ << 25;
-        rng_ ^= rng_ >> 27;
-        const std::uint64_t x = rng_ * 0x2545F4914F6CDD1DULL;
+    static std::uint32_t random_below(Worker& w, std::uint32_t n) {
+        std::uint64_t& rng = w.rng;
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        const std::uint64_t x = rng * 0x2545F4914F6CDD1DULL;
         return static_cast<std::uint32_t>((x >> 32) % n);
     }
 
@@ -560,16 +730,17 @@ private:
     search::Stopwatch clock_;
     Position root_{};
     std::vector<std::uint64_t> history_;
-    std::vector<std::uint64_t> keys_;  // history, then the keys of the current path
-    std::vector<Node> nodes_;
-    std::vector<std::uint32_t> path_;  // the nodes of the current iteration, root first
-    std::vector<double> weights_;      // cumulative move weights of a weighted play-out
-    std::unique_ptr<search::Searcher<G>> playout_searcher_;  // playout=ab
+    std::vector<Node> nodes_;      // the tree; with threads, read and written under tree_lock_
+    std::vector<Worker> workers_;  // one a thread, the main thread's first
+    bool virtual_loss_ = false;    // threads share the tree
+    // Apart: the flag every helper polls should not share a cache line with the contended lock.
+    alignas(64) TreeLock tree_lock_;
+    alignas(64) std::atomic<bool> done_{false};  // the main thread (or a limit) ended the search: the helpers stop
     bool have_tree_ = false;  // nodes_ holds the last search's tree, rooted at root_
     std::size_t reused_nodes_ = 0;
-    std::uint64_t playouts_ = 0;
+    std::uint64_t started_ = 0;   // play-outs begun (the budget is checked on them)
+    std::uint64_t playouts_ = 0;  // play-outs backed up
     int max_depth_ = 0;
-    std::uint64_t rng_ = 1;
 };
 
 }  // namespace mcts

@@ -118,8 +118,6 @@ SearchConfig parse_search_config(std::string_view spec) {
                                  ? fmt::format("search config: '{}' is an alpha-beta key, and this variant is MCTS (algorithm=mcts)", key)
                                  : fmt::format("search config: '{}' is an MCTS key, and this variant is alpha-beta (add preset=mcts)", key));
     }
-    if (c.algorithm == Algorithm::Mcts && c.threads > 1)
-        throw InputError(fmt::format("search config: MCTS searches on one thread (threads={} asked)", c.threads));
     // Multi-cut could then never fire, yet would pay for its reduced searches at every cut node.
     if (c.mc_cuts > c.mc_moves)
         throw InputError(fmt::format("search config: mc_cuts ({}) must not exceed mc_moves ({})", c.mc_cuts, c.mc_moves));

@@ -311,7 +311,7 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(integer_key("erps_min", &SearchConfig::erps_min, 10, 100, "ERPS: least depth a move costs, in hundredths of a ply"));
     keys.push_back(integer_key("erps_max", &SearchConfig::erps_max, 100, 800, "ERPS: most depth a move costs, in hundredths of a ply"));
     keys.push_back(integer_key("threads", &SearchConfig::threads, 1, 64,
-                               "lazy SMP threads sharing the transposition table (1: deterministic; MCTS: 1 only)"));
+                               "search threads: lazy SMP sharing the transposition table, or MCTS sharing its tree (1: deterministic)"));
     keys.back().scope = KeyScope::Both;
 
     SearchKey solver = key_base("solver", KeyKind::Text, "off|<nodes>",

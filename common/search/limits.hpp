@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <span>
 
 namespace search {
 
@@ -44,6 +45,9 @@ struct SearchLimits {
     // > 0: a game-length rule draws the game this many plies below the root, unless a move
     // decides it first (what the rules say at that ply). 0: no such rule.
     int game_plies_left = 0;
+    // Root moves (raw) the search leaves out: the best of the others is found, as MultiPV's
+    // second and later lines need (multipv.hpp). The caller keeps the moves alive.
+    std::span<const std::uint16_t> excluded_root_moves;
 };
 
 class Stopwatch {

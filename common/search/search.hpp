@@ -47,6 +47,7 @@ struct Iteration {
     int hashfull = 0;
     std::vector<Move> pv;
     SearchStats stats;  // the search's statistics so far, taken at the end of this iteration
+    int multipv = 0;    // the line's rank in a MultiPV search (1: the best); 0: a one-line search
 };
 
 template <class Move>
@@ -141,11 +142,13 @@ public:
     Result search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
         start_at(root, limits, history);
+        Result result;
+        // Every move left out: nothing to search (MultiPV asked for more lines than moves).
+        if (!limits.excluded_root_moves.empty() && !first_searched_move()) return result;
         if (tt_ && !tt_shared_) tt_->new_search();
         if (config_.history_aging) history_.age();
         killers_.clear();
 
-        Result result;
         const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 2) : MaxPly - 2;
         std::uint64_t nodes_before_last = 0, nodes_last = 0;
         root_best_ = Move::none();
@@ -185,10 +188,9 @@ public:
             if (is_decisive(score) && plies_to_end(score) <= depth) break;
         }
         if (result.best_move == Move::none()) {
-            // Stopped inside the first iteration before any move had a value: any legal move.
-            MoveList moves;
-            game_.generate(pos_, moves);
-            if (!moves.empty()) result.best_move = moves[0];
+            // Stopped inside the first iteration before any move had a value: any legal move
+            // the search was asked to consider.
+            if (const auto m = first_searched_move()) result.best_move = *m;
             result.pv = {result.best_move};
         }
         stats_.time_ms = clock_.elapsed_ms();
@@ -197,6 +199,17 @@ public:
     }
 
 private:
+    bool is_excluded(Move m) const { return std::ranges::find(limits_.excluded_root_moves, m.raw()) != limits_.excluded_root_moves.end(); }
+
+    // The first legal root move not left out, if any.
+    std::optional<Move> first_searched_move() const {
+        MoveList moves;
+        game_.generate(pos_, moves);
+        for (const Move m : moves)
+            if (!is_excluded(m)) return m;
+        return std::nullopt;
+    }
+
     // The root of a new search: the position, its limits, the game's earlier keys (for
     // repetitions), fresh statistics and clock.
     void start_at(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history) {
@@ -420,6 +433,7 @@ private:
         int searched = 0;
         while (auto next = order.next()) {
             const Move m = next->move;
+            if (root && is_excluded(m)) continue;
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
             const int extension = enter(m, ply);
@@ -515,7 +529,8 @@ private:
         // The best move of a PV node counts as a success too (Schaeffer).
         if (best_move != Move::none() && best < beta) credit_history(best_move, depth);
 
-        if (tt_) {
+        // A root searched without some of its moves has not its own value: not stored.
+        if (tt_ && !(root && !limits_.excluded_root_moves.empty())) {
             const Bound bound = best >= beta ? Bound::Lower : best > alpha_orig ? Bound::Exact : Bound::Upper;
             // Whole plies searched, rounded down, where a probe asks for its depth rounded up: an
             // entry then answers only a search no deeper than its own. Under ERPS a reduced

@@ -46,6 +46,9 @@ public:
 
     const search::SearchConfig& config() const { return searcher_.config(); }
     int threads() const { return searcher_.threads(); }
+    // The alpha-beta search alone, without the solver in front (MultiPV analysis: the solver
+    // plays a proven win at once, a decision of play, and gives no lines).
+    search::ParallelSearcher<G>& alpha_beta() { return searcher_; }
 
     void new_game() {
         searcher_.new_game();

@@ -93,12 +93,13 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         if (!ms || *ms < 0 || *ms > MaxMoveOverheadMs)
             throw InputError(fmt::format("MoveOverhead must be 0..{} ms, not '{}'", MaxMoveOverheadMs, value));
         overhead_ms_ = *ms;
+    } else if (name == "multipv") {
+        const auto n = common::parse_int(value);
+        if (!n || *n < 1 || *n > MaxMultiPv) throw InputError(fmt::format("MultiPV must be 1..{}, not '{}'", MaxMultiPv, value));
+        multipv_ = *n;
     } else {
         search::SearchConfig changed = config_;
         if (!search::apply_search_option(changed, name, value)) throw InputError(fmt::format("unknown option '{}'", raw_name));
-        // Checked here, so that the options stay ones that can search.
-        if (changed.algorithm == search::Algorithm::Mcts && changed.threads > 1)
-            throw InputError(fmt::format("MCTS searches on one thread: Threads stays {} (algorithm=mcts)", config_.threads));
         config_ = std::move(changed);
     }
     searcher_.reset();  // rebuilt with the new settings at the next search
@@ -124,7 +125,9 @@ std::vector<OptionInfo> Session::options() const {
         text("Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"),
         spin("MoveOverhead", static_cast<int>(std::lround(overhead_ms_)), "milliseconds kept back per move for communication", 0,
              MaxMoveOverheadMs),
-        spin("Threads", config_.threads, "lazy SMP search threads (1: deterministic)", 1, 64),
+        spin("Threads", config_.threads, "search threads: lazy SMP, or MCTS sharing its tree (1: deterministic)", 1, 64),
+        spin("MultiPV", multipv_, "lines shown: the best N root moves, each with its score and PV (alpha-beta; MCTS shows one)",
+             1, MaxMultiPv),
     };
     for (const search::SearchKey& key : search::search_keys()) {
         if (key.name == "preset" || key.name == "threads") continue;  // Variant and Threads above
@@ -168,7 +171,12 @@ Result Session::run(const std::function<void(const IterationInfo&)>& on_iteratio
     limits.stop = &stop_;
     limits.game_plies_left = plies_until_limit(game_);
     if (node_cap_ > 0) limits.nodes = limits.nodes ? std::min(limits.nodes, node_cap_) : node_cap_;
-    return searcher().search(game_.position(), limits, search_history(game_), on_iteration);
+    // Several lines: each depth's lines reported in order, best first (multipv 1..N).
+    return searcher().search_lines(game_.position(), limits, search_history(game_), multipv_,
+                                   [&](const std::vector<IterationInfo>& lines) {
+                                       if (on_iteration)
+                                           for (const IterationInfo& it : lines) on_iteration(it);
+                                   });
 }
 
 void Session::start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,

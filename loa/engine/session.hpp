@@ -25,6 +25,8 @@ using IterationInfo = search::Iteration<Move>;
 
 // The most a front end keeps back per move for communication.
 inline constexpr int MaxMoveOverheadMs = 5000;
+// The most lines a MultiPV search shows.
+inline constexpr int MaxMultiPv = 64;
 
 // An option as a protocol registers it: typed as its search key is (config_keys.hpp).
 struct OptionInfo {
@@ -44,7 +46,7 @@ public:
     Session& operator=(const Session&) = delete;
 
     // Options: Hash (MB), Variant (a whole variant string), Eval (full|hand|concentration|simple|
-    // FILE.json), Weights (= Eval FILE.json), Rules, MoveOverhead (ms), and every search key
+    // FILE.json), Weights (= Eval FILE.json), Rules, MoveOverhead (ms), MultiPV (lines), and every search key
     // (pvs, killers, history, ...) on its own. Names are case-insensitive. Throws InputError;
     // refuses while a search runs.
     void set_option(std::string_view name, std::string_view value);
@@ -101,6 +103,7 @@ private:
     std::string rps_;
     RuleSet rules_;
     double overhead_ms_ = 30;
+    int multipv_ = 1;
     std::uint64_t node_cap_ = 0;
     std::unique_ptr<common::VariantSearcher<SearchGame>> searcher_;
     Game game_;

@@ -96,13 +96,15 @@ nlohmann::json pv_json(const std::vector<Move>& pv) {
 
 nlohmann::json info_json(const engine::IterationInfo& it) {
     const double nps = it.time_ms > 0 ? static_cast<double>(it.nodes) * 1000.0 / it.time_ms : 0.0;
-    return {{"depth", it.depth},
-            {"seldepth", it.seldepth},
-            {"score", search::format_score(it.score)},
-            {"nodes", it.nodes},
-            {"nps", static_cast<std::uint64_t>(nps)},
-            {"time_ms", static_cast<std::uint64_t>(it.time_ms)},
-            {"pv", pv_json(it.pv)}};
+    nlohmann::json info = {{"depth", it.depth},
+                           {"seldepth", it.seldepth},
+                           {"score", search::format_score(it.score)},
+                           {"nodes", it.nodes},
+                           {"nps", static_cast<std::uint64_t>(nps)},
+                           {"time_ms", static_cast<std::uint64_t>(it.time_ms)},
+                           {"pv", pv_json(it.pv)}};
+    if (it.multipv > 0) info["multipv"] = it.multipv;  // a line of a MultiPV search (1: the best)
+    return info;
 }
 
 std::string event(std::string_view name, const nlohmann::json& data) {
