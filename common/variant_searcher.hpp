@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "common/mcts/mcts.hpp"
-#include "common/search/multipv.hpp"
 #include "common/solver/solving_searcher.hpp"
 
 namespace common {
@@ -48,7 +47,7 @@ public:
     Result search_lines(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history,
                         int lines, const std::function<void(const std::vector<search::Iteration<Move>>&)>& on_depth) {
         if (lines > 1 && multipv_capable())
-            return search::search_multipv(std::get<0>(searcher_).alpha_beta(), root, limits, history, lines, on_depth);
+            return std::get<0>(searcher_).search_lines(root, limits, history, lines, on_depth);
         return search(root, limits, history, [&](const search::Iteration<Move>& it) {
             if (on_depth) on_depth({it});
         });

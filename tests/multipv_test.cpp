@@ -148,7 +148,7 @@ TEST(MultiPv, TheFullSearchGivesDistinctOrderedLinesAndRepeats) {
 
 // A node budget is the whole search's, not a line's; stopped inside the first depth, the
 // search still names a legal move; a root searched with moves left out leaves no entry of
-// its own in the table (the next plain search is the same as a fresh searcher's).
+// its own in the table.
 TEST(MultiPv, LimitsHoldForTheWholeSearch) {
     const Position pos = middle_positions(1, 1234).front();
     for (const std::uint64_t budget : {10u, 3000u, 50000u}) {
@@ -156,22 +156,40 @@ TEST(MultiPv, LimitsHoldForTheWholeSearch) {
         search::SearchLimits limits;
         limits.nodes = budget;
         int reported = 0;
+        std::vector<std::size_t> sizes;
         const auto r = search::search_multipv(searcher, pos, limits, {}, 4, [&](const Lines& lines) {
             ++reported;
-            EXPECT_EQ(lines.size(), 4u);
+            sizes.push_back(lines.size());
         });
         EXPECT_LE(r.stats.nodes, budget);
         EXPECT_TRUE(is_legal(pos, r.best_move)) << budget;
+        // Every depth whole but the one the budget ended, which shows the lines it completed.
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+            if (i + 1 < sizes.size()) {
+                EXPECT_EQ(sizes[i], 4u) << budget;
+            } else {
+                EXPECT_GE(sizes[i], 1u) << budget;
+            }
+        }
         if (budget == 50000) {
             EXPECT_GT(reported, 2);
         }
     }
-    // Every move left out: nothing to search, no move.
-    std::vector<std::uint16_t> all;
-    for (const Move m : legal_moves(pos)) all.push_back(m.raw());
+    // A root searched without its best move stores nothing for itself: the table's entry for
+    // the root would claim a value the position does not have.
     search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
     search::SearchLimits limits;
     limits.depth = 3;
+    const Move best = searcher.search(pos, limits).best_move;
+    ASSERT_TRUE(searcher.tt()->probe(pos.key(), 0).found) << "a plain search stores its root";
+    searcher.new_game();
+    const std::vector<std::uint16_t> without_best{best.raw()};
+    limits.excluded_root_moves = without_best;
+    EXPECT_NE(searcher.search(pos, limits).best_move, best);
+    EXPECT_FALSE(searcher.tt()->probe(pos.key(), 0).found) << "the search without the best move stored the root";
+    // Every move left out: nothing to search, no move.
+    std::vector<std::uint16_t> all;
+    for (const Move m : legal_moves(pos)) all.push_back(m.raw());
     limits.excluded_root_moves = all;
     EXPECT_EQ(searcher.search(pos, limits).best_move, Move::none());
     // MCTS takes no exclusions: refused, not ignored.
@@ -179,6 +197,100 @@ TEST(MultiPv, LimitsHoldForTheWholeSearch) {
     limits.depth = 0;
     limits.nodes = 100;
     EXPECT_THROW(mcts.search(pos, limits), std::invalid_argument);
+}
+
+// A scripted searcher, to see the driver from outside: four root moves worth 10, 8, 6, 4
+// except that, with the best one left out, the second is rated 30 (as a table or a pruned
+// search can); each search costs 100 nodes, and less than that stops it inside depth 1.
+struct ScriptedSearcher {
+    using Position = loa::Position;
+    using Move = loa::Move;
+    std::vector<Move> moves = [] {
+        const auto all = legal_moves(Position::start());
+        return std::vector<Move>(all.begin(), all.begin() + 4);
+    }();
+    std::vector<std::vector<std::uint16_t>> asked;  // the moves left out, search by search
+    std::vector<bool> same;                         // each search's same_search
+
+    search::SearchResult<Move> search(const Position&, const search::SearchLimits& limits, std::span<const std::uint64_t>) {
+        asked.emplace_back(limits.excluded_root_moves.begin(), limits.excluded_root_moves.end());
+        same.push_back(limits.same_search);
+        search::SearchResult<Move> r;
+        const auto left_out = [&](Move m) { return std::ranges::find(asked.back(), m.raw()) != asked.back().end(); };
+        std::size_t i = 0;
+        while (i < moves.size() && left_out(moves[i])) ++i;
+        if (i == moves.size()) return r;  // every move left out
+        r.best_move = moves[i];
+        r.pv = {moves[i]};
+        r.stats.nodes = limits.nodes && limits.nodes < 100 ? limits.nodes : 100;
+        if (r.stats.nodes < 100) return r;  // stopped inside depth 1: a move, no depth
+        r.depth = limits.depth;
+        r.score = i == 1 && left_out(moves[0]) ? 30 : 10 - 2 * static_cast<int>(i);
+        r.iterations.push_back({r.depth, r.depth, r.score, r.stats.nodes, 1.0, 0, r.pv, r.stats});
+        return r;
+    }
+};
+
+TEST(MultiPv, TheDriverExcludesTheLinesFoundOrdersByScoreAndPlaysLineOneWhenStopped) {
+    ScriptedSearcher s;
+    search::SearchLimits limits;
+    limits.depth = 2;
+    std::vector<Lines> depths;
+    auto r = search::search_multipv(s, Position::start(), limits, {}, 3, [&](const Lines& l) { depths.push_back(l); });
+    ASSERT_EQ(depths.size(), 2u);
+    ASSERT_EQ(s.asked.size(), 6u);
+    // Line k leaves out the first moves of lines 1..k-1 of its depth, and only those.
+    EXPECT_EQ(s.asked[0], std::vector<std::uint16_t>{});
+    EXPECT_EQ(s.asked[1], std::vector<std::uint16_t>{s.moves[0].raw()});
+    EXPECT_EQ(s.asked[2], (std::vector<std::uint16_t>{s.moves[0].raw(), s.moves[1].raw()}));
+    EXPECT_EQ(s.asked[3], std::vector<std::uint16_t>{});
+    // Only the very first search starts a new search.
+    EXPECT_EQ(s.same, (std::vector<bool>{false, true, true, true, true, true}));
+    // Ordered by score: the move rated 30 first, and played.
+    for (const Lines& lines : depths) {
+        ASSERT_EQ(lines.size(), 3u);
+        EXPECT_EQ(lines[0].pv.front(), s.moves[1]);
+        EXPECT_EQ(lines[0].score, 30);
+        EXPECT_EQ(lines[1].pv.front(), s.moves[0]);
+        EXPECT_EQ(lines[2].pv.front(), s.moves[2]);
+        for (int k = 0; k < 3; ++k) EXPECT_EQ(lines[static_cast<std::size_t>(k)].multipv, k + 1);
+    }
+    EXPECT_EQ(r.best_move, s.moves[1]);
+    EXPECT_EQ(r.score, 30);
+    EXPECT_EQ(r.depth, 2);
+    EXPECT_EQ(r.stats.nodes, 600u);
+
+    // A budget that ends the search inside line 2 of depth 1: line 1 is reported alone and
+    // played; inside line 1: the interrupted line's move, nothing reported.
+    for (const std::uint64_t budget : {150u, 60u}) {
+        ScriptedSearcher t;
+        search::SearchLimits b;
+        b.nodes = budget;
+        depths.clear();
+        r = search::search_multipv(t, Position::start(), b, {}, 3, [&](const Lines& l) { depths.push_back(l); });
+        EXPECT_EQ(r.best_move, t.moves[0]) << budget;
+        EXPECT_EQ(r.stats.nodes, budget);
+        if (budget == 150) {
+            ASSERT_EQ(depths.size(), 1u);
+            ASSERT_EQ(depths[0].size(), 1u);
+            EXPECT_EQ(depths[0][0].pv.front(), t.moves[0]);
+        } else {
+            EXPECT_TRUE(depths.empty());
+        }
+    }
+}
+
+// Whatever the budget, the engine's search with several lines names a legal move.
+TEST(MultiPv, EveryBudgetGivesALegalMove) {
+    const Position pos = middle_positions(1, 4321).front();
+    search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+    for (std::uint64_t budget = 1; budget <= 800; budget += testing::sanitized_build ? 37 : 7) {
+        search::SearchLimits limits;
+        limits.nodes = budget;
+        const auto r = search::search_multipv(searcher, pos, limits, {}, 3, {});
+        ASSERT_TRUE(is_legal(pos, r.best_move)) << "budget " << budget;
+        EXPECT_LE(r.stats.nodes, budget);
+    }
 }
 
 }  // namespace

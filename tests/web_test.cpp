@@ -221,6 +221,40 @@ TEST(WebApi, ASearchStreamsItsIterationsAndALegalBestMove) {
     EXPECT_EQ(game["pieces"][move.substr(0, 2)], "w");
 }
 
+// MultiPV on the board: multipv=3 gives each depth's three lines in a row, best first, with
+// different first moves; the pooled session goes back to one line for the next request; a
+// count outside 1..8 is refused before anything streams.
+TEST(WebApi, AnAnalysisShowsSeveralLinesWhenAsked) {
+    RunningServer s({});
+    auto c = s.client();
+    const auto analysis = c.Get("/api/search?moves=b1-d3&depth=3&multipv=3");
+    ASSERT_TRUE(analysis);
+    ASSERT_EQ(analysis->status, 200) << analysis->body;
+    const auto events = parse_events(analysis->body);
+    std::vector<json> infos;
+    for (const auto& [name, data] : events)
+        if (name == "info") infos.push_back(data);
+    ASSERT_EQ(infos.size(), 9u);
+    for (std::size_t i = 0; i < infos.size(); ++i) {
+        EXPECT_EQ(infos[i]["depth"], static_cast<int>(i / 3) + 1);
+        EXPECT_EQ(infos[i]["multipv"], static_cast<int>(i % 3) + 1);
+        if (i % 3 > 0) {
+            EXPECT_NE(infos[i]["pv"][0], infos[i - 1]["pv"][0]);
+        }
+    }
+    ASSERT_EQ(events.back().first, "bestmove");
+    EXPECT_EQ(events.back().second["move"], infos[6]["pv"][0]);
+    const auto single = c.Get("/api/search?moves=b1-d3&depth=2");
+    ASSERT_TRUE(single);
+    for (const auto& [name, data] : parse_events(single->body))
+        EXPECT_FALSE(data.contains("multipv")) << "the pooled session kept the last request's lines";
+    for (const char* query : {"/api/search?multipv=0", "/api/search?multipv=9"}) {
+        const auto r = c.Get(query);
+        ASSERT_TRUE(r) << query;
+        EXPECT_EQ(r->status, 400) << query;
+    }
+}
+
 TEST(WebApi, TheServerStopsWhileAnAnalysisStreams) {
     std::thread reader;
     std::atomic<bool> streaming{false};

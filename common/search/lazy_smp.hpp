@@ -52,7 +52,7 @@ public:
     Result search(const Position& root, const SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
         if (searchers_.size() == 1) return searchers_.front()->search(root, limits, history, on_iteration);
-        if (shared_tt_) shared_tt_->new_search();
+        if (shared_tt_ && !limits.same_search) shared_tt_->new_search();
         std::atomic<bool> stop_helpers{false};
         SearchLimits helper_limits = limits;
         helper_limits.nodes = 0;

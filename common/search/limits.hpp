@@ -46,8 +46,12 @@ struct SearchLimits {
     // decides it first (what the rules say at that ply). 0: no such rule.
     int game_plies_left = 0;
     // Root moves (raw) the search leaves out: the best of the others is found, as MultiPV's
-    // second and later lines need (multipv.hpp). The caller keeps the moves alive.
+    // second and later lines need (multipv.hpp). The caller keeps the moves alive during the
+    // search; the searcher forgets them when it returns.
     std::span<const std::uint16_t> excluded_root_moves;
+    // A further search of the same question (MultiPV's later lines and depths): the tables
+    // are neither aged nor marked as a new search, and the killers are kept.
+    bool same_search = false;
 };
 
 class Stopwatch {

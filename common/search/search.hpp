@@ -144,10 +144,15 @@ public:
         start_at(root, limits, history);
         Result result;
         // Every move left out: nothing to search (MultiPV asked for more lines than moves).
-        if (!limits.excluded_root_moves.empty() && !first_searched_move()) return result;
-        if (tt_ && !tt_shared_) tt_->new_search();
-        if (config_.history_aging) history_.age();
-        killers_.clear();
+        if (!limits.excluded_root_moves.empty() && !first_searched_move()) {
+            limits_.excluded_root_moves = {};  // the caller's moves: not kept past the call
+            return result;
+        }
+        if (!limits.same_search) {
+            if (tt_ && !tt_shared_) tt_->new_search();
+            if (config_.history_aging) history_.age();
+            killers_.clear();
+        }
 
         const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 2) : MaxPly - 2;
         std::uint64_t nodes_before_last = 0, nodes_last = 0;
@@ -195,6 +200,7 @@ public:
         }
         stats_.time_ms = clock_.elapsed_ms();
         result.stats = stats_;
+        limits_.excluded_root_moves = {};  // the caller's moves: not kept past the call
         return result;
     }
 
@@ -423,6 +429,13 @@ private:
 
         MoveList moves;
         game_.generate(pos_, moves);
+        // Moves left out at the root (MultiPV) are neither searched nor ordered nor credited.
+        if (root && !limits_.excluded_root_moves.empty()) {
+            MoveList kept;
+            for (const Move m : moves)
+                if (!is_excluded(m)) kept.push_back(m);
+            moves = kept;
+        }
         if (root) root_moves_ = static_cast<int>(moves.size());
         MoveOrder<G> order(game_, pos_, moves);
         order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
@@ -433,7 +446,6 @@ private:
         int searched = 0;
         while (auto next = order.next()) {
             const Move m = next->move;
-            if (root && is_excluded(m)) continue;
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
             const int extension = enter(m, ply);

@@ -20,11 +20,14 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
+#include <vector>
 
 #include "common/search/lazy_smp.hpp"
+#include "common/search/multipv.hpp"
 #include "common/solver/solver.hpp"
 
 namespace solver {
@@ -46,9 +49,13 @@ public:
 
     const search::SearchConfig& config() const { return searcher_.config(); }
     int threads() const { return searcher_.threads(); }
-    // The alpha-beta search alone, without the solver in front (MultiPV analysis: the solver
-    // plays a proven win at once, a decision of play, and gives no lines).
-    search::ParallelSearcher<G>& alpha_beta() { return searcher_; }
+    // MultiPV (search/multipv.hpp) by the alpha-beta search alone: the solver in front plays a
+    // proven win at once, a decision of play that gives no lines. Its line 1 is remembered for
+    // the solver's gate as a search's score is.
+    Result search_lines(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history,
+                        int lines, const std::function<void(const std::vector<search::Iteration<Move>>&)>& on_depth) {
+        return remember(search::search_multipv(searcher_, root, limits, history, lines, on_depth));
+    }
 
     void new_game() {
         searcher_.new_game();

@@ -97,6 +97,7 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         const auto n = common::parse_int(value);
         if (!n || *n < 1 || *n > MaxMultiPv) throw InputError(fmt::format("MultiPV must be 1..{}, not '{}'", MaxMultiPv, value));
         multipv_ = *n;
+        return;  // how many lines are shown: the searcher and its tables stay
     } else {
         search::SearchConfig changed = config_;
         if (!search::apply_search_option(changed, name, value)) throw InputError(fmt::format("unknown option '{}'", raw_name));

@@ -121,6 +121,7 @@ SearchRequest search_request(const std::map<std::string, std::string>& params, c
     if (r.game.over()) throw InputError(fmt::format("the game is over ({})", describe(r.game.result())));
     r.movetime_ms = static_cast<double>(number_param(params, "movetime", 10, 600'000).value_or(0));
     r.depth = static_cast<int>(number_param(params, "depth", 1, 64).value_or(0));
+    r.multipv = static_cast<int>(number_param(params, "multipv", 1, MaxWebMultiPv).value_or(1));
     return r;
 }
 
@@ -134,6 +135,7 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
         return;
     }
     session.set_game(request.game);
+    session.set_option("MultiPV", std::to_string(request.multipv));  // a pooled session keeps the last request's
     (void)write(event("start", {{"memory_mb", session.memory_mb()}, {"memory", session.memory_text()}}));
 
     std::mutex mutex;

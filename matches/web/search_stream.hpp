@@ -83,15 +83,21 @@ struct SearchRequest {
     std::string variant;      // empty: the server's
     double movetime_ms = 0;   // 0: until stopped (analysis), within the server's cap
     int depth = 0;            // > 0: stop after this depth
+    int multipv = 1;          // lines a depth (MultiPV; the alpha-beta search's)
 };
 
-// From the query of GET /api/search: start, moves, rules, variant, movetime (ms), depth.
+// The most lines the board asks for (each costs a search of its own).
+inline constexpr int MaxWebMultiPv = 8;
+
+// From the query of GET /api/search: start, moves, rules, variant, movetime (ms), depth,
+// multipv (lines, 1..MaxWebMultiPv).
 // Throws InputError naming the bad parameter.
 SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules);
 
 // Runs the search on `session` and writes events through `write` until it ends:
 //   event: start     data: {"memory_mb", "memory"} (what the search's tables claim, said)
 //   event: info      data: {"depth", "seldepth", "score", "nodes", "nps", "time_ms", "pv": [...]}
+//                    (with multipv > 1 also "multipv": K, each depth's lines in a row, best first)
 //   event: bestmove  data: {"move", "score", "depth", "nodes", "pv", "memory_mb"}
 //   event: error     data: {"error"} (a failure after the stream began; none is expected)
 // A comment line is written every half second while an iteration runs, so that a page that

@@ -6,7 +6,8 @@ usage: browser_test.py LOA LOA_MATCH WORKDIR SCREENSHOT
 Starts `loa serve` on a free port with a records directory that a short loa-match run fills,
 then, as a user would: loads the page, plays a legal move by clicking, waits for the engine's
 reply, checks the board through the data-square/data-piece contract against the server's game,
-analyses (iterations stream in, the line is drawn, Stop ends it; the screenshot is taken then),
+analyses (iterations stream in, the line is drawn, Stop ends it; the screenshot is taken then;
+then three lines at once, MultiPV),
 tries bad input (an illegal move, bad position text, an unknown record) and reads the message
 shown, replays a game record with the keyboard, and saves a screenshot of the board.
 """
@@ -29,7 +30,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 loa, loa_match, work, screenshot = sys.argv[1:5]
 started = time.monotonic()
@@ -152,6 +153,24 @@ try:
     driver.find_element(By.ID, "analyse").click()
     wait_for(lambda: driver.find_element(By.ID, "analyse").text == "Analyse", "the analysis to stop")
     print(f"analysed: {driver.find_element(By.ID, 'engine-summary').text}")
+
+    # Several lines (MultiPV): with Lines 3 the analysis shows three lines of one depth, each
+    # starting with another move, best first.
+    Select(driver.find_element(By.ID, "lines")).select_by_visible_text("3")
+    driver.find_element(By.ID, "analyse").click()
+
+    def three_lines():
+        rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+                for tr in driver.find_elements(By.CSS_SELECTOR, "#lines-table tbody tr")]
+        return rows if len(rows) == 3 and rows[0][1] == rows[2][1] and int(rows[0][1]) >= 3 else None
+
+    rows = wait_for(three_lines, "three analysis lines of one depth", seconds=60)
+    driver.find_element(By.ID, "analyse").click()
+    wait_for(lambda: driver.find_element(By.ID, "analyse").text == "Analyse", "the analysis to stop")
+    if [r[0] for r in rows] != ["1", "2", "3"] or len({r[3].split()[0] for r in rows}) != 3:
+        fail(f"the lines are not three lines with different first moves: {rows}")
+    print(f"three lines at depth {rows[0][1]}: " + "; ".join(f"{r[2]} {r[3].split()[0]}" for r in rows))
+    Select(driver.find_element(By.ID, "lines")).select_by_visible_text("1")
 
     # Bad input shows a message and changes nothing.
     driver.find_element(By.ID, "move-text").send_keys("a1-a8", Keys.ENTER)

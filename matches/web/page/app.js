@@ -227,7 +227,22 @@ function onPlaySquare(name, phase) {
   play.board.render(game, { selected: play.selected, targets: game.legal.filter((m) => m.from && m.from === play.selected) });
 }
 
+// A line of a MultiPV analysis: each depth's lines arrive in a row, best first; line 1 also
+// goes to the iterations table and the arrows.
+function showLine(info) {
+  const table = $("lines-table");
+  table.hidden = false;
+  const body = table.tBodies[0];
+  if (info.multipv === 1) body.innerHTML = "";  // a new depth
+  const row = body.insertRow();
+  for (const value of [info.multipv, info.depth, info.score, info.pv.join(" ")]) row.insertCell().textContent = value;
+}
+
 function showIteration(info) {
+  if (info.multipv) {
+    showLine(info);
+    if (info.multipv > 1) return;
+  }
   const row = document.createElement("tr");
   for (const value of [info.depth, info.score, info.nodes.toLocaleString(), info.nps.toLocaleString(), info.time_ms, info.pv.join(" ")]) {
     const cell = document.createElement("td");
@@ -248,9 +263,12 @@ async function runSearch(kind) {
   play.search = { controller, kind };
   if (kind === "analysis") $("analyse").textContent = "Stop";
   document.querySelector("#iterations tbody").innerHTML = "";
+  $("lines-table").tBodies[0].innerHTML = "";
+  $("lines-table").hidden = true;
   $("engine-summary").textContent = kind === "move" ? "thinking…" : "analysing…";
   const params = { start: play.start, moves: play.moves.join(" "), variant: $("variant").value };
   if (kind === "move") params.movetime = Math.max(10, Number($("movetime").value) || 1000);
+  else if (Number($("lines").value) > 1) params.multipv = $("lines").value;  // analysis: the best N moves
   let best = null;
   let memory = "";  // what the search's tables claim, as the server says
   const withMemory = () => {
