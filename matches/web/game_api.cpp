@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "loa/connectivity.hpp"
 #include "loa/error.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "matches/records.hpp"
 
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
@@ -94,8 +96,36 @@ nlohmann::json game_json(const Game& game) {
     if (r.outcome == Outcome::WhiteWins) j["winner"] = "w";
     j["termination"] = to_string(r.termination);
     j["description"] = describe(r);
+    j["connected"] = nlohmann::json::array();
+    for (const Colour c : {Colour::Black, Colour::White})
+        if (is_connected(pos.pieces(c))) j["connected"].push_back(c == Colour::Black ? "b" : "w");
     j["rules"] = to_string(game.rules());
     return j;
+}
+
+std::string game_pgn(const nlohmann::json& request, const RuleSet& rules) {
+    const Game game = game_from_request(request, rules);
+    matches::GameRecord record;
+    record.start = game.start_position();
+    record.moves.assign(game.moves().begin(), game.moves().end());
+    record.black = optional_string(request, "black", "?");
+    record.white = optional_string(request, "white", "?");
+    record.date = optional_string(request, "date", "");
+    const std::string clock = optional_string(request, "time_control", "");
+    if (!clock.empty()) record.black_limit = record.white_limit = "tc=" + clock;
+    record.opening = "none";
+    record.outcome = game.result().outcome;
+    record.termination = game.over() ? describe(game.result()) : "unterminated";
+    const std::string forfeit = optional_string(request, "time_forfeit", "");
+    if (!forfeit.empty() && forfeit != "b" && forfeit != "w")
+        throw InputError(fmt::format("'time_forfeit' must be \"b\" or \"w\", not '{}'", forfeit));
+    if (!forfeit.empty() && !game.over()) {  // a result by the rules came first
+        record.outcome = forfeit == "b" ? Outcome::WhiteWins : Outcome::BlackWins;
+        record.termination = forfeit == "b" ? "black loses on time" : "white loses on time";
+        record.rules_ending = false;
+    }
+    record.opening_plies = -1;  // no "{end of opening}": every move was played on the board
+    return matches::records_text({record}, optional_string(request, "event", "web board game"));
 }
 
 std::string json_text(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }

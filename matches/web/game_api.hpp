@@ -17,8 +17,16 @@ Game game_from_request(const nlohmann::json& request, const RuleSet& rules);
 
 // {"position", "side_to_move": "b"|"w", "pieces": {"b1": "b", ...}, "moves": ["b1-d3", ...],
 //  "last_move": {"from", "to"} or null, "legal": [{"from", "to", "text", "capture"}],
-//  "over", "result": "1-0"|"0-1"|"1/2-1/2"|"*", "winner", "termination", "description"}
+//  "over", "result": "1-0"|"0-1"|"1/2-1/2"|"*", "winner", "termination", "description",
+//  "connected": the colours whose pieces form one group ("b", "w"; both after a simultaneous
+//  connection), "rules"}
 nlohmann::json game_json(const Game& game);
+
+// The game as a PGN record (matches/records.hpp), for the page's download: the request of
+// game_from_request plus "black", "white" (players' names), "time_control" (PGN's, e.g.
+// "300+2"), "time_forfeit": "b"|"w" (that side's flag fell: the other wins, unless the game
+// had already ended by the rules) and "date" ("YYYY.MM.DD"). Throws InputError on bad fields.
+std::string game_pgn(const nlohmann::json& request, const RuleSet& rules);
 
 // JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid
 // UTF-8 is replaced, never thrown on (a throw while answering an error would end the server).

@@ -122,6 +122,19 @@ SearchRequest search_request(const std::map<std::string, std::string>& params, c
     r.movetime_ms = static_cast<double>(number_param(params, "movetime", 10, 600'000).value_or(0));
     r.depth = static_cast<int>(number_param(params, "depth", 1, 64).value_or(0));
     r.multipv = static_cast<int>(number_param(params, "multipv", 1, MaxWebMultiPv).value_or(1));
+    const bool black = r.game.position().side_to_move() == Colour::Black;
+    constexpr long long Day = 86'400'000;
+    const auto time_left = number_param(params, black ? "btime" : "wtime", 0, Day);
+    const auto increment = number_param(params, black ? "binc" : "winc", 0, Day);
+    const auto other_time = number_param(params, black ? "wtime" : "btime", 0, Day);
+    const auto other_increment = number_param(params, black ? "winc" : "binc", 0, Day);
+    if (!time_left && (increment || other_time || other_increment))
+        throw InputError(fmt::format("a clock needs '{}': the time left of the side to move", black ? "btime" : "wtime"));
+    if (time_left) {
+        if (r.movetime_ms > 0) throw InputError("'movetime' and a clock exclude each other");
+        r.time_left_ms = static_cast<double>(*time_left);
+        r.increment_ms = static_cast<double>(increment.value_or(0));
+    }
     return r;
 }
 
@@ -144,8 +157,14 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     bool done = false;
     search::ClockLimits clock;
     clock.depth = request.depth;
-    if (request.movetime_ms > 0) clock.move_time_ms = std::min(request.movetime_ms, max_ms);
-    else clock.infinite = true;
+    if (request.movetime_ms > 0) {
+        clock.move_time_ms = std::min(request.movetime_ms, max_ms);
+    } else if (request.time_left_ms >= 0) {  // the session plans the move (expected moves left)
+        clock.time_left_ms = std::min(request.time_left_ms, max_ms);
+        clock.increment_ms = request.increment_ms;
+    } else {
+        clock.infinite = true;
+    }
     auto push = [&](std::string e, bool last) {
         const std::lock_guard guard(mutex);
         events.push_back(std::move(e));

@@ -84,13 +84,19 @@ struct SearchRequest {
     double movetime_ms = 0;   // 0: until stopped (analysis), within the server's cap
     int depth = 0;            // > 0: stop after this depth
     int multipv = 1;          // lines a depth (MultiPV; the alpha-beta search's)
+    // A game on the clock: the side to move's time left and increment (ms), planned by the
+    // engine's tournament time manager; time_left_ms < 0: no clock.
+    double time_left_ms = -1;
+    double increment_ms = 0;
 };
 
 // The most lines the board asks for (each costs a search of its own).
 inline constexpr int MaxWebMultiPv = 8;
 
 // From the query of GET /api/search: start, moves, rules, variant, movetime (ms), depth,
-// multipv (lines, 1..MaxWebMultiPv).
+// multipv (lines, 1..MaxWebMultiPv), and a clock as UCI gives it: wtime, btime, winc, binc
+// (ms; the side to move's are used, and its time is required once any is given; movetime
+// and a clock exclude each other).
 // Throws InputError naming the bad parameter.
 SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules);
 

@@ -147,6 +147,11 @@ struct Server::Impl {
             http.get(regex_escaped(path), [a](const http::Request&, http::Response& res) {
                 res.set_content(std::string(a.content), std::string(a.mime));
             });
+            // Browsers ask for /favicon.ico whatever the page links: the same icon answers.
+            if (a.name == "favicon.svg")
+                http.get(regex_escaped("/favicon.ico"), [a](const http::Request&, http::Response& res) {
+                    res.set_content(std::string(a.content), std::string(a.mime));
+                });
         }
         http.get("/api/config", [this](const http::Request&, http::Response& res) {
             nlohmann::json presets = nlohmann::json::array();
@@ -164,6 +169,9 @@ struct Server::Impl {
         });
         http.post("/api/game", [](const http::Request& req, http::Response& res) {
             send_json(res, game_json(game_from_request(parse_body(req), default_rules())));
+        });
+        http.post("/api/pgn", [](const http::Request& req, http::Response& res) {
+            send_json(res, {{"pgn", game_pgn(parse_body(req), default_rules())}});
         });
         http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
         http.get("/api/files", [this](const http::Request&, http::Response& res) { send_json(res, dir().list()); });

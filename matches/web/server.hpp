@@ -3,6 +3,7 @@
 // engine, so no rules or search logic lives in JavaScript.
 //   GET  /                        the page (also /app.js, /style.css)
 //   POST /api/game                {start, moves, rules} -> the game as JSON (game_api.hpp)
+//   POST /api/pgn                 {start, moves, rules, black, white, ...} -> {"pgn": record}
 //   GET  /api/search?...          a search as server-sent events (search_stream.hpp)
 //   GET  /api/config              presets, rules sets, defaults
 //   GET  /api/files               the --records directory's files

@@ -3,14 +3,28 @@
 
 usage: browser_test.py LOA LOA_MATCH WORKDIR SCREENSHOT
 
-Starts `loa serve` on a free port with a records directory that a short loa-match run fills,
-then, as a user would: loads the page, plays a legal move by clicking, waits for the engine's
-reply, checks the board through the data-square/data-piece contract against the server's game,
-analyses (iterations stream in, the line is drawn, Stop ends it; the screenshot is taken then;
-then three lines at once, MultiPV),
-tries bad input (an illegal move, bad position text, an unknown record) and reads the message
-shown, replays a game record with the keyboard, and saves a screenshot of the board.
+Starts `loa serve` on a free port with a records directory that short loa-match runs fill, then
+does what a user does and checks what the page shows against the server's own answers (the
+board through the data-square / data-piece contract, the game through POST /api/game):
+
+- at 1280x900, 800x600 and a 390x844 phone: the board fits, nothing scrolls sideways, the
+  status and the main buttons are on the first screen (screenshots of each view beside
+  SCREENSHOT, in WORKDIR/shots: docs/web.md shows them);
+- playing: a click, a drag (the piece follows the pointer), the keyboard; the engine's reply
+  (the time from the click to the drawn reply at 300 ms a move is printed); the move list
+  numbered in pairs and clickable; Undo when the engine made the first move; the board flipped
+  for White; arrows hidden while the engine plays;
+- analysis: iterations, arrows, the evaluation bar, scores in Black's view (checked against the
+  server's search), the analysis following the game (navigation and moves), three lines
+  (MultiPV); a game over (from a link) highlights the winning group, ends the move list with
+  the result and says why Analyse does nothing;
+- a clock: the engine plans from both clocks, a flag fall ends the game;
+- rules and start (Scrambled Eggs), copy position, download PGN, bad input (illegal move,
+  illegal click, bad position: one clear message each);
+- replay by keyboard and by the move list; Watch following a match to its end (it switches to
+  the result JSON and stops polling the vanished state file); the tree-size plot.
 """
+import glob
 import json
 import os
 import re
@@ -18,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 
 try:
@@ -35,8 +50,11 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 loa, loa_match, work, screenshot = sys.argv[1:5]
 started = time.monotonic()
 records = os.path.join(work, "records")
-shutil.rmtree(records, ignore_errors=True)
-os.makedirs(records)
+shots = os.path.join(work, "shots")
+downloads = os.path.join(work, "downloads")
+for directory in (records, shots, downloads):
+    shutil.rmtree(directory, ignore_errors=True)
+    os.makedirs(directory)
 failure_shot = screenshot.replace(".png", "-failure.png")
 if os.path.exists(failure_shot):
     os.remove(failure_shot)  # a screenshot of an earlier failure would mislead
@@ -49,6 +67,9 @@ shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "full-width.
 server = subprocess.Popen([loa, "serve", "--port", "0", "--records", records, "--max-search-seconds", "30"],
                           stdout=subprocess.PIPE, text=True)
 driver = None
+live_match = None
+SIZES = [(1280, 900), (800, 600), (390, 844)]
+CONNECTING_GAME = "d1-b3 h5-g4 b1-b4 g4xg1 b4-e7 a3xc1 b3-e6 h3xf1 e1-e5"  # Black connects on the 9th ply
 
 
 def fail(message):
@@ -58,35 +79,106 @@ def fail(message):
     sys.exit(1)
 
 
-def post_game(base, start, moves):
-    request = urllib.request.Request(base + "/api/game", data=json.dumps({"start": start, "moves": moves}).encode(),
-                                     headers={"Content-Type": "application/json"})
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def post(base, path, body):
+    request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as reply:
         return json.load(reply)
 
 
-def board_pieces():
+def post_game(base, start, moves, rules="olympiad"):
+    return post(base, "/api/game", {"start": start, "moves": moves, "rules": rules})
+
+
+def js(script, *args):
+    return driver.execute_script(script, *args)
+
+
+def board_pieces(view="play"):
     """The board as the page shows it, read through the data-square / data-piece contract."""
-    squares = driver.find_elements(By.CSS_SELECTOR, "#play [data-square]") if driver.find_element(By.ID, "play").is_displayed() \
-        else driver.find_elements(By.CSS_SELECTOR, "#replay [data-square]")
-    if len(squares) != 64:
-        fail(f"{len(squares)} squares with data-square, not 64")
-    return {s.get_attribute("data-square"): s.get_attribute("data-piece") for s in squares if s.get_attribute("data-piece")}
+    squares = js(f"return [...document.querySelectorAll('#{view}-board [data-square]')].map(s => [s.dataset.square, s.dataset.piece || ''])")
+    check(len(squares) == 64, f"{len(squares)} squares with data-square, not 64")
+    return {name: piece for name, piece in squares if piece}
+
+
+def listed_moves(view="move-list"):
+    return js(f"return [...document.querySelectorAll('#{view} .move[data-ply]')].map(m => m.textContent)")
 
 
 def wait_for(condition, what, seconds=20):
     # Generous limits: RUN_SERIAL keeps other tests away, not other processes. An element the
     # page redraws while the condition reads it is read again at the next poll.
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.05,
+        return WebDriverWait(driver, seconds, poll_frequency=0.02,
                              ignored_exceptions=(StaleElementReferenceException,)).until(lambda d: condition())
     except Exception:
         fail(f"timed out waiting for {what}")
 
 
+def text(element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
 def message():
     box = driver.find_element(By.ID, "message")
     return box.text if box.is_displayed() else ""
+
+
+def click(element_id):
+    driver.find_element(By.ID, element_id).click()
+
+
+def square(name, view="play"):
+    return driver.find_element(By.CSS_SELECTOR, f'#{view}-board [data-square="{name}"]')
+
+
+def load(base, address="/"):
+    driver.get("about:blank")  # a whole new page, also when only the fragment differs
+    driver.get(base + address)
+    wait_for(lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true", "the page to load")
+    js("performance.setResourceTimingBufferSize(100000)")
+
+
+def set_value(element_id, value):
+    field = driver.find_element(By.ID, element_id)
+    field.clear()
+    field.send_keys(value)
+
+
+def new_game(side="b", movetime="300", clock=""):
+    Select(driver.find_element(By.ID, "human-side")).select_by_value(side)
+    set_value("movetime", movetime)
+    set_value("clock", clock + Keys.TAB)
+    click("new-game")
+    wait_for(lambda: listed_moves() == [] or side == "w", "a new game")
+
+
+def layout_check(view, width, height, first_screen_ids):
+    """Nothing scrolls sideways; the named elements are inside the first screen."""
+    geometry = js("""return {scroll: document.documentElement.scrollWidth, width: window.innerWidth, height: window.innerHeight,
+                     boxes: Object.fromEntries(arguments[0].map(id => { const r = document.getElementById(id).getBoundingClientRect();
+                       return [id, [r.left, r.top, r.right, r.bottom]]; }))}""", first_screen_ids)
+    check(geometry["scroll"] <= geometry["width"], f"{view} at {width}x{height}: the page is {geometry['scroll']} px wide in a {geometry['width']} px window")
+    for element_id, (left, top, right, bottom) in geometry["boxes"].items():
+        check(right <= geometry["width"] + 0.5 and bottom <= geometry["height"] + 0.5 and bottom > top,
+              f"{view} at {width}x{height}: #{element_id} at {left:.0f},{top:.0f}-{right:.0f},{bottom:.0f} is not on the first screen "
+              f"({geometry['width']}x{geometry['height']})")
+    # Tables and move lists stay inside the window (the tree-size table, a column pair per
+    # variant, scrolls inside its own box: the box must fit).
+    overflowing = js("""return [...document.querySelectorAll('.view:not([hidden]) table, .view:not([hidden]) .move-list, .view:not([hidden]) .table-box')]
+                          .filter(t => t.offsetParent && !t.parentElement.closest('.table-box'))
+                          .filter(t => t.getBoundingClientRect().right > window.innerWidth + 0.5).map(t => t.id || t.className)""")
+    check(not overflowing, f"{view} at {width}x{height}: {overflowing} reach beyond the window")
+
+
+def shot(name):
+    path = os.path.join(shots, name + ".png")
+    driver.save_screenshot(path)
+    return path
 
 
 try:
@@ -98,132 +190,316 @@ try:
 
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"):
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,900"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.get(base + "/")
-    wait_for(lambda: driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true", "the page to load")
+    driver.set_script_timeout(90)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    load(base)
 
-    # The start position, square by square.
-    expected = post_game(base, "startpos", [])["pieces"]
-    if board_pieces() != expected:
-        fail(f"start position on the page {board_pieces()} is not the server's {expected}")
+    # The start position, square by square; the page loaded without a failed request (the
+    # favicon included) and without a script error.
+    start = post_game(base, "startpos", [])
+    check(board_pieces() == start["pieces"], f"start position on the page {board_pieces()} is not the server's {start['pieces']}")
+    problems = [e["message"] for e in driver.get_log("browser") if e["level"] in ("SEVERE", "WARNING")]
+    check(not problems, f"the page logged {problems}")
+    check(driver.find_element(By.CSS_SELECTOR, "#play-board [role=grid]").get_attribute("aria-label"), "the board has no accessible name")
+    check(square("b1").get_attribute("aria-label") == "b1, black piece", f"b1 is announced as {square('b1').get_attribute('aria-label')!r}")
+    check(driver.find_element(By.ID, "play-status").get_attribute("aria-live") == "polite", "the status is not a live region")
 
-    # Play b1-d3 as Black by clicking, then wait for White's reply.
-    driver.find_element(By.ID, "movetime").clear()
-    driver.find_element(By.ID, "movetime").send_keys("200")
-    driver.find_element(By.CSS_SELECTOR, '[data-square="b1"]').click()
-    targets = driver.find_elements(By.CSS_SELECTOR, "#play .square.target")
-    if not any(t.get_attribute("data-square") == "d3" for t in targets):
-        fail("d3 is not marked as a target of b1")
-    driver.find_element(By.CSS_SELECTOR, '[data-square="d3"]').click()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 2, "the engine's reply", seconds=60)
-    moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
-    if moves[0] != "b1-d3":
-        fail(f"the first move is {moves[0]}, not b1-d3")
+    # ---- playing the engine at 300 ms a move ----
+    new_game("b", "300")
+    square("b1").click()
+    targets = js("return [...document.querySelectorAll('#play-board .square.target')].map(s => s.dataset.square)")
+    check("d3" in targets, f"d3 is not marked as a target of b1 ({targets})")
+    clicked = time.monotonic()
+    square("d3").click()
+    # One script in the page watches for the reply (and for arrows meanwhile), so that the
+    # test's own polling does not slow the page it times.
+    reply = driver.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        const t0 = performance.now() - arguments[0];
+        let arrows = 0;
+        const look = () => {
+          arrows += document.querySelectorAll('#play-board svg.arrows line').length;
+          const moves = [...document.querySelectorAll('#move-list .move[data-ply]')].map(m => m.textContent);
+          const reply = moves.length >= 2 && moves[1];
+          if (reply && document.querySelector(`#play-board [data-square="${reply.slice(3, 5)}"]`).dataset.piece === 'w')
+            done([performance.now() - t0, arrows]);
+          else if (performance.now() - t0 > 60000) done(null);
+          else requestAnimationFrame(look);
+        };
+        look();""", (time.monotonic() - clicked) * 1000)
+    check(reply is not None, "no reply from the engine within a minute")
+    reply_ms, arrows_while_thinking = reply
+    moves = listed_moves()
     game = post_game(base, "startpos", moves)  # also proves the engine's move legal
-    if board_pieces() != game["pieces"]:
-        fail(f"after {moves} the page shows {board_pieces()}, the server {game['pieces']}")
-    if game["side_to_move"] != "b":
-        fail("after the engine's reply it is not Black's turn")
-    print(f"played b1-d3, the engine answered {moves[1]}")
+    wait_for(lambda: board_pieces() == game["pieces"], "the engine's reply on the board")
+    check(moves[0] == "b1-d3", f"the first move is {moves[0]}, not b1-d3")
+    check(game["side_to_move"] == "b", "after the engine's reply it is not Black's turn")
+    check(arrows_while_thinking == 0, "the engine's line was drawn while it chose its move (arrows are for analysis)")
+    print(f"played b1-d3, the engine answered {moves[1]}: {reply_ms:.0f} ms from the click to the drawn reply at 300 ms a move")
 
-    # A second move by dragging a piece to a legal target.
-    drag = next(m for m in game["legal"] if m["from"])
-    ActionChains(driver).click_and_hold(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["from"]}"]')) \
-        .move_to_element(driver.find_element(By.CSS_SELECTOR, f'[data-square="{drag["to"]}"]')).release().perform()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#move-list li")) == 4, "the dragged move and the reply",
-             seconds=60)
-    moves = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")]
-    if moves[2] != drag["text"]:
-        fail(f"dragging {drag['text']} played {moves[2]}")
+    # A second move by dragging: the piece follows the pointer, then lands on a legal target.
+    drag = next(m for m in game["legal"] if m["from"] and not m["capture"])
+    ActionChains(driver).click_and_hold(square(drag["from"])).move_by_offset(23, 17).perform()
+    ghost = js("const g = document.querySelector('.drag-ghost'); return g && [g.dataset.piece, g.getBoundingClientRect().left + g.getBoundingClientRect().width / 2]")
+    origin = square(drag["from"]).rect
+    check(ghost and ghost[0] == "b" and abs(ghost[1] - (origin["x"] + origin["width"] / 2 + 23)) < 3,
+          f"no black piece under the pointer while dragging ({ghost}, square at {origin})")
+    ActionChains(driver).move_to_element(square(drag["to"])).release().perform()
+    wait_for(lambda: len(listed_moves()) == 4, "the dragged move and the reply", seconds=60)
+    moves = listed_moves()
+    check(moves[2] == drag["text"], f"dragging {drag['text']} played {moves[2]}")
+    check(not driver.find_elements(By.CSS_SELECTOR, ".drag-ghost"), "the dragged piece stayed on the page")
     game = post_game(base, "startpos", moves)
-    if board_pieces() != game["pieces"]:
-        fail(f"after {moves} the page shows {board_pieces()}, the server {game['pieces']}")
-    print(f"dragged {drag['text']}, the engine answered {moves[3]}")
+    wait_for(lambda: board_pieces() == game["pieces"], "the board after the drag and the reply")
+    # Numbered in pairs, as PGN: "1. b1-d3 <reply>", "2. <drag> <reply>".
+    pairs = js("return [...document.querySelectorAll('#move-list li.move-pair')].map(li => li.innerText.replace(/\\s+/g, ' ').trim())")
+    check(pairs == [f"1. {moves[0]} {moves[1]}", f"2. {moves[2]} {moves[3]}"], f"the move list reads {pairs}")
+    print(f"dragged {drag['text']}, the engine answered {moves[3]}; the list reads {pairs}")
 
-    # Analyse: iterations stream in and the best line is drawn, until Stop.
-    driver.find_element(By.ID, "analyse").click()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 9
-             and driver.find_elements(By.CSS_SELECTOR, "#play-board svg.arrows line"), "nine iterations and the line on the board",
-             seconds=90)
-    if driver.find_element(By.ID, "analyse").text != "Stop":
-        fail("the Analyse button does not offer Stop while analysing")
+    # An illegal click says why; an illegal move typed gets the server's message.
+    square(drag["to"]).click()
+    blocked = next(t for t in ["a1", "a8", "h1", "h8", "d5", "e4"] if t not in board_pieces() and
+                   not any(m["from"] == drag["to"] and m["to"] == t for m in game["legal"]))
+    square(blocked).click()
+    wait_for(lambda: "is not a legal move" in text("play-hint"), "a word on the illegal click")
+    print(f"illegal click: {text('play-hint')!r}")
+    driver.find_element(By.ID, "move-text").send_keys("a1-a8", Keys.ENTER)
+    wait_for(lambda: "a1-a8" in message(), "a message about the illegal move")
+    check(listed_moves() == moves, "an illegal move changed the move list")
+
+    # ---- analysis ----
+    click("analyse")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 6
+             and driver.find_elements(By.CSS_SELECTOR, "#play-board svg.arrows line") and driver.find_element(By.ID, "eval-bar").is_displayed(),
+             "six iterations, the line on the board and the evaluation bar", seconds=90)
+    check(text("analyse") == "Stop", "the Analyse button does not offer Stop while analysing")
+    check("Black's view" in text("eval-text") or "wins" in text("eval-text"), f"the evaluation bar reads {text('eval-text')!r}")
     driver.save_screenshot(screenshot)
-    driver.find_element(By.ID, "analyse").click()
-    wait_for(lambda: driver.find_element(By.ID, "analyse").text == "Analyse", "the analysis to stop")
-    print(f"analysed: {driver.find_element(By.ID, 'engine-summary').text}")
+    shot("analysis-1280x900")
 
-    # Several lines (MultiPV): with Lines 3 the analysis shows three lines of one depth, each
-    # starting with another move, best first.
+    # The analysis follows the game: a click on move 1 shows the position after it (White to
+    # move) and analyses that one. Its depth-4 score is the server's own search's, negated:
+    # scores are Black's.
+    driver.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="1"]').click()
+    at_one = post_game(base, "startpos", moves[:1])
+    wait_for(lambda: board_pieces() == at_one["pieces"] and "move 1 of 4" in text("play-status"), "the position after move 1")
+
+    def depth_four_score():
+        rows = js("return [...document.querySelectorAll('#iterations tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
+        return next((r[1] for r in rows if r[0] == "4"), None)
+
+    shown = wait_for(depth_four_score, "the analysis of the position after move 1", seconds=60)
+    with urllib.request.urlopen(base + "/api/search?" + urllib.parse.urlencode({"moves": " ".join(moves[:1]), "depth": 4})) as reply:
+        stream = reply.read().decode()
+    server_score = [json.loads(l[6:]) for l in stream.splitlines() if l.startswith("data: ")][-1]["score"]
+    kind, value = server_score.split()
+    check(kind == "cp" and int(shown) == -int(value), f"White to move, the server's score {server_score}: the page shows {shown}, not Black's view")
+    first_moves = js("return [...document.querySelectorAll('#iterations tbody tr')].map(r => r.cells[5].textContent.split(' ')[0])")
+    legal_at_one = {m["text"] for m in at_one["legal"]}
+    check(all(m in legal_at_one for m in first_moves), f"lines of another position in the panel: {first_moves}")
+    print(f"after move 1 (White to move) the page shows {shown}, the server's search {server_score}")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    wait_for(lambda: board_pieces() == game["pieces"] and text("analyse") == "Stop" and
+             len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 3, "the analysis back at the last move")
+    click("analyse")
+    wait_for(lambda: text("analyse") == "Analyse", "the analysis to stop")
+
+    # Several lines (MultiPV): three lines of one depth, each starting with another move.
     Select(driver.find_element(By.ID, "lines")).select_by_visible_text("3")
-    driver.find_element(By.ID, "analyse").click()
+    click("analyse")
 
     def three_lines():
-        rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
-                for tr in driver.find_elements(By.CSS_SELECTOR, "#lines-table tbody tr")]
+        rows = js("return [...document.querySelectorAll('#lines-table tbody tr')].map(r => [...r.cells].map(c => c.textContent))")
         return rows if len(rows) == 3 and rows[0][1] == rows[2][1] and int(rows[0][1]) >= 3 else None
 
     rows = wait_for(three_lines, "three analysis lines of one depth", seconds=60)
-    driver.find_element(By.ID, "analyse").click()
-    wait_for(lambda: driver.find_element(By.ID, "analyse").text == "Analyse", "the analysis to stop")
-    if [r[0] for r in rows] != ["1", "2", "3"] or len({r[3].split()[0] for r in rows}) != 3:
-        fail(f"the lines are not three lines with different first moves: {rows}")
+    click("analyse")
+    wait_for(lambda: text("analyse") == "Analyse", "the analysis to stop")
+    check([r[0] for r in rows] == ["1", "2", "3"] and len({r[3].split()[0] for r in rows}) == 3, f"the lines are {rows}")
     print(f"three lines at depth {rows[0][1]}: " + "; ".join(f"{r[2]} {r[3].split()[0]}" for r in rows))
     Select(driver.find_element(By.ID, "lines")).select_by_visible_text("1")
 
-    # Bad input shows a message and changes nothing.
-    driver.find_element(By.ID, "move-text").send_keys("a1-a8", Keys.ENTER)
-    wait_for(lambda: "a1-a8" in message(), "a message about the illegal move")
-    print(f"illegal move: {message()!r}")
-    if [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#move-list li")] != moves:
-        fail("an illegal move changed the move list")
-    driver.find_element(By.ID, "position-text").send_keys("bbb/www x")
-    driver.find_element(By.ID, "set-position").click()
-    wait_for(lambda: "position" in message(), "a message about the bad position")
-    print(f"bad position: {message()!r}")
-    if board_pieces() != game["pieces"]:
-        fail("a bad position changed the board")
+    # Proven results in words, from either side's search, and scores as Black's.
+    views = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/score.js').then(m => done(['win 5 w', 'loss 4 b', 'win 1 b', 'cp 30 w', 'cp 30 b', 'cp -7 b']
+          .map(t => m.blackView(t.slice(0, -2), t.slice(-1)).text)));""")
+    check(views == ["White wins in 3 moves (5 plies)", "White wins in 2 moves (4 plies)", "Black wins in 1 move (1 ply)", "-30", "+30", "-7"],
+          f"scores read {views}")
 
-    # Replay the first record with the keyboard.
-    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="replay"]').click()
-    wait_for(lambda: driver.find_element(By.ID, "replay-ply").text.startswith("ply "), "the record to open")
+    # ---- positions: a bad one (one clear message), Enter in the box, New game ----
+    driver.find_element(By.ID, "position-text").send_keys("8/8/8/8/8/8/8 b", Keys.ENTER)
+    wait_for(lambda: "ranks" in message(), "a message about the bad position")
+    check(message().count("position") == 1, f"the message is {message()!r}")
+    check(board_pieces() == game["pieces"], "a bad position changed the board")
+    print(f"bad position: {message()!r}")
+    eggs = post_game(base, "eggs", [])
+    set_value("position-text", eggs["position"] + Keys.ENTER)
+    wait_for(lambda: board_pieces() == eggs["pieces"], "the position set with Enter")
+    click("new-game")
+    wait_for(lambda: board_pieces() == start["pieces"], "New game back at the standard start")
+    Select(driver.find_element(By.ID, "start-kind")).select_by_value("eggs")
+    wait_for(lambda: board_pieces() == eggs["pieces"], "a new game from Scrambled Eggs")
+    Select(driver.find_element(By.ID, "rules")).select_by_value("codingame")
+    wait_for(lambda: "rules=codingame" in driver.current_url and board_pieces() == eggs["pieces"], "the rule set in the address")
+    Select(driver.find_element(By.ID, "rules")).select_by_value("olympiad")
+    Select(driver.find_element(By.ID, "start-kind")).select_by_value("startpos")
+    print("Enter in the position box, New game, Scrambled Eggs and the rule set work")
+
+    # ---- the user plays White: the board turns, the engine moves first and Undo keeps it ----
+    new_game("w", "100")
+    wait_for(lambda: len(listed_moves()) == 1, "the engine's first move")
+    check(js("return document.querySelector('#play-board [data-square]').dataset.square") == "h1", "the board is not flipped for White")
+    click("undo")
+    wait_for(lambda: "first move stays" in text("play-hint"), "Undo keeping the engine's first move")
+    time.sleep(0.5)
+    check(len(listed_moves()) == 1, f"Undo let the engine play again: {listed_moves()}")
+    shot("flipped-1280x900")
+    print(f"as White: the board flipped, the engine opened {listed_moves()[0]}, Undo said {text('play-hint')!r}")
+
+    # ---- the keyboard: both sides by hand, a square reached with the arrows and Enter ----
+    new_game("both")
+    wait_for(lambda: js("return document.querySelector('#play-board [data-square]').dataset.square") == "a8", "the board back unflipped")
+    square("b1").click()  # picks up b1, and the board's focus is there: the keyboard goes on from it
+    focused = lambda: js("return document.activeElement.dataset.square")
+    square("b1").send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_UP, Keys.ARROW_UP)
+    check(focused() == "d3", f"the arrows took the focus to {focused()}, not d3")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(lambda: listed_moves() == ["b1-d3"], "b1-d3 played with the keyboard")
+    print("played b1-d3 with the arrow keys and Enter")
+
+    # ---- copy the position, download the game ----
+    click("copy-position")
+    after_one = post_game(base, "startpos", ["b1-d3"])
+    wait_for(lambda: driver.find_element(By.ID, "position-text").get_attribute("value") == after_one["position"], "the position copied")
+    click("download-pgn")
+    wait_for(lambda: glob.glob(os.path.join(downloads, "*.pgn")), "the PGN download")
+    time.sleep(0.3)
+    pgn = open(glob.glob(os.path.join(downloads, "*.pgn"))[0]).read()
+    check("1. b1-d3" in pgn and '[Result "*"]' in pgn, f"the downloaded PGN reads {pgn!r}")
+
+    # ---- a game over, from a link: the winning group, the result, Analyse explains ----
+    load(base, "/#moves=" + urllib.parse.quote(CONNECTING_GAME))
+    over = post_game(base, "startpos", CONNECTING_GAME.split())
+    wait_for(lambda: board_pieces() == over["pieces"] and "Game over" in text("play-status"), "the linked game at its end")
+    winners = set(js("return [...document.querySelectorAll('#play-board .square.winner')].map(s => s.dataset.square)"))
+    black = {sq for sq, p in over["pieces"].items() if p == "b"}
+    check(winners == black, f"the winning group is highlighted as {winners}, Black has {black}")
+    result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
+    check(result and result.startswith("0-1") and "connection" in result, f"the move list ends with {result!r}")
+    click("analyse")
+    wait_for(lambda: "nothing to analyse" in text("play-hint"), "Analyse saying why it does nothing")
+    check(text("analyse") == "Analyse", "Analyse started on a finished game")
+    click("engine-move")
+    wait_for(lambda: "no move to make" in text("play-hint"), "Engine move saying why it does nothing")
+    shot("game-over-1280x900")
+    print(f"linked game: {text('play-status')!r}, {len(winners)} pieces highlighted, list ends {result!r}")
+
+    # ---- a clock: the engine plans from both clocks; the user's flag falls ----
+    load(base)
+    new_game("b", "300", "0.05+0")  # three seconds each
+    wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed() and "0:0" in text("clock-top"), "the clocks")
+    square("b1").click()
+    square("d3").click()
+    wait_for(lambda: len(listed_moves()) == 2, "the engine's reply on the clock", seconds=10)
+    left = js("return [document.getElementById('clock-top').textContent, document.getElementById('clock-bottom').textContent]")
+    wait_for(lambda: "flag fell" in text("play-status"), "Black's flag to fall", seconds=10)
+    check("White wins on time" in text("play-status"), f"the status reads {text('play-status')!r}")
+    result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
+    check(result and result.startswith("1-0"), f"the move list ends with {result!r} after the flag fell")
+    check(driver.find_elements(By.CSS_SELECTOR, ".clock.flagged"), "no flagged clock shown")
+    shot("clock-1280x900")
+    print(f"clock 0.05+0: after the engine's reply {left}; then {text('play-status')!r}")
+
+    # ---- replay: the keyboard and the move list ----
+    click_tab = lambda name: driver.find_element(By.CSS_SELECTOR, f'#tabs [data-tab="{name}"]').click()
+    click_tab("replay")
+    wait_for(lambda: text("replay-ply").startswith("ply "), "the record to open")
     record = json.load(urllib.request.urlopen(base + "/api/records/games.pgn"))["games"][0]
     total = len(record["moves"])
-    if driver.find_element(By.ID, "replay-ply").text != f"ply {total} / {total}":
-        fail(f"the replay opened at {driver.find_element(By.ID, 'replay-ply').text}, not at its end")
+    check(text("replay-ply") == f"ply {total} / {total}", f"the replay opened at {text('replay-ply')}, not at its end")
     body = driver.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.HOME)
-    wait_for(lambda: driver.find_element(By.ID, "replay-ply").text == f"ply 0 / {total}", "Home")
+    wait_for(lambda: text("replay-ply") == f"ply 0 / {total}", "Home")
     body.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)
-    wait_for(lambda: driver.find_element(By.ID, "replay-ply").text == f"ply 2 / {total}", "two steps forward")
+    wait_for(lambda: text("replay-ply") == f"ply 2 / {total}", "two steps forward")
     expected = post_game(base, record["start"], record["moves"][:2])["pieces"]
-    wait_for(lambda: board_pieces() == expected, "the board after two plies of the record")
-    print(f"replayed 2 of the record's {total} plies")
+    wait_for(lambda: board_pieces("replay") == expected, "the board after two plies of the record")
+    driver.find_element(By.CSS_SELECTOR, '#replay-moves .move[data-ply="5"]').click()
+    expected = post_game(base, record["start"], record["moves"][:5])["pieces"]
+    wait_for(lambda: text("replay-ply") == f"ply 5 / {total}" and board_pieces("replay") == expected, "ply 5 from the move list")
+    print(f"replayed the record's {total} plies by keyboard and by the move list")
 
-    # The finished match's standings, and a tree-size result as table and plot.
-    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="watch"]').click()
-    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr")) == 1, "the match's standings")
-    # One read of the whole row: the page rebuilds the table every 2 s, and cells read one by
-    # one can go stale between two WebDriver calls.
-    row = driver.execute_script("return [...document.querySelectorAll('#watch-pairings tbody tr td')].map(td => td.innerText)")
-    if row[:2] != ["a", "b"] or sum(int(x) for x in row[2:5]) != 2:
-        fail(f"the standings row is {row}")
-    driver.save_screenshot(screenshot.replace(".png", "-watch.png"))
-    driver.find_element(By.CSS_SELECTOR, '#tabs [data-tab="experiments"]').click()
+    # ---- watch a match to its end ----
+    live_json = os.path.join(records, "live.json")
+    live_match = subprocess.Popen([loa_match, "--engine", "name=c,st=0.02", "--engine", "name=d,st=0.02", "--games", "4", "-q",
+                                   "--json", live_json, "--pgn", os.path.join(records, "live.pgn")], stdout=subprocess.DEVNULL)
+    wait_for(lambda: os.path.exists(live_json + ".state"), "the match's state file")
+    click_tab("watch")
+    wait_for(lambda: any(o.get_attribute("value") == "live.json.state" for o in driver.find_elements(By.CSS_SELECTOR, "#match-file option")),
+             "the running match in the file list (without a reload)", seconds=15)
+    Select(driver.find_element(By.ID, "match-file")).select_by_value("live.json.state")
+    wait_for(lambda: "(running)" in text("watch-summary"), "the running match's standings")
+    shot("watch-running-1280x900")
+    live_match.wait(timeout=120)
+    wait_for(lambda: driver.find_element(By.ID, "match-file").get_attribute("value") == "live.json" and "(finished)" in text("watch-summary"),
+             "the view to move to the finished match's result", seconds=15)
+    polled = lambda: js("return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/match/live.json.state')).length")
+    before = polled()
+    time.sleep(4.5)
+    check(polled() == before, "the page still asks for the vanished state file")
+    check(message() == "", f"the page shows {message()!r} after the match ended")
+    check("4 of 4 games" in text("watch-summary"), f"the summary reads {text('watch-summary')!r}")
+    print(f"watched a match to its end: {text('watch-summary')!r}, {text('watch-updated')!r}")
+
+    # The tree-size table and plot.
+    click_tab("experiments")
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#treesize-table tbody tr")) > 0
              and driver.find_elements(By.CSS_SELECTOR, "#treesize-plot polyline"), "the tree-size table and plot")
-    driver.save_screenshot(screenshot.replace(".png", "-experiments.png"))
-    print(f"watched the match ({row}); tree sizes: "
-          f"{len(driver.find_elements(By.CSS_SELECTOR, '#treesize-table tbody tr'))} depths")
+    shot("experiments-1280x900")
+
+    # ---- three window sizes: every view fits ----
+    for width, height in SIZES:
+        driver.set_window_size(width, height)
+        size = f"{width}x{height}"
+        load(base, "/#moves=" + urllib.parse.quote(" ".join(moves)))
+        wait_for(lambda: listed_moves() == moves, "the linked game")
+        layout_check("play", width, height, ["play-status", "new-game", "analyse", "play-board"])
+        shot(f"play-{size}")
+        click("analyse")
+        wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 5, "an analysis", seconds=60)
+        layout_check("analysis", width, height, ["play-status", "analyse"])
+        driver.execute_script("document.getElementById('iterations').scrollIntoView()")
+        shot(f"analysis-{size}")
+        click("analyse")
+        click_tab("replay")
+        wait_for(lambda: text("replay-ply").startswith("ply "), "the record")
+        layout_check("replay", width, height, ["replay-status", "replay-board"])
+        shot(f"replay-{size}")
+        click_tab("watch")
+        wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#watch-pairings tbody tr")) == 1, "the standings")
+        layout_check("watch", width, height, ["match-file"])
+        shot(f"watch-{size}")
+        click_tab("experiments")
+        wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#treesize-plot polyline"), "the plot")
+        layout_check("experiments", width, height, ["treesize-file"])
+        print(f"{size}: play, analysis, replay, watch and experiments fit")
 
     # An unknown record named in the address.
     driver.get(base + "/#replay=nothere.pgn")
     wait_for(lambda: "nothere.pgn" in message(), "a message about the unknown record")
     print(f"unknown record: {message()!r}")
+except SystemExit:
+    raise
 except Exception as error:  # an unexpected exception gets the failure line and the screenshot too
     fail(repr(error))
 finally:
+    if live_match is not None and live_match.poll() is None:
+        live_match.kill()
     if driver is not None:
         driver.quit()
         driver = None
@@ -236,4 +512,4 @@ finally:
 
 if server.returncode != 0:
     fail(f"loa serve exited with {server.returncode}")
-print(f"browser test passed in {time.monotonic() - started:.1f} s; screenshot {screenshot}")
+print(f"browser test passed in {time.monotonic() - started:.1f} s; screenshots in {shots}")

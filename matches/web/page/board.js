@@ -1,0 +1,208 @@
+// The board: 64 squares drawn from the server's game JSON, with the input a person expects of an
+// online board. Squares carry data-square="b1" and, when occupied, data-piece="b"|"w" (the
+// contract the browser test reads). Coordinates stand outside the squares, so that they never
+// cover a piece.
+//
+// Input, for a board made with onSquare: a click on a piece then on a target, or a drag from
+// one to the other (the piece follows the pointer), or the keyboard (arrow keys move between
+// squares, Enter or Space acts as a click). onSquare(name, "down"|"up") is told of each press
+// and release; it returns true when the press picked up a piece that may be dragged.
+
+export const FILES = "abcdefgh";
+const SVG = "http://www.w3.org/2000/svg";
+const PIECE_NAMES = { b: "black piece", w: "white piece" };
+
+export class Board {
+  constructor(frame, { onSquare = null, label = "board" } = {}) {
+    this.frame = frame;
+    this.flipped = false;
+    this.onSquare = onSquare;
+    this.squares = {};
+    this.focused = "a1";
+
+    frame.classList.add("board-frame");
+    this.grid = document.createElement("div");
+    this.grid.className = "board";
+    this.grid.setAttribute("role", "grid");
+    this.grid.setAttribute("aria-label", label);
+    this.rows = [];
+    for (let row = 0; row < 8; ++row) {
+      const r = document.createElement("div");
+      r.setAttribute("role", "row");
+      r.className = "board-row";
+      this.rows.push(r);
+      this.grid.appendChild(r);
+    }
+    for (let rank = 1; rank <= 8; ++rank) {
+      for (let file = 0; file < 8; ++file) {
+        const name = FILES[file] + rank;
+        const square = document.createElement("div");
+        square.className = "square " + ((file + rank) % 2 === 0 ? "light" : "dark");
+        square.dataset.square = name;
+        square.setAttribute("role", "gridcell");
+        square.tabIndex = -1;
+        this.squares[name] = square;
+      }
+    }
+    this.ranks = document.createElement("div");
+    this.ranks.className = "coords ranks";
+    this.ranks.setAttribute("aria-hidden", "true");
+    this.files = document.createElement("div");
+    this.files.className = "coords files";
+    this.files.setAttribute("aria-hidden", "true");
+    this.arrows = document.createElementNS(SVG, "svg");
+    this.arrows.setAttribute("class", "arrows");
+    this.arrows.setAttribute("viewBox", "0 0 8 8");
+    this.arrows.setAttribute("aria-hidden", "true");
+    const inner = document.createElement("div");
+    inner.className = "board-inner";
+    inner.append(this.grid, this.arrows);
+    frame.append(this.ranks, inner, this.files);
+    this.place();
+    if (onSquare) this.listen();
+  }
+
+  // Squares in reading order for the side at the bottom (White at the bottom unless flipped).
+  place() {
+    for (let row = 0; row < 8; ++row) {
+      const rank = this.flipped ? row + 1 : 8 - row;
+      this.rows[row].replaceChildren(...[...Array(8).keys()].map((col) => this.squares[FILES[this.flipped ? 7 - col : col] + rank]));
+    }
+    const ranks = [...Array(8).keys()].map((row) => (this.flipped ? row + 1 : 8 - row));
+    const files = [...FILES];
+    if (this.flipped) files.reverse();
+    this.ranks.innerHTML = ranks.map((r) => `<span>${r}</span>`).join("");
+    this.files.innerHTML = files.map((f) => `<span>${f}</span>`).join("");
+    this.squares[this.focused].tabIndex = 0;  // one square is the board's stop in the tab order
+  }
+
+  flip(flipped) {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.place();
+    this.clearLine();
+  }
+
+  // Pointer and keyboard input.
+  listen() {
+    const squareAt = (x, y) => {
+      const el = document.elementFromPoint(x, y);
+      const square = el && el.closest("[data-square]");
+      return square && this.grid.contains(square) ? square.dataset.square : null;
+    };
+    this.grid.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      e.preventDefault();
+      const name = squareAt(e.clientX, e.clientY);
+      if (!name) return;
+      this.moveFocus(name, false);
+      if (this.onSquare(name, "down")) this.startDrag(name, e);
+    });
+    this.grid.addEventListener("pointermove", (e) => this.followPointer(e));
+    const release = (e) => {
+      this.endDrag();
+      const name = squareAt(e.clientX, e.clientY);
+      if (name) this.onSquare(name, "up");
+    };
+    this.grid.addEventListener("pointerup", release);
+    this.grid.addEventListener("pointercancel", () => this.endDrag());
+    this.grid.addEventListener("keydown", (e) => {
+      const [file, rank] = [FILES.indexOf(this.focused[0]), Number(this.focused[1])];
+      const sign = this.flipped ? -1 : 1;
+      const step = { ArrowLeft: [-sign, 0], ArrowRight: [sign, 0], ArrowUp: [0, sign], ArrowDown: [0, -sign] }[e.key];
+      if (step) {
+        e.preventDefault();
+        e.stopPropagation();  // the page's own arrow keys (move list) are not for the board
+        const f = Math.min(7, Math.max(0, file + step[0])), r = Math.min(8, Math.max(1, rank + step[1]));
+        this.moveFocus(FILES[f] + r, true);
+      } else if (e.key === "Enter" || e.key === " ") {
+        e.preventDefault();
+        this.onSquare(this.focused, "down");
+      }
+    });
+  }
+
+  moveFocus(name, focus) {
+    this.squares[this.focused].tabIndex = -1;
+    this.focused = name;
+    this.squares[name].tabIndex = 0;
+    if (focus) this.squares[name].focus();
+  }
+
+  // The piece under the pointer while a move is dragged: a copy that follows it, its square
+  // showing the piece faded until the release.
+  startDrag(name, e) {
+    const square = this.squares[name];
+    const ghost = document.createElement("div");
+    ghost.className = "drag-ghost";
+    ghost.dataset.piece = square.dataset.piece;
+    const size = square.getBoundingClientRect().width;
+    ghost.style.width = ghost.style.height = `${size}px`;
+    document.body.appendChild(ghost);
+    square.classList.add("dragged");
+    this.drag = { ghost, square, size, moved: false };
+    this.grid.setPointerCapture?.(e.pointerId);
+    this.followPointer(e);
+  }
+
+  followPointer(e) {
+    if (!this.drag) return;
+    this.drag.ghost.style.transform = `translate(${e.clientX - this.drag.size / 2}px, ${e.clientY - this.drag.size / 2}px)`;
+  }
+
+  endDrag() {
+    if (!this.drag) return false;
+    this.drag.ghost.remove();
+    this.drag.square.classList.remove("dragged");
+    this.drag = null;
+    return true;
+  }
+
+  // Pieces from the server's game JSON; marks: last move, selection, targets, and at the end of
+  // a game the connected group(s) of the winner(s).
+  render(game, marks = {}) {
+    const winners = new Set(marks.connected || []);
+    for (const [name, square] of Object.entries(this.squares)) {
+      const piece = game.pieces[name];
+      if (piece) square.dataset.piece = piece;
+      else delete square.dataset.piece;
+      square.classList.remove("last", "selected", "target", "capture", "winner");
+      if (piece && winners.has(piece)) square.classList.add("winner");
+      square.setAttribute("aria-label", `${name}${piece ? ", " + PIECE_NAMES[piece] : ""}`);
+      square.removeAttribute("aria-selected");
+    }
+    if (game.last_move) {
+      this.squares[game.last_move.from].classList.add("last");
+      this.squares[game.last_move.to].classList.add("last");
+    }
+    if (marks.selected) {
+      this.squares[marks.selected].classList.add("selected");
+      this.squares[marks.selected].setAttribute("aria-selected", "true");
+    }
+    for (const m of marks.targets || []) {
+      this.squares[m.to].classList.add("target");
+      if (m.capture) this.squares[m.to].classList.add("capture");
+      this.squares[m.to].setAttribute("aria-label", this.squares[m.to].getAttribute("aria-label") + ", a target");
+    }
+  }
+
+  // The engine's line as numbered arrows (at most four moves), the mover's in blue, the
+  // reply's in red.
+  drawLine(moves) {
+    const centre = (sq) => {
+      const file = FILES.indexOf(sq[0]), rank = Number(sq[1]);
+      return this.flipped ? [7 - file + 0.5, rank - 1 + 0.5] : [file + 0.5, 8 - rank + 0.5];
+    };
+    let svg = `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto">` +
+      `<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>`;
+    moves.filter((m) => m !== "pass").slice(0, 4).forEach((text, i) => {
+      const [x1, y1] = centre(text.slice(0, 2)), [x2, y2] = centre(text.slice(3, 5));
+      const colour = i % 2 === 0 ? "rgba(42,122,226,0.8)" : "rgba(217,83,79,0.8)";
+      svg += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="0.13" marker-end="url(#head)"/>` +
+        `<text x="${x1}" y="${y1 + 0.12}" font-size="0.34" text-anchor="middle" fill="#fff" stroke="#000" stroke-width="0.02">${i + 1}</text>`;
+    });
+    this.arrows.innerHTML = svg;
+  }
+
+  clearLine() { this.arrows.innerHTML = ""; }
+}

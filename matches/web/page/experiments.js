@@ -1,0 +1,56 @@
+// Experiments: a tree-size result (loa-match treesize) as a table and a plot of nodes against
+// depth.
+
+import { $, api, cells, fillFileList, showMessage } from "./api.js";
+
+async function showTreesize(name) {
+  if (!name) return;
+  let t;
+  try {
+    t = await api(`/api/treesize/${encodeURIComponent(name)}`);
+  } catch (e) {
+    showMessage(`tree size: ${e.message}`);
+    return;
+  }
+  const names = t.variants.map((v) => v.name);
+  $("treesize-summary").textContent = `${t.positions} positions, evaluation ${t.eval}; ratio = nodes / nodes of ${t.baseline}`;
+  const head = document.querySelector("#treesize-table thead");
+  head.innerHTML = "";
+  cells(head.insertRow(), ["depth", ...names.flatMap((n) => [`${n} nodes`, "ratio"])]);
+  const body = document.querySelector("#treesize-table tbody");
+  body.innerHTML = "";
+  for (const row of t.depths) {
+    cells(body.insertRow(), [row.depth, ...row.variants.flatMap((v) => [v.nodes.toLocaleString(), v.ratio.toFixed(3)])]);
+  }
+  // Nodes against depth on a log scale, one line per variant (the SVG scales to its box).
+  const svg = $("treesize-plot");
+  const W = 720, H = 360, left = 70, right = 230, top = 20, bottom = 40;
+  const depths = t.depths.map((r) => r.depth);
+  const all = t.depths.flatMap((r) => r.variants.map((v) => Math.max(1, v.nodes)));
+  const lo = Math.floor(Math.log10(Math.min(...all))), hi = Math.ceil(Math.log10(Math.max(...all)));
+  const x = (d) => left + (depths.length > 1 ? (d - depths[0]) / (depths[depths.length - 1] - depths[0]) : 0.5) * (W - left - right);
+  const y = (n) => top + (1 - (Math.log10(Math.max(1, n)) - lo) / Math.max(1, hi - lo)) * (H - top - bottom);
+  const colours = ["#2a7ae2", "#d9534f", "#5cb85c", "#f0ad4e", "#6f42c1", "#17a2b8", "#333", "#e83e8c"];
+  let out = "";
+  for (let e = lo; e <= hi; ++e) {
+    out += `<line x1="${left}" x2="${W - right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>` +
+      `<text x="${left - 6}" y="${y(10 ** e) + 4}" font-size="11" text-anchor="end">1e${e}</text>`;
+  }
+  for (const d of depths) out += `<text x="${x(d)}" y="${H - bottom + 16}" font-size="11" text-anchor="middle">${d}</text>`;
+  out += `<text x="${(left + W - right) / 2}" y="${H - 6}" font-size="12" text-anchor="middle">depth</text>`;
+  names.forEach((n, i) => {
+    const points = t.depths.map((r) => `${x(r.depth)},${y(r.variants[i].nodes)}`).join(" ");
+    const c = colours[i % colours.length];
+    out += `<polyline points="${points}" fill="none" stroke="${c}" stroke-width="2"/>` +
+      `<text x="${W - right + 8}" y="${top + 14 * (i + 1)}" font-size="11" fill="${c}">${n}</text>`;
+  });
+  svg.innerHTML = out;
+  showMessage("");
+}
+
+export async function initExperiments() {
+  $("treesize-file").onchange = (e) => showTreesize(e.target.value);
+  if (await fillFileList($("treesize-file"), "treesize")) await showTreesize($("treesize-file").value);
+}
+
+export const refreshTreesizeList = () => fillFileList($("treesize-file"), "treesize");

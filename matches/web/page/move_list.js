@@ -1,0 +1,62 @@
+// A move list as PGN numbers it: one row per move pair, counted from the standard start's first
+// mover (Black), "1. … a2-c2" when a game starts with White to move. Each move is a button that
+// goes to the position after it; the game's result closes the list.
+
+export function renderMoveList(list, { moves, startSide = "b", current = moves.length, result = "", onSelect = null }) {
+  list.innerHTML = "";
+  const offset = startSide === "b" ? 0 : 1;  // a game White begins leaves the first half-row empty
+  let row = null;
+  let currentButton = null;
+  for (let i = 0; i < moves.length; ++i) {
+    const half = (i + offset) % 2;
+    if (!row || half === 0) {
+      row = document.createElement("li");
+      row.className = "move-pair";
+      const number = document.createElement("span");
+      number.className = "move-number";
+      number.textContent = `${Math.floor((i + offset) / 2) + 1}.`;
+      row.appendChild(number);
+      if (half === 1) {
+        const gap = document.createElement("span");
+        gap.className = "move gap";
+        gap.textContent = "…";
+        row.appendChild(gap);
+      }
+      list.appendChild(row);
+    }
+    const move = document.createElement(onSelect ? "button" : "span");
+    move.className = "move";
+    move.textContent = moves[i];
+    move.dataset.ply = String(i + 1);
+    if (onSelect) {
+      move.type = "button";
+      move.onclick = () => onSelect(i + 1);
+      move.setAttribute("aria-label", `move ${Math.floor((i + offset) / 2) + 1}, ${half === 0 ? "Black" : "White"}: ${moves[i]}`);
+    }
+    if (i + 1 === current) {
+      move.classList.add("current");
+      move.setAttribute("aria-current", "step");
+      currentButton = move;
+    }
+    row.appendChild(move);
+  }
+  if (result) {
+    const end = document.createElement("li");
+    end.className = "move-result";
+    end.textContent = result;
+    list.appendChild(end);
+  }
+  // The current move in view inside the list's own box (the page itself does not scroll).
+  if (currentButton) {
+    const top = currentButton.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - currentButton.offsetHeight)
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  } else if (current >= moves.length) {
+    list.scrollTop = list.scrollHeight;
+  }
+}
+
+// "0-1 · black wins by connection" for the end of a list.
+export function resultLine(result, description) {
+  return `${result} · ${description}`;
+}

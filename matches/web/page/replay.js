@@ -1,0 +1,108 @@
+// Replay: the games of a records file (the records directory's, or one the user opens), move
+// by move, with the keyboard or the move list.
+
+import { $, api, fillFileList, showMessage } from "./api.js";
+import { Board } from "./board.js";
+import { renderMoveList, resultLine } from "./move_list.js";
+
+const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0 };
+
+export function describeGame(game) {
+  if (game.over) return `Game over: ${game.description}`;
+  const side = game.side_to_move === "b" ? "Black" : "White";
+  return `${side} to move` + (game.legal.length === 1 && game.legal[0].text === "pass" ? " (no legal move: pass)" : "");
+}
+
+// A file of the records directory by name, or the text of a file the user opened.
+export async function openRecords(name, text) {
+  if (!name) return;
+  const token = ++replay.opening;
+  try {
+    const reply = text === undefined ? await api(`/api/records/${encodeURIComponent(name)}`)
+      : await fetch("/api/records", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text })
+        .then(async (r) => { const d = await r.json(); if (!r.ok) throw new Error(d.error); return d; });
+    if (token !== replay.opening) return;  // another file was chosen meanwhile
+    replay.games = reply.games;
+    showMessage("");
+  } catch (e) {
+    showMessage(`records: ${e.message}`);
+    return;
+  }
+  const select = $("records-game");
+  select.innerHTML = "";
+  replay.games.forEach((g, i) => {
+    const t = g.tags;
+    select.add(new Option(`${i + 1}. ${t.Black || "?"} (b) – ${t.White || "?"} (w) ${t.Result || ""}`, String(i)));
+  });
+  await openGame(0);
+}
+
+async function openGame(index) {
+  replay.game = replay.games[index];
+  replay.cache.clear();
+  if (!replay.game) return;
+  const body = document.querySelector("#replay-tags tbody");
+  body.innerHTML = "";
+  for (const [tag, value] of Object.entries(replay.game.tags)) {
+    const row = body.insertRow();
+    row.insertCell().textContent = tag;
+    row.insertCell().textContent = value;
+  }
+  await showPly(replay.game.moves.length);
+}
+
+async function showPly(ply) {
+  const g = replay.game;
+  if (!g) return;
+  ply = Math.max(0, Math.min(g.moves.length, ply));
+  replay.ply = ply;
+  let state = replay.cache.get(ply);
+  if (!state) {
+    try {
+      state = await api("/api/game", { start: g.start, moves: g.moves.slice(0, ply) });
+    } catch (e) {
+      showMessage(`replay: ${e.message}`);
+      return;
+    }
+    if (replay.game !== g) return;  // another game was opened meanwhile
+    replay.cache.set(ply, state);
+  }
+  if (replay.game !== g || replay.ply !== ply) return;  // a later step or another game came first
+  const connected = state.over && state.termination.includes("connection") ? state.connected : [];
+  replay.board.render(state, { connected });
+  $("replay-ply").textContent = `ply ${ply} / ${g.moves.length}`;
+  $("replay-status").textContent = describeGame(state);
+  const t = g.tags;
+  renderMoveList($("replay-moves"), { moves: g.moves, startSide: g.start.trim().slice(-1) === "w" ? "w" : "b", current: ply,
+    result: t.Result && t.Result !== "*" ? resultLine(t.Result, t.Termination || "") : "", onSelect: showPly });
+}
+
+export async function initReplay() {
+  replay.board = new Board($("replay-board"), { label: "replayed game" });
+  $("records-file").onchange = (e) => openRecords(e.target.value);
+  $("records-game").onchange = (e) => openGame(Number(e.target.value));
+  $("replay-first").onclick = () => showPly(0);
+  $("replay-back").onclick = () => showPly(replay.ply - 1);
+  $("replay-forward").onclick = () => showPly(replay.ply + 1);
+  $("replay-last").onclick = () => showPly(Infinity);
+  $("replay-flip").onclick = () => { replay.board.flip(!replay.board.flipped); };
+  document.addEventListener("keydown", (e) => {
+    if ($("replay").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: 0, End: Infinity }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    showPly(to);
+  });
+  $("records-upload").onchange = async (e) => {
+    const file = e.target.files[0];
+    if (file) openRecords(file.name, await file.text());
+  };
+  return fillFileList($("records-file"), "records");
+}
+
+export const refreshRecordsList = () => fillFileList($("records-file"), "records");
+
+// The tab shown: a record is open (the chosen file's first game) unless one already is.
+export function replayVisible() {
+  if (!replay.game && !replay.opening && $("records-file").value) openRecords($("records-file").value);
+}
