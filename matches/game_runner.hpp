@@ -37,6 +37,9 @@ struct GameRecord {
     std::vector<double> black_move_ms, white_move_ms;
     double max_overshoot_ms = 0;  // worst time used beyond a move's own hard limit
     std::uint64_t black_nodes = 0, white_nodes = 0;
+    // Non-empty: the rule set (loa::to_string), written as a [Rules] tag, for a game whose
+    // rules its readers cannot know otherwise (the web board's; a match's are its command's).
+    std::string rules;
 
     // "1-0" (White wins), "0-1" (Black wins), "1/2-1/2": PGN's convention on the White and
     // Black tags, so that Ordo and BayesElo read the results right.

@@ -53,6 +53,7 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
     tag("Opening", r.opening);
     tag("Termination", r.termination);
     tag("PlyCount", std::to_string(r.moves.size()));
+    if (!r.rules.empty()) tag("Rules", r.rules);
     out << '\n';
     // Move numbers count move pairs from the first mover of the standard start (Black), as PGN
     // counts them from White's: a game whose first mover is the other side starts "1...".

@@ -4,7 +4,7 @@
 //   [Event] [Site "?"] [Date "YYYY.MM.DD"] [Round "pair.game"] [White] [Black] [Result]
 //   [SetUp "1"] [FEN "<position text>"] only when the game does not start from the standard start
 //   [TimeControl "5+0.05"] (a clock both share), else "-" or "?" and [BlackLimit] [WhiteLimit]
-//   [Opening] [Termination] [PlyCount]
+//   [Opening] [Termination] [PlyCount], and [Rules] when the record says its rule set
 // Result follows PGN's convention on the White/Black tags, so Ordo and BayesElo read it.
 #pragma once
 

@@ -201,6 +201,14 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     EXPECT_EQ(records[0].tags["TimeControl"], "300+3");
     records = records_of({{"moves", won}, {"time_forfeit", "b"}});
     EXPECT_EQ(records.at(0).tags["Result"], "0-1");
+    EXPECT_FALSE(records.at(0).tags.contains("Rules"));  // the default rules go without saying
+    // Another rule set is named, and a replay of the record (the page's Replay) uses it.
+    const json rules_game = body_of(c.Post("/api/pgn", json{{"moves", "b1-d3"}, {"rules", "loabot"}}.dump(), "application/json"));
+    const json replayed = body_of(c.Post("/api/records", rules_game.value("pgn", ""), "text/plain"));
+    ASSERT_EQ(replayed["games"].size(), 1u);
+    EXPECT_EQ(replayed["games"][0]["tags"]["Rules"], replayed["games"][0]["rules"]);
+    EXPECT_NE(replayed["games"][0]["rules"].get<std::string>().find("simultaneous=mover"), std::string::npos)
+        << replayed["games"][0]["rules"];
     records = records_of({{"start", "eggs"}, {"moves", json::array()}});
     EXPECT_EQ(records.at(0).tags["Result"], "*");
     EXPECT_EQ(records.at(0).start_text(), loa::Position::scrambled_eggs().to_text());

@@ -125,6 +125,7 @@ std::string game_pgn(const nlohmann::json& request, const RuleSet& rules) {
         record.rules_ending = false;
     }
     record.opening_plies = -1;  // no "{end of opening}": every move was played on the board
+    if (to_string(game.rules()) != to_string(RuleSet{})) record.rules = to_string(game.rules());
     return matches::records_text({record}, optional_string(request, "event", "web board game"));
 }
 

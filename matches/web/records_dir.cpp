@@ -121,14 +121,17 @@ nlohmann::json RecordsDir::records_text_json(const std::string& name, const std:
     for (std::size_t i = 0; i < records.size(); ++i) {
         const matches::ParsedRecord& r = records[i];
         try {
-            Game game(parse_position(r.start_text()));
+            const auto rules_tag = r.tags.find("Rules");  // a record that says its rule set is replayed under it
+            const RuleSet rules = rules_tag == r.tags.end() ? RuleSet{} : parse_rules(rules_tag->second);
+            Game game(parse_position(r.start_text()), rules);
             for (const std::string& m : r.moves) {
                 if (game.over()) break;  // a game adjudicated on the rules' last move: nothing follows
                 game.play(m);
             }
             nlohmann::json moves = nlohmann::json::array();
             for (const Move m : game.moves()) moves.push_back(move_to_text(m));
-            games.push_back({{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves}});
+            games.push_back({{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves},
+                             {"rules", to_string(rules)}});
         } catch (const InputError& e) {
             throw InputError(fmt::format("{}: game {}: {}", name, i + 1, e.what()));
         }

@@ -160,7 +160,9 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     if (request.movetime_ms > 0) {
         clock.move_time_ms = std::min(request.movetime_ms, max_ms);
     } else if (request.time_left_ms >= 0) {  // the session plans the move (expected moves left)
-        clock.time_left_ms = std::min(request.time_left_ms, max_ms);
+        // The whole clock, not capped: the plan divides it by the moves left, and the loop
+        // below still ends the search at max_ms.
+        clock.time_left_ms = request.time_left_ms;
         clock.increment_ms = request.increment_ms;
     } else {
         clock.infinite = true;

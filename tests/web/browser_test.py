@@ -150,11 +150,14 @@ def set_value(element_id, value):
 
 
 def new_game(side="b", movetime="300", clock=""):
+    """Settings, then New game, waited for: the page marks #play with the game whose first view landed."""
     Select(driver.find_element(By.ID, "human-side")).select_by_value(side)
     set_value("movetime", movetime)
-    set_value("clock", clock + Keys.TAB)
+    set_value("clock", clock + Keys.TAB)  # a changed clock starts a new game by itself
+    shown = driver.find_element(By.ID, "play").get_attribute("data-game")
     click("new-game")
-    wait_for(lambda: listed_moves() == [] or side == "w", "a new game")
+    wait_for(lambda: int(driver.find_element(By.ID, "play").get_attribute("data-game") or 0) > int(shown or 0)
+             and (side == "w" or listed_moves() == []), "a new game")
 
 
 def layout_check(view, width, height, first_screen_ids):
@@ -262,9 +265,10 @@ try:
     print(f"dragged {drag['text']}, the engine answered {moves[3]}; the list reads {pairs}")
 
     # An illegal click says why; an illegal move typed gets the server's message.
-    square(drag["to"]).click()
-    blocked = next(t for t in ["a1", "a8", "h1", "h8", "d5", "e4"] if t not in board_pieces() and
-                   not any(m["from"] == drag["to"] and m["to"] == t for m in game["legal"]))
+    piece = next(m["from"] for m in game["legal"] if m["from"])
+    blocked = next(sq for sq in (f + r for f in "abcdefgh" for r in "12345678") if sq not in game["pieces"] and
+                   not any(m["from"] == piece and m["to"] == sq for m in game["legal"]))
+    square(piece).click()
     square(blocked).click()
     wait_for(lambda: "is not a legal move" in text("play-hint"), "a word on the illegal click")
     print(f"illegal click: {text('play-hint')!r}")
@@ -358,8 +362,19 @@ try:
     wait_for(lambda: "first move stays" in text("play-hint"), "Undo keeping the engine's first move")
     time.sleep(0.5)
     check(len(listed_moves()) == 1, f"Undo let the engine play again: {listed_moves()}")
-    shot("flipped-1280x900")
     print(f"as White: the board flipped, the engine opened {listed_moves()[0]}, Undo said {text('play-hint')!r}")
+    # Looking back while the engine thinks does not stop it: its reply comes, and the view
+    # goes to it.
+    set_value("movetime", "1500")
+    opened = post_game(base, "startpos", listed_moves())
+    mine = next(m["text"] for m in opened["legal"] if m["from"])
+    driver.find_element(By.ID, "move-text").send_keys(mine, Keys.ENTER)
+    wait_for(lambda: len(listed_moves()) == 2, "the user's move as White")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    wait_for(lambda: "move 0 of 2" in text("play-status"), "the start shown while the engine thinks")
+    wait_for(lambda: len(listed_moves()) == 3 and "White to move" in text("play-status") and "of" not in text("play-status"),
+             "the engine's reply while the user looked back", seconds=30)
+    shot("flipped-1280x900")
 
     # ---- the keyboard: both sides by hand, a square reached with the arrows and Enter ----
     new_game("both")
@@ -401,19 +416,24 @@ try:
 
     # ---- a clock: the engine plans from both clocks; the user's flag falls ----
     load(base)
-    new_game("b", "300", "0.05+0")  # three seconds each
-    wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed() and "0:0" in text("clock-top"), "the clocks")
+    new_game("b", "300", "0.2+0")  # twelve seconds each
+    wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed() and "0:1" in text("clock-top"), "the clocks")
     square("b1").click()
     square("d3").click()
-    wait_for(lambda: len(listed_moves()) == 2, "the engine's reply on the clock", seconds=10)
+    wait_for(lambda: len(listed_moves()) == 2, "the engine's reply on the clock", seconds=15)
     left = js("return [document.getElementById('clock-top').textContent, document.getElementById('clock-bottom').textContent]")
-    wait_for(lambda: "flag fell" in text("play-status"), "Black's flag to fall", seconds=10)
+    asked = js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('/api/search?')).pop()")
+    query = urllib.parse.parse_qs(urllib.parse.urlparse(asked).query)
+    check("btime" in query and "wtime" in query and "movetime" not in query and int(query["wtime"][0]) <= 12000,
+          f"the engine was not given the clocks: {asked}")
+    wait_for(lambda: "flag fell" in text("play-status"), "Black's flag to fall", seconds=20)
     check("White wins on time" in text("play-status"), f"the status reads {text('play-status')!r}")
     result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
     check(result and result.startswith("1-0"), f"the move list ends with {result!r} after the flag fell")
     check(driver.find_elements(By.CSS_SELECTOR, ".clock.flagged"), "no flagged clock shown")
     shot("clock-1280x900")
-    print(f"clock 0.05+0: after the engine's reply {left}; then {text('play-status')!r}")
+    print(f"clock 0.2+0: the engine searched with wtime={query['wtime'][0]} btime={query['btime'][0]}; after its reply {left}; "
+          f"then {text('play-status')!r}")
 
     # ---- replay: the keyboard and the move list ----
     click_tab = lambda name: driver.find_element(By.CSS_SELECTOR, f'#tabs [data-tab="{name}"]').click()
@@ -436,7 +456,7 @@ try:
 
     # ---- watch a match to its end ----
     live_json = os.path.join(records, "live.json")
-    live_match = subprocess.Popen([loa_match, "--engine", "name=c,st=0.02", "--engine", "name=d,st=0.02", "--games", "4", "-q",
+    live_match = subprocess.Popen([loa_match, "--engine", "name=c,st=0.02", "--engine", "name=d,st=0.02", "--games", "6", "-q",
                                    "--json", live_json, "--pgn", os.path.join(records, "live.pgn")], stdout=subprocess.DEVNULL)
     wait_for(lambda: os.path.exists(live_json + ".state"), "the match's state file")
     click_tab("watch")
@@ -453,7 +473,7 @@ try:
     time.sleep(4.5)
     check(polled() == before, "the page still asks for the vanished state file")
     check(message() == "", f"the page shows {message()!r} after the match ended")
-    check("4 of 4 games" in text("watch-summary"), f"the summary reads {text('watch-summary')!r}")
+    check("6 of 6 games" in text("watch-summary"), f"the summary reads {text('watch-summary')!r}")
     print(f"watched a match to its end: {text('watch-summary')!r}, {text('watch-updated')!r}")
 
     # The tree-size table and plot.

@@ -69,7 +69,9 @@ export async function fillFileList(select, kind) {
   // A running match's state file gives way to its result JSON when the match ends.
   if (!names.includes(chosen) && names.includes(chosen.replace(/\.state$/, ""))) chosen = chosen.replace(/\.state$/, "");
   select.innerHTML = "";
-  if (!names.length) select.add(new Option("(none in the records directory)", ""));
+  // A chosen file that went away stays named (and chosen), rather than another taking its place.
+  if (chosen && !names.includes(chosen)) select.add(new Option(`(gone) ${chosen}`, "", false, true));
+  else if (!names.length) select.add(new Option("(none in the records directory)", ""));
   for (const name of names) select.add(new Option(name, name, false, name === chosen));
   return names.length > 0;
 }

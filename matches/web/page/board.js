@@ -132,6 +132,7 @@ export class Board {
   // The piece under the pointer while a move is dragged: a copy that follows it, its square
   // showing the piece faded until the release.
   startDrag(name, e) {
+    this.endDrag();  // a second finger: one piece under the pointer at a time
     const square = this.squares[name];
     const ghost = document.createElement("div");
     ghost.className = "drag-ghost";

@@ -49,9 +49,10 @@ export class GameClock {
   }
 }
 
-// "5+3" (minutes + seconds) -> {base, increment} in ms; null for "" (time a move instead).
+// "5+3" (minutes + seconds) -> {base, increment} in ms; null for "" (time a move instead) and
+// for clocks beyond what the server takes (a day; an hour a move).
 export function parseTimeControl(text) {
   const match = /^(\d+(?:\.\d+)?)\+(\d+(?:\.\d+)?)$/.exec(text || "");
-  if (!match || Number(match[1]) <= 0) return null;
+  if (!match || Number(match[1]) <= 0 || Number(match[1]) > 1440 || Number(match[2]) > 3600) return null;
   return { base: Number(match[1]) * 60000, increment: Number(match[2]) * 1000 };
 }

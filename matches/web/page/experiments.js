@@ -3,6 +3,9 @@
 
 import { $, api, cells, fillFileList, showMessage } from "./api.js";
 
+// Text from a result file, made safe to place inside the plot's SVG markup.
+const escapeXml = (text) => String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+
 async function showTreesize(name) {
   if (!name) return;
   let t;
@@ -36,13 +39,13 @@ async function showTreesize(name) {
     out += `<line x1="${left}" x2="${W - right}" y1="${y(10 ** e)}" y2="${y(10 ** e)}" stroke="#ddd"/>` +
       `<text x="${left - 6}" y="${y(10 ** e) + 4}" font-size="11" text-anchor="end">1e${e}</text>`;
   }
-  for (const d of depths) out += `<text x="${x(d)}" y="${H - bottom + 16}" font-size="11" text-anchor="middle">${d}</text>`;
+  for (const d of depths) out += `<text x="${x(d)}" y="${H - bottom + 16}" font-size="11" text-anchor="middle">${escapeXml(d)}</text>`;
   out += `<text x="${(left + W - right) / 2}" y="${H - 6}" font-size="12" text-anchor="middle">depth</text>`;
   names.forEach((n, i) => {
     const points = t.depths.map((r) => `${x(r.depth)},${y(r.variants[i].nodes)}`).join(" ");
     const c = colours[i % colours.length];
     out += `<polyline points="${points}" fill="none" stroke="${c}" stroke-width="2"/>` +
-      `<text x="${W - right + 8}" y="${top + 14 * (i + 1)}" font-size="11" fill="${c}">${n}</text>`;
+      `<text x="${W - right + 8}" y="${top + 14 * (i + 1)}" font-size="11" fill="${c}">${escapeXml(n)}</text>`;
   });
   svg.innerHTML = out;
   showMessage("");

@@ -13,18 +13,21 @@ const other = (side) => (side === "b" ? "w" : "b");
 
 const play = {
   generation: 0,    // raised by every change of what is shown: answers to older requests are dropped
+  line: 0,          // raised by every change of the game itself (moves, start, rules, a flag fall)
+  gameId: 0,        // raised by every new game (the browser test waits on it)
   start: "startpos",
   moves: [],        // the game's moves
   ply: 0,           // the position shown: after this many of them
   game: null,       // the server's view of the position shown
   end: null,        // the game's result when it has ended by the rules: {result, description}
   selected: null,
-  search: null,     // {controller, kind: "move"|"analysis", generation, side}
+  search: null,     // {controller, kind: "move"|"analysis", line, side}
   analysing: false, // analysis mode: every position shown is analysed until Stop
   board: null,
   clock: null,      // a GameClock when the game is played on a clock
   flag: null,       // the side whose flag fell
   timeControl: "",  // the clock's "minutes+seconds", as chosen when the game began
+  memory: "",       // what the last search's tables claim, as the server says
 };
 
 const humanSide = () => $("human-side").value;
@@ -47,6 +50,20 @@ function stopSearch() {
   play.search = null;
   updateButtons();
 }
+
+// The game itself changes: answers and searches about the old one are dropped.
+function changeLine() {
+  ++play.line;
+  stopSearch();
+}
+
+// An analysis belongs to the position shown; the engine's choice of its move belongs to the
+// game's last position and goes on while the user looks back through the moves.
+function stopAnalysis() {
+  if (play.search && play.search.kind === "analysis") stopSearch();
+}
+
+const engineThinking = () => Boolean(play.search && play.search.kind === "move" && play.search.line === play.line);
 
 function updateButtons() {
   $("analyse").textContent = play.analysing ? "Stop" : "Analyse";
@@ -96,14 +113,14 @@ function draw() {
   drawClocks();
 }
 
-// Fetches the position shown, draws it, and starts what it calls for: the engine's move, or
-// the analysis when analysis is on.
-async function refresh() {
+// Fetches the position shown (unless `known` is the server's answer for it already), draws it,
+// and starts what it calls for: the engine's move, or the analysis when analysis is on.
+async function refresh(known = null) {
   const generation = ++play.generation;
-  stopSearch();  // a search of the previous position must not report into this one
-  let game;
+  stopAnalysis();  // an analysis of the previous position must not report into this one
+  let game = known;
   try {
-    game = await api("/api/game", gameRequest(play.moves.slice(0, play.ply)));
+    game ??= await api("/api/game", gameRequest(play.moves.slice(0, play.ply)));
   } catch (e) {
     if (generation === play.generation) showMessage(e.message);
     return;
@@ -112,15 +129,20 @@ async function refresh() {
   play.game = game;
   play.selected = null;
   if (atEnd()) play.end = game.over ? { result: game.result, description: game.description } : null;
-  clearEnginePanel();
+  if (!engineThinking() || !atEnd()) clearEnginePanel();
   runClock();
   draw();
   updateAddress();
+  $("play").dataset.game = String(play.gameId);  // this game's first view has landed (for tests)
   if (engineToMove()) {
-    runSearch("move");
+    if (!engineThinking()) runSearch("move");
   } else if (play.analysing) {
-    if (!over()) runSearch("analysis");
-    else $("engine-summary").textContent = `no analysis: ${gameOverText().toLowerCase()}`;
+    if (over()) {
+      $("engine-summary").textContent = `no analysis: ${gameOverText().toLowerCase()}`;
+    } else {
+      // A moment's wait: stepping through the moves starts one analysis, not one a position.
+      setTimeout(() => { if (generation === play.generation && play.analysing && !play.search) runSearch("analysis"); }, 150);
+    }
   }
 }
 
@@ -134,30 +156,33 @@ function goTo(ply) {
 
 // ---- moves ----
 
-async function playMove(text) {
-  if (!atEnd() && play.clock) {
+// The user's move at the position shown, or (byEngine) the engine's at the game's end.
+async function playMove(text, byEngine = false) {
+  if (!byEngine && !atEnd() && play.clock) {
     hint("The clock is running: go to the last move (End) to play on.");
     return;
   }
-  const before = play.moves.slice(0, play.ply);  // a move played at an earlier position starts a new line
-  const mover = play.game.side_to_move;
-  const generation = ++play.generation;
-  stopSearch();
+  // A move played at an earlier position starts a new line.
+  const before = byEngine ? play.moves.slice() : play.moves.slice(0, play.ply);
+  const mover = sideAfter(before.length);
+  const line = play.line;
+  if (!byEngine) stopSearch();
   let game;
   try {
     // Checked by the server before the page takes it: an illegal move changes nothing.
     game = await api("/api/game", gameRequest([...before, text]));
   } catch (e) {
-    if (generation === play.generation) showMessage(e.message);
+    if (line === play.line) showMessage(e.message);
     return;
   }
-  if (generation !== play.generation) return;  // new game, undo, ... meanwhile
+  if (line !== play.line || play.flag) return;  // new game, undo, a flag fall, ... meanwhile
+  changeLine();
   if (play.clock) play.clock.press(mover);
   play.moves = game.moves;
   play.ply = play.moves.length;
   showMessage("");
   hint("");
-  refresh();
+  refresh(game);  // the answer is the new position's: no second request
 }
 
 // Why the board takes no move now, said when the user tries.
@@ -222,6 +247,7 @@ function undo() {
       return;
     }
   }
+  changeLine();
   play.moves = play.moves.slice(0, n);
   play.ply = n;
   showMessage("");
@@ -248,7 +274,8 @@ function showIteration(info, side, kind) {
   row.cells[2].className = row.cells[3].className = row.cells[4].className = "wide-only";
   const body = document.querySelector("#iterations tbody");
   while (body.rows.length > 40) body.deleteRow(-1);
-  $("engine-summary").textContent = `depth ${info.depth} · ${view.text} · ${info.nodes.toLocaleString()} nodes · ${info.pv.slice(0, 6).join(" ")}`;
+  $("engine-summary").textContent = `depth ${info.depth} · ${view.text} · ${info.nodes.toLocaleString()} nodes · ${info.pv.slice(0, 6).join(" ")}` +
+    (play.memory ? ` (${play.memory})` : "");
   showEvaluation(view);
   const arrows = $("arrows").value;
   if (arrows === "always" || (arrows === "analysis" && kind === "analysis")) play.board.drawLine(info.pv);
@@ -265,12 +292,12 @@ function showEvaluation(view) {
   bar.setAttribute("aria-label", `evaluation: ${label}`);
 }
 
-async function runSearch(kind) {
+async function runSearch(kind, attempt = 1) {
   stopSearch();
   const controller = new AbortController();
-  const generation = play.generation;
+  const line = play.line;
   const side = play.game.side_to_move;
-  play.search = { controller, kind, generation, side };
+  play.search = { controller, kind, line, side };
   updateButtons();
   clearEnginePanel(kind === "move" ? "thinking…" : "analysing…");
   const params = { start: play.start, moves: play.moves.slice(0, play.ply).join(" "), rules: $("rules").value, variant: $("variant").value };
@@ -280,43 +307,55 @@ async function runSearch(kind) {
     params.wtime = Math.round(Math.max(0, play.clock.remaining("w")));
     params.binc = params.winc = Math.round(play.clock.increment);
   } else if (kind === "move") {
-    params.movetime = Math.max(10, Number($("movetime").value) || 1000);
+    params.movetime = Math.min(600000, Math.max(10, Number($("movetime").value) || 1000));
   } else if (Number($("lines").value) > 1) {
     params.multipv = $("lines").value;  // analysis: the best N moves
   }
-  const current = () => generation === play.generation && play.search && play.search.controller === controller;
+  const current = () => play.search && play.search.controller === controller;
+  // Its reports are drawn while the position they are about is the one shown.
+  const shown = () => current() && (kind === "analysis" || (atEnd() && line === play.line));
   let best = null;
-  let memory = "";  // what the search's tables claim, as the server says
+  let failure = "";
   try {
     await streamSearch(params, controller.signal, (name, data) => {
       if (!current()) return;
-      if (name === "start") memory = data.memory;
-      if (name === "info") showIteration(data, side, kind);
+      if (name === "start") play.memory = data.memory;
+      if (name === "info" && shown()) showIteration(data, side, kind);
       if (name === "bestmove") best = data;
-      if (name === "error") showMessage(`engine: ${data.error}`);
-      if (memory && name !== "bestmove") $("engine-summary").textContent += ` (${memory})`;
+      if (name === "error") failure = data.error;
     });
   } catch (e) {
-    if (e.name !== "AbortError" && current()) showMessage(`engine: ${e.message}`);
-    return;
+    if (e.name === "AbortError" || !current()) return;
+    failure = e.message;
   } finally {
-    if (play.search && play.search.controller === controller) {
+    if (current()) {
       play.search = null;
       if (kind === "analysis") play.analysing = false;  // it ended by itself (depth, proof or the server's cap)
       updateButtons();
     }
   }
-  if (!best || generation !== play.generation) return;
-  $("engine-summary").textContent = `${kind === "move" ? "played" : "best"} ${best.move} (${blackView(best.score, side).text}, depth ${best.depth}, ` +
-    `${best.nodes.toLocaleString()} nodes)`;
-  if (kind === "move") playMove(best.move);
+  if (line !== play.line) return;
+  if (!best) {
+    // The engine's own move must not be lost to a busy server: it is asked again, a few times.
+    if (kind === "move" && engineToMove() && attempt < 4) {
+      hint(`The engine could not search (${failure || "no answer"}): trying again.`);
+      setTimeout(() => { if (line === play.line && engineToMove() && !play.search) runSearch("move", attempt + 1); }, 1000 * attempt);
+    } else {
+      showMessage(`engine: ${failure || "the search ended without a move"}${kind === "move" ? " (Engine move tries again)" : ""}`);
+    }
+    return;
+  }
+  if (kind === "analysis" || atEnd())
+    $("engine-summary").textContent = `${kind === "move" ? "played" : "best"} ${best.move} (${blackView(best.score, side).text}, ` +
+      `depth ${best.depth}, ${best.nodes.toLocaleString()} nodes)`;
+  if (kind === "move") playMove(best.move, true);
 }
 
 function analyse() {
   if (play.analysing) {
     play.analysing = false;
-    stopSearch();
-    if (engineToMove()) runSearch("move");  // an analysis begun while the engine thought
+    stopAnalysis();  // the engine's choice of its move, if it is choosing, goes on
+    updateButtons();
     return;
   }
   if (over()) {
@@ -324,6 +363,11 @@ function analyse() {
     return;
   }
   play.analysing = true;
+  updateButtons();
+  if (engineToMove()) {
+    hint("The engine is choosing its move: the analysis starts after it.");
+    return;
+  }
   hint("");
   runSearch("analysis");
 }
@@ -331,6 +375,7 @@ function analyse() {
 function engineMoveNow() {
   if (over()) hint(`${gameOverText()}: the engine has no move to make.`);
   else if (!atEnd()) hint("Go to the last move (End) first: the engine plays on from there.");
+  else if (engineThinking()) hint("The engine is already choosing its move.");
   else runSearch("move");
 }
 
@@ -365,10 +410,9 @@ function tick() {
     play.clock.pause();
     play.clock.left[flagged] = 0;
     play.analysing = false;
-    stopSearch();
-    if (!atEnd()) play.ply = play.moves.length;
-    draw();
-    updateAddress();
+    changeLine();  // a move still on its way is not played after the flag fell
+    play.ply = play.moves.length;
+    refresh();
     return;
   }
   drawClocks();
@@ -377,7 +421,8 @@ function tick() {
 // ---- games, positions, links ----
 
 function newGame(start = $("start-kind").value) {
-  stopSearch();
+  changeLine();
+  ++play.gameId;
   showMessage("");
   hint("");
   play.start = start;
@@ -418,9 +463,9 @@ export async function openGameFromAddress(params) {
   const start = params.get("start") || "startpos";
   const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
   try {
-    if (![...$("rules").options].some((o) => o.value === rules)) throw new Error(`unknown rule set '${rules}'`);
-    $("rules").value = rules;
+    if (![...$("rules").options].some((o) => o.value === rules)) throw new Error(`unknown rule set '${rules}' (the page offers the named sets)`);
     const game = await api("/api/game", { start, moves, rules });
+    $("rules").value = rules;  // only once the linked game has proved good
     $("human-side").value = "both";  // a game opened from a link is looked at, not played against
     play.board.flip(false);
     newGameState(start, game.moves);
@@ -434,7 +479,8 @@ export async function openGameFromAddress(params) {
 }
 
 function newGameState(start, moves) {
-  stopSearch();
+  changeLine();
+  ++play.gameId;
   play.start = start;
   play.moves = moves;
   play.ply = moves.length;
@@ -520,6 +566,7 @@ export async function initPlay(config) {
   };
   $("move-text").onkeydown = (e) => { if (e.key === "Enter") $("play-move-text").click(); };
   $("human-side").onchange = () => {
+    stopSearch();  // the engine may no longer be the side it was choosing a move for
     play.board.flip(humanSide() === "w");  // the user's pieces at the bottom
     refresh();
   };
@@ -528,7 +575,7 @@ export async function initPlay(config) {
   $("clock").onchange = () => {
     const text = $("clock").value.trim();
     if (text && !parseTimeControl(text)) {
-      hint(`'${text}' is not a clock: minutes + seconds a move, e.g. 5+3 (empty: a fixed time a move).`);
+      hint(`'${text}' is not a clock: minutes + seconds a move, e.g. 5+3, at most 1440+3600 (empty: a fixed time a move).`);
       return;
     }
     newGame().then(() => hint(play.clock ? `A new game on a ${text} clock (minutes + seconds a move).` : "A new game without a clock."));

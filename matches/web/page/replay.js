@@ -59,7 +59,7 @@ async function showPly(ply) {
   let state = replay.cache.get(ply);
   if (!state) {
     try {
-      state = await api("/api/game", { start: g.start, moves: g.moves.slice(0, ply) });
+      state = await api("/api/game", { start: g.start, moves: g.moves.slice(0, ply), rules: g.rules });
     } catch (e) {
       showMessage(`replay: ${e.message}`);
       return;

@@ -33,7 +33,11 @@ export async function refreshWatch(force = false) {
     watch.busy = false;
     if (name.endsWith(".state") && (await followToResult(name))) return;
     showMessage(`match: ${e.message}`);
-    watch.finished.add(name);  // asked again only when chosen again
+    // A result JSON does not change: asked again only when chosen again. A state file may be
+    // between two writes: asked again at the next poll, unless it went away (then the list
+    // names it "(gone)" and nothing is polled).
+    if (!name.endsWith(".state")) watch.finished.add(name);
+    else await fillFileList($("match-file"), "match");
     return;
   }
   watch.busy = false;
