@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -16,6 +15,7 @@
 
 #include "common/error.hpp"
 #include "common/search/score.hpp"
+#include "common/fnv1a.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
@@ -46,9 +46,9 @@ const char* result_text(double r) { return r == 1 ? "1" : r == 0 ? "0" : "0.5"; 
 std::string file_fingerprint(const std::string& name) {
     if (name.empty() || !std::filesystem::is_regular_file(name)) return name;
     std::ifstream in(name, std::ios::binary);
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    for (char c; in.get(c);) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    return fmt::format("{} (fnv1a {:016x})", std::filesystem::path(name).filename().string(), h);
+    std::ostringstream content;
+    content << in.rdbuf();
+    return fmt::format("{} (fnv1a {:016x})", std::filesystem::path(name).filename().string(), common::fnv1a(content.str()));
 }
 
 struct PlayedGame {
@@ -207,8 +207,9 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
         total.resumed_games = games;
     } else {
         // Created exclusively: a file that appeared meanwhile is someone else's.
+        errno = 0;
         std::FILE* created = std::fopen(path.c_str(), "wx");
-        if (!created) throw InputError(fmt::format("datagen: cannot create '{}': {}", path, std::strerror(errno)));
+        if (!created) throw InputError(fmt::format("datagen: cannot create '{}': {}", path, common::last_system_error()));
         std::fclose(created);
         append_to_file(path, header + '\n');
     }
@@ -251,11 +252,7 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
 
 TrainingPosition parse_training_line(const std::string& line) {
     std::vector<std::string> fields;
-    std::size_t at = 0;
-    const std::string_view text(line);
-    for (std::size_t bar; (bar = text.find('|', at)) != std::string_view::npos; at = bar + 1)
-        fields.emplace_back(common::trim(text.substr(at, bar - at)));
-    fields.emplace_back(common::trim(text.substr(at)));
+    for (const std::string_view field : common::split(line, '|')) fields.emplace_back(common::trim(field));
     if (fields.size() != 4) throw InputError(fmt::format("training data: {} fields, expected 4 ('{}')", fields.size(), line));
     TrainingPosition p;
     p.position = fields[0];

@@ -10,6 +10,7 @@
 
 #include "common/error.hpp"
 #include "common/search/search.hpp"
+#include "common/fnv1a.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -157,10 +158,9 @@ std::string openings_file_text(const std::vector<Opening>& openings, const std::
 std::string openings_digest(const std::vector<Opening>& openings) {
     // FNV-1a over each opening's start position and moves, in the order they are played: the
     // same on every machine and build (std::hash is neither).
-    std::uint64_t h = 0xcbf29ce484222325ull;
+    std::uint64_t h = common::Fnv1aStart;
     auto mix = [&h](std::string_view text) {
-        for (const unsigned char c : text) h = (h ^ c) * 0x100000001b3ull;
-        h = (h ^ 0xff) * 0x100000001b3ull;  // a separator no text contains
+        h = common::fnv1a("\xff", common::fnv1a(text, h));  // then a separator no text contains
     };
     for (const Opening& o : openings) {
         mix(loa::position_to_text(o.start));

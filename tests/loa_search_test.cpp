@@ -25,14 +25,7 @@ namespace {
 using LoaSearcher = search::Searcher<SearchGame>;
 
 // Middle-game positions from seeded random games, ply 6..30, not yet decided.
-std::vector<Position> middle_game_positions(std::size_t count, std::uint64_t seed) {
-    std::vector<Position> out;
-    for (std::uint64_t g = 0; out.size() < count; ++g) {
-        const Game game = testing::random_game(seed + g, 6 + static_cast<int>((g * 7) % 25));
-        if (!game.over()) out.push_back(game.position());
-    }
-    return out;
-}
+using testing::middle_game_positions;
 
 search::SearchResult<Move> run(const char* spec, const Position& pos, int depth, const SearchGame& game = SearchGame{}) {
     LoaSearcher searcher(game, search::parse_search_config(spec));

@@ -23,14 +23,6 @@ namespace {
 
 using Lines = std::vector<search::Iteration<Move>>;
 
-std::vector<Position> middle_positions(std::size_t count, std::uint64_t seed) {
-    std::vector<Position> out;
-    for (std::uint64_t g = 0; out.size() < count; ++g) {
-        const Game game = testing::random_game(seed + g, 6 + static_cast<int>((g * 5) % 30));
-        if (!game.over()) out.push_back(game.position());
-    }
-    return out;
-}
 
 // The lines of the last depth of a MultiPV search of `pos`.
 Lines last_lines(search::Searcher<SearchGame>& searcher, const Position& pos, int depth, int lines,
@@ -63,7 +55,7 @@ TEST(MultiPv, AnExactSearchGivesTheKthBestMoveValue) {
                           {"pvs,qsearch=captures,qsearch_plies=2", 2, 1}};
     const SearchGame game;
     int lines_checked = 0;
-    for (const Position& pos : middle_positions(testing::sanitized_build ? 2 : 5, 700)) {
+    for (const Position& pos : testing::middle_game_positions(testing::sanitized_build ? 2 : 5, 700, 5, 30)) {
         const int moves = static_cast<int>(legal_moves(pos).size());
         for (const Case& c : cases) {
             if (testing::sanitized_build && c.depth == 3) continue;
@@ -107,7 +99,7 @@ TEST(MultiPv, AnExactSearchGivesTheKthBestMoveValue) {
 // distinct legal first moves, scores in order, the best move line 1's; one thread repeats.
 TEST(MultiPv, TheFullSearchGivesDistinctOrderedLinesAndRepeats) {
     for (const char* spec : {"full", "full,threads=2"}) {
-        for (const Position& pos : middle_positions(testing::sanitized_build ? 1 : 4, 900)) {
+        for (const Position& pos : testing::middle_game_positions(testing::sanitized_build ? 1 : 4, 900, 5, 30)) {
             const int depth = testing::sanitized_build ? 3 : 5;
             auto run = [&] {
                 common::VariantSearcher<SearchGame> searcher(SearchGame{}, search::parse_search_config(spec));
@@ -150,7 +142,7 @@ TEST(MultiPv, TheFullSearchGivesDistinctOrderedLinesAndRepeats) {
 // search still names a legal move; a root searched with moves left out leaves no entry of
 // its own in the table.
 TEST(MultiPv, LimitsHoldForTheWholeSearch) {
-    const Position pos = middle_positions(1, 1234).front();
+    const Position pos = testing::middle_game_positions(1, 1234, 5, 30).front();
     for (const std::uint64_t budget : {10u, 3000u, 50000u}) {
         search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
         search::SearchLimits limits;
@@ -282,7 +274,7 @@ TEST(MultiPv, TheDriverExcludesTheLinesFoundOrdersByScoreAndPlaysLineOneWhenStop
 
 // Whatever the budget, the engine's search with several lines names a legal move.
 TEST(MultiPv, EveryBudgetGivesALegalMove) {
-    const Position pos = middle_positions(1, 4321).front();
+    const Position pos = testing::middle_game_positions(1, 4321, 5, 30).front();
     search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
     for (std::uint64_t budget = 1; budget <= 800; budget += testing::sanitized_build ? 37 : 7) {
         search::SearchLimits limits;

@@ -51,6 +51,15 @@ std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, in
     return out;
 }
 
+std::vector<Position> middle_game_positions(std::size_t count, std::uint64_t seed, int step, int spread) {
+    std::vector<Position> out;
+    for (std::uint64_t g = 0; out.size() < count; ++g) {
+        const Game game = random_game(seed + g, 6 + static_cast<int>((g * static_cast<std::uint64_t>(step)) % static_cast<std::uint64_t>(spread)));
+        if (!game.over()) out.push_back(game.position());
+    }
+    return out;
+}
+
 std::vector<Position> late_positions(std::uint64_t seed, std::size_t count) {
     const SearchGame game;
     std::vector<Position> out;

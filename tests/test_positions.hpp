@@ -20,6 +20,10 @@ std::vector<Position> random_positions(std::uint64_t seed, int games, int max_pl
 // both at once.
 std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, int min_pieces, int max_pieces);
 
+// Middle games of varied length: game g of seeded random games (seed + g) cut after
+// 6 + (g * step) % spread plies, the unfinished ones.
+std::vector<Position> middle_game_positions(std::size_t count, std::uint64_t seed, int step = 7, int spread = 25);
+
 // Positions 1 to 6 plies before the end of seeded random games, not yet decided: the kind of
 // position a proof-number solver is for.
 std::vector<Position> late_positions(std::uint64_t seed, std::size_t count);
