@@ -47,6 +47,42 @@ BENCHMARK(BM_EvaluateTexel1);
 BENCHMARK(BM_EvaluateConcentrationOnly);
 BENCHMARK(BM_EvaluateSimple);
 
+// The learned evaluation (docs/nnue.md) at the sizes of args (H, L): a random network costs
+// what a trained one of its size does. From scratch (both perspectives' accumulators
+// refreshed), and as the search meets it: a move made, evaluated (an incremental update of the
+// accumulators) and taken back.
+std::shared_ptr<const nnue::Network> bench_network(const benchmark::State& state) {
+    return std::make_shared<const nnue::Network>(
+        nnue::random_network(1, static_cast<int>(state.range(0)), static_cast<int>(state.range(1))));
+}
+void BM_NetEvaluateRefresh(benchmark::State& state) {
+    nnue::AccumulatorStack stack(bench_network(state));  // positions in turn: each one off the stack, refreshed
+    evaluation_speed(state, [&](const Position& p) { return stack.evaluate(p); });
+}
+// Each bench position in turn is the parent for 64 iterations (its accumulators computed once);
+// an iteration makes one of its moves, evaluates the child (an update from the parent's entry
+// and the layers above) and takes the move back.
+void BM_NetMakeEvaluateUnmake(benchmark::State& state) {
+    const SearchGame game(RuleSet{}, bench_network(state));
+    const auto positions = middle_game();
+    std::vector<std::pair<Position, MoveList>> nodes;
+    for (const Position& p : positions) {
+        nodes.emplace_back(p, MoveList{});
+        game.generate(p, nodes.back().second);
+    }
+    std::size_t i = 0;
+    for (auto _ : state) {
+        auto& [pos, moves] = nodes[(i / 64) % nodes.size()];
+        const Move m = moves[i++ % moves.size()];
+        game.make(pos, m);
+        benchmark::DoNotOptimize(game.evaluate(pos));
+        game.unmake(pos, m);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_NetEvaluateRefresh)->Args({64, 16})->Args({128, 32})->Args({256, 32});
+BENCHMARK(BM_NetMakeEvaluateUnmake)->Args({64, 16})->Args({128, 32})->Args({256, 32});
+
 // Search speed: preset `full` to depth 5 over the bench positions; counter = nodes/second.
 void search_speed(benchmark::State& state, const SearchGame& game) {
     const auto positions = middle_game();
@@ -64,7 +100,9 @@ void search_speed(benchmark::State& state, const SearchGame& game) {
 void BM_SearchFullEval(benchmark::State& state) { search_speed(state, SearchGame{}); }
 void BM_SearchSimpleEval(benchmark::State& state) { search_speed(state, SearchGame::with_simple_evaluation()); }
 void BM_SearchMaterialEval(benchmark::State& state) { search_speed(state, SearchGame::from_spec({}, "material")); }
+void BM_SearchNetEval(benchmark::State& state) { search_speed(state, SearchGame(RuleSet{}, bench_network(state))); }
 BENCHMARK(BM_SearchFullEval)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SearchNetEval)->Args({128, 32})->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SearchMaterialEval)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SearchSimpleEval)->Unit(benchmark::kMillisecond);
 

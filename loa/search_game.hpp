@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "loa/connectivity.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/movegen.hpp"
+#include "loa/nnue/evaluator.hpp"
 #include "loa/realization.hpp"
 #include "loa/rules.hpp"
 #include "loa/simple_eval.hpp"
@@ -27,6 +29,8 @@ public:
     static constexpr int MaxPhase = loa::MaxPhase;           // search::PhasedGame: all 24 pieces
 
     explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = Evaluator{}) : rules_(rules), evaluator_(evaluator) {}
+    // The learned evaluation (docs/nnue.md).
+    SearchGame(RuleSet rules, std::shared_ptr<const nnue::Network> net) : rules_(rules), net_(nnue::NetEvaluator(std::move(net))) {}
     // Any evaluation function (tests, experiments).
     SearchGame(RuleSet rules, CustomEvaluation custom) : rules_(rules), custom_(std::move(custom)) {}
     // The placeholder material-and-centralisation evaluation, kept as a baseline.
@@ -37,14 +41,16 @@ public:
     static int material_evaluate(const Position& pos) {
         return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
     }
-    // eval spec: "full" (the default, tuned), "hand" (the hand-picked weights before tuning),
-    // "concentration", "simple", "material", or a JSON weights file (over "full").
+    // eval spec: "full" or "hce" (the default: the hand-written evaluation with its tuned
+    // weights), "hand" (the hand-picked weights before tuning), "concentration", "simple",
+    // "material", a network file (*.nnue), or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
-        if (eval_spec.empty() || eval_spec == "full") return SearchGame(rules);
+        if (eval_spec.empty() || eval_spec == "full" || eval_spec == "hce") return SearchGame(rules);
         if (eval_spec == "hand") return SearchGame(rules, Evaluator(EvalWeights::hand()));
         if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
         if (eval_spec == "simple") return with_simple_evaluation(rules);
         if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));
+        if (eval_spec.ends_with(".nnue")) return SearchGame(rules, nnue::load_network_file(std::string(eval_spec)));
         return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));
     }
     // The same with the realization probabilities of a file (learn-rps) for ERPS; none if empty.
@@ -58,8 +64,19 @@ public:
     const Evaluator& evaluator() const { return evaluator_; }
 
     void generate(const Position& pos, MoveList& moves) const { generate_moves(pos, moves); }
-    void make(Position& pos, Move m) const { pos.make(m); }
-    void unmake(Position& pos, Move m) const { pos.unmake(m); }
+    // With a network, its accumulators follow the moves (loa/nnue/accumulator.hpp).
+    void make(Position& pos, Move m) const {
+        if (net_)
+            net_->make(pos, m);
+        else
+            pos.make(m);
+    }
+    void unmake(Position& pos, Move m) const {
+        if (net_)
+            net_->unmake(pos, m);
+        else
+            pos.unmake(m);
+    }
     std::uint64_t key(const Position& pos) const { return pos.key(); }
 
     search::Status status(const Position& pos) const {
@@ -74,7 +91,11 @@ public:
     }
     bool repetition_draws() const { return rules_.repetition_draw; }
 
-    int evaluate(const Position& pos) const { return custom_ ? custom_(pos) : evaluator_.evaluate(pos); }
+    int evaluate(const Position& pos) const {
+        if (net_) return net_->evaluate(pos);
+        return custom_ ? custom_(pos) : evaluator_.evaluate(pos);
+    }
+    const nnue::NetEvaluator* network() const { return net_ ? &*net_ : nullptr; }
     // The tapered evaluation's phase, clamp(pieces - 4, 0, 20): frontier margins taper with it.
     int phase(const Position& pos) const { return game_phase(pos); }
 
@@ -119,6 +140,7 @@ private:
     RuleSet rules_;
     Evaluator evaluator_;
     CustomEvaluation custom_;
+    std::optional<nnue::NetEvaluator> net_;
     std::shared_ptr<const RealizationProbabilities> realization_;
 };
 

@@ -9,18 +9,17 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/search/score.hpp"
-#include "common/fnv1a.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "matches/checked_file.hpp"
+#include "matches/file_digest.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/parallel.hpp"
 #include "matches/player.hpp"
@@ -39,17 +38,6 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 const char* result_text(double r) { return r == 1 ? "1" : r == 0 ? "0" : "0.5"; }
-
-// "name (fnv1a ...)" of a file the engine reads (weights, realization probabilities), so that a
-// run resumed after the file changed is refused like any other change of settings; a preset
-// name that is no file stands for itself.
-std::string file_fingerprint(const std::string& name) {
-    if (name.empty() || !std::filesystem::is_regular_file(name)) return name;
-    std::ifstream in(name, std::ios::binary);
-    std::ostringstream content;
-    content << in.rdbuf();
-    return fmt::format("{} (fnv1a {:016x})", std::filesystem::path(name).filename().string(), common::fnv1a(content.str()));
-}
 
 struct PlayedGame {
     std::string text;  // "# game N" ... "# end N <result>", each line ending in '\n'

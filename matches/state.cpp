@@ -19,12 +19,21 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "matches/checked_file.hpp"
+#include "matches/file_digest.hpp"
 
 namespace matches {
 
 using common::InputError;
 
 namespace {
+
+// A file the engine reads with its content's digest ("net.nnue#<fnv1a>"), so that a weights
+// file, network or probabilities file changed in place makes another match, not a resumed one.
+std::string with_digest(const std::string& file) {
+    const std::string fingerprint = file_fingerprint(file);
+    if (fingerprint == file) return file;
+    return file + "#" + fingerprint.substr(fingerprint.size() - 17, 16);
+}
 
 // An engine as it will play: for one in process, every search switch its text resolves to
 // (this binary's defaults included), its evaluation, its probabilities and its limits; for an
@@ -35,8 +44,8 @@ nlohmann::ordered_json resolved_engine(const EngineSpec& e) {
                                    : std::string("off");
     return {{"engine", e.name},
             {"external", false},
-            {"plays", fmt::format("{},eval={},rps={},depth={},nodes={},st={:g},tc={}", search::to_string(e.config), e.eval,
-                                  e.rps.empty() ? "none" : e.rps, e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
+            {"plays", fmt::format("{},eval={},rps={},depth={},nodes={},st={:g},tc={}", search::to_string(e.config),
+                                  with_digest(e.eval), e.rps.empty() ? "none" : with_digest(e.rps), e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
 }
 
 // A resolved engine's "key=value,..." as a map (throws InputError when malformed).

@@ -270,6 +270,12 @@ TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {
     EXPECT_NE(message("name=a,depth=x").find("bad depth"), std::string::npos);
     EXPECT_NE(message("name=a,st=-1").find("'st'"), std::string::npos);
     EXPECT_NE(message("name=a,depth=2,eval=magic").find("eval must be"), std::string::npos);
+    // A network is read when the engine is given, so that a bad one fails before any game.
+    EXPECT_EQ(message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.nnue"), "accepted");
+    EXPECT_EQ(message("name=a,depth=2,eval=hce"), "accepted");
+    EXPECT_NE(message("name=a,depth=2,eval=/nonexistent/net.nnue").find("engine 'a': network file: cannot read"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.vectors.txt.nnue").find("cannot read"),
+              std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,proto=chess,depth=2").find("proto must be uci or gtp"), std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,killers=2,depth=2").find("search keys apply to in-process engines"), std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,proto=gtp,depth=2").find("GTP engines play with a clock"), std::string::npos);

@@ -6,6 +6,7 @@
 #include "loa/display.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/game.hpp"
+#include "loa/nnue/accumulator.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 
@@ -16,6 +17,7 @@ void add_eval_command(CLI::App& app) {
         std::string position = "startpos";
         std::string moves;
         std::string weights;
+        std::string net;
         bool print_weights = false;
     };
     auto o = std::make_shared<Options>();
@@ -23,6 +25,7 @@ void add_eval_command(CLI::App& app) {
     cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", o->moves, "Moves to play first");
     cmd->add_option("-w,--weights", o->weights, "JSON weights file (missing keys keep the defaults)");
+    cmd->add_option("-n,--net", o->net, "Network file (.nnue, docs/nnue.md): print its evaluation too");
     cmd->add_flag("--print-weights", o->print_weights, "Print the weights in use as JSON and exit");
     cmd->callback([o] {
         const EvalWeights weights = o->weights.empty() ? EvalWeights::full() : load_weights_file(o->weights);
@@ -46,6 +49,13 @@ void add_eval_command(CLI::App& app) {
         }
         fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "side_to_move", "", "", weights.side_to_move, b.side_to_move);
         fmt::print("total {} (for {}, centi-units)\n", b.total, colour_name(pos.side_to_move()));
+        if (!o->net.empty()) {
+            const auto net = nnue::load_network_file(o->net);
+            fmt::print("\nnetwork {}: H {}, L {}, output scale {}, checksum {:016x}\n  {}\n", o->net, net->accumulator_size,
+                       net->hidden_size, net->output_scale, net->checksum, net->description);
+            fmt::print("network total {} (for {}, centi-units)\n", nnue::AccumulatorStack(net).evaluate(pos),
+                       colour_name(pos.side_to_move()));
+        }
     });
 }
 

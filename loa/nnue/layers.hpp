@@ -1,0 +1,23 @@
+// The network's arithmetic after docs/nnue.md: the accumulator's column updates and the layers
+// above it. Each has a plain scalar version, the reference that the tests hold the SIMD one
+// to (they must agree exactly: no kernel here can saturate, see network.cpp's load checks).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "loa/nnue/network.hpp"
+
+namespace loa::nnue {
+
+// out = in + sum of the `added` columns - sum of the `removed` ones (H int16 each, wrapping
+// never happens for a network that passed the load checks). `out` may be `in`.
+void update_accumulator(const std::int16_t* in, std::int16_t* out, int size, std::span<const std::int16_t* const> added,
+                        std::span<const std::int16_t* const> removed);
+
+// The evaluation (centi-units, side to move's view, clamped to +-20000) from the two
+// perspectives' accumulators.
+int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* other);
+int propagate_scalar(const Network& net, const std::int16_t* stm, const std::int16_t* other);
+
+}  // namespace loa::nnue

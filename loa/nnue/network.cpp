@@ -1,0 +1,192 @@
+#include "loa/nnue/network.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <functional>
+#include <limits>
+#include <random>
+#include <cstring>
+
+#include "common/bounded_io.hpp"
+#include "common/fnv1a.hpp"
+#include "loa/error.hpp"
+
+namespace loa::nnue {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the .nnue reader assumes a little-endian machine");
+
+constexpr std::string_view Magic = "LOA-NNUE";
+
+// Reads fixed-size little-endian fields off the front of the bytes, and says which field
+// ran past the end.
+class FieldReader {
+public:
+    FieldReader(std::string_view bytes, std::string_view what) : bytes_(bytes), what_(what) {}
+
+    template <class T>
+    T value(std::string_view field) {
+        T v;
+        std::memcpy(&v, take(sizeof(T), field), sizeof(T));
+        return v;
+    }
+    template <class T>
+    std::vector<T> array(std::size_t count, std::string_view field) {
+        std::vector<T> v(count);
+        if (count) std::memcpy(v.data(), take(count * sizeof(T), field), count * sizeof(T));
+        return v;
+    }
+    std::string text(std::size_t count, std::string_view field) { return std::string(take(count, field), count); }
+    std::size_t offset() const { return offset_; }
+
+private:
+    const char* take(std::size_t count, std::string_view field) {
+        if (bytes_.size() - offset_ < count)
+            throw InputError(std::string(what_) + ": the file is truncated (it ends inside " + std::string(field) + ")");
+        const char* p = bytes_.data() + offset_;
+        offset_ += count;
+        return p;
+    }
+    std::string_view bytes_;
+    std::string_view what_;
+    std::size_t offset_ = 0;
+};
+
+void check_size(std::string_view what, std::string_view name, std::int64_t value, std::int64_t low, std::int64_t high,
+                std::int64_t multiple) {
+    if (value < low || value > high || value % multiple != 0)
+        throw InputError(std::string(what) + ": " + std::string(name) + " is " + std::to_string(value) + ", outside " +
+                         std::to_string(low) + ".." + std::to_string(high) +
+                         (multiple > 1 ? " or not a multiple of " + std::to_string(multiple) : std::string()));
+}
+
+// The integer kernels (layers.cpp) add in int16 (the accumulator) and int32 (the hidden layer)
+// without saturation: a net whose sums could leave those ranges is refused, so that the
+// kernels need no checks and the SIMD and scalar versions agree exactly.
+void check_no_overflow(const Network& net, std::string_view what) {
+    constexpr int MaxActiveFeatures = 2 * MaxPiecesPerSide;
+    const auto h = static_cast<std::size_t>(net.accumulator_size);
+    std::vector<int> magnitudes(InputCount);
+    for (std::size_t i = 0; i < h; ++i) {
+        for (std::size_t f = 0; f < InputCount; ++f) magnitudes[f] = std::abs(int{net.ft_weight[f * h + i]});
+        std::partial_sort(magnitudes.begin(), magnitudes.begin() + MaxActiveFeatures, magnitudes.end(), std::greater<>());
+        long worst = std::abs(long{net.ft_bias[i]});
+        for (int k = 0; k < MaxActiveFeatures; ++k) worst += magnitudes[static_cast<std::size_t>(k)];
+        if (worst > 32767)
+            throw InputError(std::string(what) + ": first-layer weights so large that the accumulator could overflow (unit " +
+                             std::to_string(i) + ")");
+    }
+    const std::int64_t products = std::int64_t{2} * net.accumulator_size * WeightScale * 128;
+    for (const std::int32_t bias : net.l1_bias)
+        if (std::abs(std::int64_t{bias}) + products > std::numeric_limits<std::int32_t>::max())
+            throw InputError(std::string(what) + ": a hidden-layer bias so large that the layer could overflow");
+}
+
+std::size_t largest_file() {
+    const std::size_t h = MaxAccumulatorSize, l = MaxHiddenSize;
+    return 8 + 6 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + 2 * h * l + 4 + 2 * l + 8;
+}
+
+}  // namespace
+
+Network parse_network(std::string_view bytes, std::string_view what) {
+    FieldReader in(bytes, what);
+    if (bytes.substr(0, Magic.size()) != Magic)
+        throw InputError(std::string(what) + ": not a LOA network file (it does not start with \"LOA-NNUE\")");
+    (void)in.text(Magic.size(), "the magic");
+    const auto version = in.value<std::uint32_t>("the version");
+    if (version != FormatVersion)
+        throw InputError(std::string(what) + ": network format version " + std::to_string(version) +
+                         ", and this program reads version " + std::to_string(FormatVersion));
+    Network net;
+    check_size(what, "the input count", in.value<std::uint32_t>("the input count"), InputCount, InputCount, 1);
+    const std::uint32_t accumulator_size = in.value<std::uint32_t>("the accumulator size");
+    check_size(what, "the accumulator size", accumulator_size, 16, MaxAccumulatorSize, 16);
+    net.accumulator_size = static_cast<int>(accumulator_size);
+    const std::uint32_t hidden_size = in.value<std::uint32_t>("the hidden size");
+    check_size(what, "the hidden size", hidden_size, 4, MaxHiddenSize, 4);
+    net.hidden_size = static_cast<int>(hidden_size);
+    net.output_scale = in.value<std::int32_t>("the output scale");
+    check_size(what, "the output scale", net.output_scale, 1, MaxOutputScale, 1);
+    const auto description_size = in.value<std::uint32_t>("the description's length");
+    check_size(what, "the description's length", description_size, 0, MaxDescription, 1);
+    net.description = in.text(description_size, "the description");
+    if (std::any_of(net.description.begin(), net.description.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+        throw InputError(std::string(what) + ": the description holds control characters (a wrong or damaged file)");
+
+    const auto h = static_cast<std::size_t>(net.accumulator_size), l = static_cast<std::size_t>(net.hidden_size);
+    net.ft_bias = in.array<std::int16_t>(h, "the first layer's biases");
+    net.ft_weight = in.array<std::int16_t>(InputCount * h, "the first layer's weights");
+    net.l1_bias = in.array<std::int32_t>(l, "the hidden layer's biases");
+    net.l1_weight = in.array<std::int8_t>(2 * h * l, "the hidden layer's weights");
+    net.out_bias = in.value<std::int32_t>("the output bias");
+    net.out_weight = in.array<std::int16_t>(l, "the output weights");
+
+    const std::size_t body = in.offset();
+    net.checksum = in.value<std::uint64_t>("the checksum");
+    if (in.offset() != bytes.size())
+        throw InputError(std::string(what) + ": " + std::to_string(bytes.size() - in.offset()) +
+                         " unexpected bytes after the checksum (a wrong or damaged file)");
+    if (common::fnv1a(bytes.substr(0, body)) != net.checksum)
+        throw InputError(std::string(what) + ": wrong checksum (the file is damaged)");
+    check_no_overflow(net, what);
+    return net;
+}
+
+namespace {
+
+template <class T>
+void append(std::string& out, const T& value) {
+    out.append(reinterpret_cast<const char*>(&value), sizeof(T));
+}
+template <class T>
+void append(std::string& out, const std::vector<T>& values) {
+    out.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+}  // namespace
+
+std::string serialize_network(const Network& net) {
+    std::string out(Magic);
+    append(out, FormatVersion);
+    append(out, static_cast<std::uint32_t>(InputCount));
+    append(out, static_cast<std::uint32_t>(net.accumulator_size));
+    append(out, static_cast<std::uint32_t>(net.hidden_size));
+    append(out, static_cast<std::int32_t>(net.output_scale));
+    append(out, static_cast<std::uint32_t>(net.description.size()));
+    out += net.description;
+    append(out, net.ft_bias);
+    append(out, net.ft_weight);
+    append(out, net.l1_bias);
+    append(out, net.l1_weight);
+    append(out, net.out_bias);
+    append(out, net.out_weight);
+    append(out, common::fnv1a(out));
+    return out;
+}
+
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size) {
+    std::mt19937_64 rng(seed);
+    auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
+    Network net;
+    net.accumulator_size = accumulator_size;
+    net.hidden_size = hidden_size;
+    net.output_scale = 400;
+    net.description = "random network, seed " + std::to_string(seed);
+    const auto h = static_cast<std::size_t>(accumulator_size), l = static_cast<std::size_t>(hidden_size);
+    for (std::size_t i = 0; i < h; ++i) net.ft_bias.push_back(static_cast<std::int16_t>(uniform(-200, 300)));
+    for (std::size_t i = 0; i < InputCount * h; ++i) net.ft_weight.push_back(static_cast<std::int16_t>(uniform(-120, 120)));
+    for (std::size_t j = 0; j < l; ++j) net.l1_bias.push_back(uniform(-20000, 20000));
+    for (std::size_t i = 0; i < 2 * h * l; ++i) net.l1_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
+    net.out_bias = uniform(-5000, 5000);
+    for (std::size_t j = 0; j < l; ++j) net.out_weight.push_back(static_cast<std::int16_t>(uniform(-2000, 2000)));
+    return net;
+}
+
+std::shared_ptr<const Network> load_network_file(const std::string& path) {
+    const std::string bytes = common::read_small_file(path, largest_file(), "network file");
+    return std::make_shared<const Network>(parse_network(bytes, "network file " + path));
+}
+
+}  // namespace loa::nnue

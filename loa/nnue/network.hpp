@@ -1,0 +1,57 @@
+// The learned evaluation's network (issue #57): its sizes, its integer weights, and the reader
+// of its `.nnue` file. docs/nnue.md is the specification (layers, quantisation, file layout);
+// scripts/nnue/train.py writes the files this reads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loa::nnue {
+
+inline constexpr int MaxPiecesPerSide = 12;  // the net's domain: what a game can reach
+inline constexpr int InputCount = 128;  // per perspective: 64 squares of own pieces, 64 of the opponent's
+inline constexpr int WeightScale = 127;  // the first layer's and the activations' fixed point (1.0)
+inline constexpr int HiddenWeightShift = 6;  // the hidden and output layers' weights: 1.0 = 64
+inline constexpr int OutputDivisor = WeightScale << HiddenWeightShift;  // 127 * 64
+inline constexpr int MaxAccumulatorSize = 1024;
+inline constexpr int MaxHiddenSize = 256;
+inline constexpr int MaxOutputScale = 100000;
+inline constexpr std::size_t MaxDescription = 4096;
+inline constexpr std::uint32_t FormatVersion = 1;
+
+struct Network {
+    int accumulator_size = 0;  // H: per perspective, a multiple of 16
+    int hidden_size = 0;       // L: a multiple of 4
+    int output_scale = 0;      // S: centi-units per unit of the float network's output
+    std::string description;   // how the net was made (the trainer's command, data, seed)
+    std::uint64_t checksum = 0;  // the file's own (FNV-1a of its bytes before the checksum)
+
+    std::vector<std::int16_t> ft_bias;    // [H]
+    std::vector<std::int16_t> ft_weight;  // [InputCount][H], feature-major
+    std::vector<std::int32_t> l1_bias;    // [L]
+    std::vector<std::int8_t> l1_weight;   // [L][2H], side to move's half first
+    std::int32_t out_bias = 0;
+    std::vector<std::int16_t> out_weight;  // [L]
+
+    const std::int16_t* feature_column(int feature) const {
+        return ft_weight.data() + static_cast<std::size_t>(feature) * static_cast<std::size_t>(accumulator_size);
+    }
+};
+
+// Parses a network file's bytes; throws InputError naming the fault (`what` names the source in
+// messages): wrong magic, unknown version, sizes out of bounds, short file, trailing bytes,
+// wrong checksum.
+Network parse_network(std::string_view bytes, std::string_view what);
+// The file's bytes for a network (its checksum recomputed): for tools and tests; the trainer
+// writes the shipped nets.
+std::string serialize_network(const Network& net);
+// A network of seeded random weights within a trained one's ranges (and the reader's bounds),
+// for tests and benchmarks: its values mean nothing, its cost and arithmetic are a real net's.
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size);
+// Reads and parses a file (at most the largest valid size).
+std::shared_ptr<const Network> load_network_file(const std::string& path);
+
+}  // namespace loa::nnue

@@ -1,0 +1,300 @@
+#!/usr/bin/python3
+"""Reads a Lines of Action NNUE net (`.nnue`, docs/nnue.md), prints its header and sizes and
+verifies its checksum; with --vectors, also checks that the integer evaluation of the net read
+back equals the one written in a test-vectors file.
+
+This file is also the one place where the Python side defines the file layout, the position
+text, the input features and the integer evaluation: the trainer (train.py) imports it, so
+that what it writes and what this tool reads cannot drift apart. It needs numpy only.
+"""
+
+import argparse
+import struct
+import sys
+
+import numpy as np
+
+MAGIC = b"LOA-NNUE"
+VERSION = 1
+INPUTS = 128
+FT_SCALE = 127          # ft_weight, ft_bias and the accumulator's activations
+WEIGHT_SCALE = 64       # l1_weight and out_weight
+BIAS_SCALE = 127 * 64   # l1_bias, out_bias and the output o
+EVAL_LIMIT = 20000      # the evaluation is clamped to +-this, like the hand-written one
+MAX_PIECES = 24         # 12 a side at most: a perspective has at most 24 active features
+MAX_DESCRIPTION = 4096
+
+FNV_OFFSET = 0xCBF29CE484222325
+FNV_PRIME = 0x100000001B3
+MASK64 = (1 << 64) - 1
+
+# The fixed part of the header: magic, version, inputs, H, L, S, description length.
+HEADER = struct.Struct("<8sIIIIiI")
+CHECKSUM = struct.Struct("<Q")
+
+
+class NetFormatError(ValueError):
+    """A file that is not a valid net; the message names the fault."""
+
+
+def fnv1a64(data):
+    h = FNV_OFFSET
+    for byte in data:
+        h = ((h ^ byte) * FNV_PRIME) & MASK64
+    return h
+
+
+# ---------------------------------------------------------------------------------------------
+# Positions and features
+
+def parse_position(text):
+    """`<8 ranks from rank 8 down to rank 1, '/'-separated> <b|w>` -> (black squares,
+    white squares, side to move 'b' or 'w'). Squares: a1 = 0, b1 = 1, ..., h8 = 63."""
+    fields = text.split()
+    if len(fields) != 2 or fields[1] not in ("b", "w"):
+        raise ValueError(f"bad position text (want '<ranks> <b|w>'): {text!r}")
+    ranks = fields[0].split("/")
+    if len(ranks) != 8:
+        raise ValueError(f"bad position text (want 8 ranks): {text!r}")
+    black, white = [], []
+    for i, rank_text in enumerate(ranks):
+        rank = 7 - i
+        file = 0
+        for ch in rank_text:
+            if ch in "12345678":
+                file += int(ch)
+                continue
+            if file > 7:
+                raise ValueError(f"rank {rank + 1} has more than 8 squares: {text!r}")
+            if ch == "b":
+                black.append(file + 8 * rank)
+            elif ch == "w":
+                white.append(file + 8 * rank)
+            elif ch != ".":
+                raise ValueError(f"bad character {ch!r} in position text: {text!r}")
+            file += 1
+        if file != 8:
+            raise ValueError(f"rank {rank + 1} does not have 8 squares: {text!r}")
+    return black, white, fields[1]
+
+
+def position_text(black, white, stm):
+    """The inverse of parse_position, with digits for runs of empty squares."""
+    board = ["."] * 64
+    for s in black:
+        board[s] = "b"
+    for s in white:
+        board[s] = "w"
+    ranks = []
+    for rank in range(7, -1, -1):
+        out, empty = "", 0
+        for file in range(8):
+            c = board[file + 8 * rank]
+            if c == ".":
+                empty += 1
+                continue
+            if empty:
+                out += str(empty)
+                empty = 0
+            out += c
+        if empty:
+            out += str(empty)
+        ranks.append(out)
+    return "/".join(ranks) + " " + stm
+
+
+def transpose(s):
+    """T(s) = 8 * file(s) + rank(s): the reflection in the a1-h8 diagonal."""
+    return 8 * (s % 8) + s // 8
+
+
+def features(black, white, perspective):
+    """The active inputs of one perspective ('b' or 'w'): its own pieces first (0..63), the
+    opponent's at 64 + square; White's squares are transposed."""
+    if perspective == "b":
+        return list(black) + [64 + s for s in white]
+    return [transpose(s) for s in white] + [64 + transpose(s) for s in black]
+
+
+# ---------------------------------------------------------------------------------------------
+# The net: a dict of sizes and integer arrays
+
+def check_sizes(H, L, S, description_length):
+    if not (16 <= H <= 1024 and H % 16 == 0):
+        raise NetFormatError(f"H = {H}: want a multiple of 16 in 16..1024")
+    if not (4 <= L <= 256 and L % 4 == 0):
+        raise NetFormatError(f"L = {L}: want a multiple of 4 in 4..256")
+    if not (1 <= S <= 100000):
+        raise NetFormatError(f"S = {S}: want 1..100000")
+    if description_length > MAX_DESCRIPTION:
+        raise NetFormatError(f"description length {description_length}: want 0..{MAX_DESCRIPTION}")
+
+
+def body_layout(H, L):
+    """(name, little-endian dtype, shape) of each array after the description, in file order."""
+    return [
+        ("ft_bias", "<i2", (H,)),
+        ("ft_weight", "<i2", (INPUTS, H)),
+        ("l1_bias", "<i4", (L,)),
+        ("l1_weight", "<i1", (L, 2 * H)),
+        ("out_bias", "<i4", ()),
+        ("out_weight", "<i2", (L,)),
+    ]
+
+
+def encode_net(net):
+    """The bytes of a `.nnue` file, checksum included. Refuses values outside their type."""
+    H, L, S = net["H"], net["L"], net["S"]
+    description = net["description"].encode("utf-8")
+    check_sizes(H, L, S, len(description))
+    out = bytearray(HEADER.pack(MAGIC, VERSION, INPUTS, H, L, S, len(description)))
+    out += description
+    for name, dtype, shape in body_layout(H, L):
+        values = np.asarray(net[name], dtype=np.int64)
+        if values.shape != shape:
+            raise ValueError(f"{name}: shape {values.shape}, want {shape}")
+        info = np.iinfo(np.dtype(dtype))
+        if values.size and (values.min() < info.min or values.max() > info.max):
+            raise ValueError(f"{name}: values outside {np.dtype(dtype).name}")
+        out += values.astype(dtype).tobytes()
+    out += CHECKSUM.pack(fnv1a64(out))
+    return bytes(out)
+
+
+def decode_net(data):
+    """The inverse of encode_net; raises NetFormatError naming the fault."""
+    if len(data) < HEADER.size:
+        raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {HEADER.size}")
+    magic, version, inputs, H, L, S, n = HEADER.unpack_from(data, 0)
+    if magic != MAGIC:
+        raise NetFormatError(f"wrong magic {magic!r}, want {MAGIC!r}")
+    if version != VERSION:
+        raise NetFormatError(f"unknown version {version}, want {VERSION}")
+    if inputs != INPUTS:
+        raise NetFormatError(f"inputs = {inputs}, want {INPUTS}")
+    check_sizes(H, L, S, n)
+    layout = body_layout(H, L)
+    body_bytes = sum(np.dtype(d).itemsize * int(np.prod(shape)) for _, d, shape in layout)
+    want = HEADER.size + n + body_bytes + CHECKSUM.size
+    if len(data) < want:
+        raise NetFormatError(f"short file: {len(data)} bytes, want {want}")
+    if len(data) > want:
+        raise NetFormatError(f"trailing bytes: {len(data)} bytes, want {want}")
+    (stored,) = CHECKSUM.unpack_from(data, want - CHECKSUM.size)
+    computed = fnv1a64(data[: want - CHECKSUM.size])
+    if stored != computed:
+        raise NetFormatError(f"wrong checksum: stored {stored:016x}, computed {computed:016x}")
+    try:
+        description = data[HEADER.size: HEADER.size + n].decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise NetFormatError(f"description is not UTF-8: {e}") from None
+    net = {"H": H, "L": L, "S": S, "description": description, "checksum": stored}
+    offset = HEADER.size + n
+    for name, dtype, shape in layout:
+        count = int(np.prod(shape))
+        values = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
+        net[name] = values.reshape(shape).astype(np.int64) if shape else int(values[0])
+        offset += count * np.dtype(dtype).itemsize
+    return net
+
+
+def read_net(path):
+    with open(path, "rb") as f:
+        return decode_net(f.read())
+
+
+# ---------------------------------------------------------------------------------------------
+# The integer evaluation, exactly as docs/nnue.md says the engine computes it
+
+def truncating_division(a, b):
+    """C++ integer division: rounds toward zero (Python's // rounds toward minus infinity)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def in_range(value, dtype, what):
+    info = np.iinfo(dtype)
+    lo, hi = int(np.min(value)), int(np.max(value))
+    if lo < info.min or hi > info.max:
+        raise OverflowError(f"{what} overflows {np.dtype(dtype).name}: {lo}..{hi}")
+
+
+def integer_eval(net, black, white, stm):
+    """The quantised network's evaluation (centi-units, side to move's view), in int64 numpy
+    arithmetic, with a check at each step that the engine's narrower types cannot overflow."""
+    halves = []
+    for perspective in (stm, "w" if stm == "b" else "b"):
+        acc = net["ft_bias"] + net["ft_weight"][features(black, white, perspective)].sum(axis=0)
+        in_range(acc, np.int16, "accumulator")
+        halves.append(np.clip(acc, 0, FT_SCALE))
+    x = np.concatenate(halves)
+    h_int = net["l1_bias"] + net["l1_weight"] @ x
+    in_range(h_int, np.int32, "hidden layer")
+    hq = np.clip(h_int >> 6, 0, FT_SCALE)  # numpy's >> on signed ints is an arithmetic shift
+    o = int(net["out_bias"] + hq @ net["out_weight"])
+    in_range(o, np.int32, "output")
+    value = truncating_division(o * net["S"], BIAS_SCALE)
+    return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
+
+
+def read_vectors(path):
+    """[(position text, float evaluation, integer evaluation)] of a test-vectors file."""
+    rows = []
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            parts = [p.strip() for p in line.split("|")]
+            if len(parts) != 3:
+                raise ValueError(f"{path}:{number}: want '<position> | <float> | <integer>'")
+            rows.append((parts[0], float(parts[1]), int(parts[2])))
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+
+def describe(net, path):
+    H, L = net["H"], net["L"]
+    lines = [
+        f"{path}: LOA-NNUE version {VERSION}, checksum {net['checksum']:016x} (verified)",
+        f"  inputs {INPUTS}, H {H} per perspective, L {L}, output scale S {net['S']}",
+        f"  description ({len(net['description'].encode('utf-8'))} bytes): {net['description']}",
+    ]
+    for name, _, shape in body_layout(H, L):
+        v = np.asarray(net[name])
+        lines.append(f"  {name:10s} {str(shape):12s} min {int(v.min()):>8d}  max {int(v.max()):>8d}")
+    return "\n".join(lines)
+
+
+def check_vectors(net, path):
+    """Returns the number of mismatches between the stored and recomputed integer evaluations."""
+    rows = read_vectors(path)
+    bad = 0
+    for text, _, stored in rows:
+        got = integer_eval(net, *parse_position(text))
+        if got != stored:
+            bad += 1
+            if bad <= 10:
+                print(f"  mismatch: {text} | stored {stored} | recomputed {got}")
+    worst = max((abs(f - i) for _, f, i in rows), default=0.0)
+    print(f"{path}: {len(rows)} positions, {len(rows) - bad} integer evaluations equal, "
+          f"max |float - integer| {worst:.4f}")
+    return bad
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("net", help="the .nnue file")
+    parser.add_argument("--vectors", help="a test-vectors file to check the integer evaluation against")
+    args = parser.parse_args()
+    try:
+        net = read_net(args.net)
+    except (OSError, NetFormatError) as e:
+        print(f"read_net: {args.net}: {e}", file=sys.stderr)
+        return 1
+    print(describe(net, args.net))
+    if args.vectors and check_vectors(net, args.vectors):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,391 @@
+// The learned evaluation's engine side (loa/nnue/, docs/nnue.md): the network file's reader,
+// the SIMD kernels against their scalar references, the incremental accumulators against a
+// refresh, and the colour swap. The trainer's own vectors check the arithmetic against the
+// specification independently (NnueVectors below).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "common/fnv1a.hpp"
+#include "common/text.hpp"
+#include "common/search/lazy_smp.hpp"
+#include "common/search/search.hpp"
+#include "loa/movegen.hpp"
+#include "loa/position_text.hpp"
+#include "loa/nnue/accumulator.hpp"
+#include "loa/nnue/features.hpp"
+#include "loa/nnue/layers.hpp"
+#include "loa/nnue/network.hpp"
+#include "loa/search_game.hpp"
+#include "loa/symmetry.hpp"
+#include "tests/test_positions.hpp"
+
+namespace loa::nnue {
+namespace {
+
+Network random_network(std::uint64_t seed, int accumulator_size = 32, int hidden_size = 8) {
+    return nnue::random_network(seed, accumulator_size, hidden_size);
+}
+
+std::shared_ptr<const Network> shared(Network net) {
+    // Through the file format, so that the checksum the reader fills in is set.
+    return std::make_shared<const Network>(parse_network(serialize_network(net), "test"));
+}
+
+// The evaluation recomputed from scratch: a fresh stack, which refreshes.
+int refreshed_evaluation(const std::shared_ptr<const Network>& net, const Position& pos) {
+    AccumulatorStack fresh(net);
+    return fresh.evaluate(pos);
+}
+
+TEST(NnueFile, RoundTripKeepsEveryField) {
+    const Network net = random_network(1, 48, 12);
+    const std::string bytes = serialize_network(net);
+    const Network back = parse_network(bytes, "test");
+    EXPECT_EQ(back.accumulator_size, 48);
+    EXPECT_EQ(back.hidden_size, 12);
+    EXPECT_EQ(back.output_scale, 400);
+    EXPECT_EQ(back.description, net.description);
+    EXPECT_EQ(back.checksum, common::fnv1a(std::string_view(bytes).substr(0, bytes.size() - 8)));
+    EXPECT_EQ(back.ft_bias, net.ft_bias);
+    EXPECT_EQ(back.ft_weight, net.ft_weight);
+    EXPECT_EQ(back.l1_bias, net.l1_bias);
+    EXPECT_EQ(back.l1_weight, net.l1_weight);
+    EXPECT_EQ(back.out_bias, net.out_bias);
+    EXPECT_EQ(back.out_weight, net.out_weight);
+    EXPECT_EQ(serialize_network(back), bytes);
+}
+
+void expect_refused(const std::string& bytes, const std::string& fault) {
+    try {
+        (void)parse_network(bytes, "net.nnue");
+        ADD_FAILURE() << "accepted a file that should fail with: " << fault;
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find(fault), std::string::npos) << e.what();
+        EXPECT_EQ(std::string(e.what()).rfind("net.nnue", 0), 0u) << e.what();
+    }
+}
+
+// Rewrites a header field and the checksum after it, so that only the field is wrong.
+std::string with_field(std::string bytes, std::size_t offset, std::uint32_t value) {
+    std::memcpy(bytes.data() + offset, &value, sizeof value);
+    const std::uint64_t sum = common::fnv1a(std::string_view(bytes).substr(0, bytes.size() - 8));
+    std::memcpy(bytes.data() + bytes.size() - 8, &sum, sizeof sum);
+    return bytes;
+}
+
+TEST(NnueFile, EveryFaultIsRefusedByName) {
+    const std::string good = serialize_network(random_network(2, 16, 4));
+    expect_refused("", "not a LOA network file");
+    expect_refused("LOA-NNUX" + good.substr(8), "not a LOA network file");
+    expect_refused(with_field(good, 8, 2), "version 2");
+    expect_refused(with_field(good, 12, 64), "the input count is 64");
+    expect_refused(with_field(good, 16, 24), "the accumulator size is 24");
+    expect_refused(with_field(good, 16, 2048), "the accumulator size is 2048");
+    expect_refused(with_field(good, 20, 6), "the hidden size is 6");
+    expect_refused(with_field(good, 24, 0), "the output scale is 0");
+    expect_refused(with_field(good, 28, 5000), "the description's length is 5000");
+    // Every truncation (the magic's first bytes excepted) names the field it ends in.
+    for (std::size_t size = 8; size < good.size(); ++size) expect_refused(good.substr(0, size), "truncated");
+    expect_refused(good + "x", "1 unexpected bytes after the checksum");
+    for (const std::size_t offset : {std::size_t{40}, good.size() / 2, good.size() - 9}) {
+        std::string damaged = good;
+        damaged[offset] = static_cast<char>(damaged[offset] ^ 0x10);
+        expect_refused(damaged, "wrong checksum");
+    }
+}
+
+TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {
+    Network wide = random_network(3, 16, 4);
+    for (std::size_t f = 0; f < 24; ++f) wide.ft_weight[f * 16 + 5] = 1400;  // 24 x 1400 > 32767
+    expect_refused(serialize_network(wide), "accumulator could overflow (unit 5)");
+    Network biased = random_network(3, 16, 4);
+    biased.l1_bias[2] = std::numeric_limits<std::int32_t>::max() - 10;
+    expect_refused(serialize_network(biased), "hidden-layer bias");
+}
+
+TEST(NnueFile, MissingAndSpecialFilesAreRefused) {
+    EXPECT_THROW((void)load_network_file("/nonexistent/net.nnue"), common::InputError);
+    EXPECT_THROW((void)load_network_file("/dev/zero"), common::InputError);
+    EXPECT_THROW((void)SearchGame::from_spec(RuleSet{}, "/nonexistent/net.nnue"), common::InputError);
+    const auto path = std::filesystem::temp_directory_path() / ("loa-nnue-test-" + std::to_string(::getpid()) + ".nnue");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << serialize_network(random_network(4));
+    }
+    const SearchGame game = SearchGame::from_spec(RuleSet{}, path.string());
+    ASSERT_NE(game.network(), nullptr);
+    EXPECT_EQ(game.network()->network().accumulator_size, 32);
+    std::filesystem::remove(path);
+}
+
+TEST(NnueKernels, SimdEqualsScalarOnEveryInput) {
+    std::mt19937_64 rng(5);
+    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{32, 8}, std::pair{128, 32}, std::pair{256, 16}}) {
+        const Network net = random_network(static_cast<std::uint64_t>(h * l), h, l);
+        std::vector<std::int16_t> stm(static_cast<std::size_t>(h)), other(static_cast<std::size_t>(h));
+        for (int trial = 0; trial < 200; ++trial) {
+            // Values across and beyond the clipped ReLU's 0..127, both signs.
+            for (auto* acc : {&stm, &other})
+                for (auto& v : *acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-400, 400)(rng));
+            ASSERT_EQ(propagate(net, stm.data(), other.data()), propagate_scalar(net, stm.data(), other.data()))
+                << "H " << h << " L " << l << " trial " << trial;
+        }
+    }
+}
+
+TEST(NnueKernels, UpdateAddsAndRemovesColumnsExactly) {
+    std::mt19937_64 rng(6);
+    constexpr int H = 48;
+    std::vector<std::int16_t> base(H), a(H), b(H), c(H), out(H);
+    for (auto* v : {&base, &a, &b, &c})
+        for (auto& x : *v) x = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-3000, 3000)(rng));
+    const std::int16_t* added[] = {a.data(), b.data()};
+    const std::int16_t* removed[] = {c.data()};
+    update_accumulator(base.data(), out.data(), H, added, removed);
+    for (std::size_t i = 0; i < H; ++i) EXPECT_EQ(out[i], base[i] + a[i] + b[i] - c[i]) << i;
+}
+
+// The evaluation at every node of a depth-3 walk over the moves of random game positions
+// (captures and passes included): the stack's incremental accumulators give exactly the
+// refreshed evaluation.
+TEST(NnueAccumulator, IncrementalEqualsRefreshAtEveryNodeOfAWalk) {
+    const auto net = shared(random_network(7));
+    const SearchGame game(RuleSet{}, net);
+    std::uint64_t nodes = 0, captures = 0, passes = 0;
+    std::function<void(Position&, int)> walk = [&](Position& pos, int depth) {
+        ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos)) << pos.to_text();
+        ++nodes;
+        if (depth == 0) return;
+        MoveList moves;
+        game.generate(pos, moves);
+        // A few moves a node (captures first), and the null move where the search tries one.
+        std::vector<Move> tried;
+        for (const Move m : moves)
+            if (m.is_capture() && tried.size() < 2) tried.push_back(m);
+        for (std::size_t i = 0; i < moves.size() && tried.size() < 4; i += 5) tried.push_back(moves[i]);
+        if (game.null_move_allowed(pos)) tried.push_back(game.null_move());
+        for (const Move m : tried) {
+            captures += m.is_capture();
+            passes += m.is_pass();
+            const Position before = pos;
+            game.make(pos, m);
+            walk(pos, depth - 1);
+            game.unmake(pos, m);
+            ASSERT_EQ(pos, before);
+            // Back at the parent: still exact, from the stack's entry of it.
+            ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
+        }
+    };
+    for (Position pos : testing::middle_game_positions(12, 71)) walk(pos, 3);
+    EXPECT_GT(nodes, 1500u);
+    EXPECT_GT(captures, 100u);
+    EXPECT_GT(passes, 100u);
+    // And it was incremental: one refresh a walk's root, an update a move.
+    EXPECT_LE(game.network()->refreshes(), 12u);
+    EXPECT_GE(game.network()->updates(), nodes - 12);
+}
+
+// Only some nodes evaluated (the leaves of walks of depth 2 to 8): the stack computes chains of
+// several moves from the nearest computed entry, or refreshes the parent when none is near.
+TEST(NnueAccumulator, ChainsOfUnevaluatedMovesAreExact) {
+    const auto net = shared(random_network(17));
+    for (const int depth : {2, 5, 8}) {
+        const SearchGame game(RuleSet{}, net);
+        std::mt19937_64 rng(static_cast<std::uint64_t>(depth));
+        std::uint64_t leaves = 0;
+        std::function<void(Position&, int)> walk = [&](Position& pos, int left) {
+            if (left == 0 || game.status(pos) != search::Status::Ongoing) {
+                ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos)) << pos.to_text();
+                ++leaves;
+                return;
+            }
+            MoveList moves;
+            game.generate(pos, moves);
+            for (int k = 0; k < 2; ++k) {
+                const Move m = moves[static_cast<std::size_t>(rng() % moves.size())];
+                game.make(pos, m);
+                walk(pos, left - 1);
+                game.unmake(pos, m);
+            }
+        };
+        for (Position pos : testing::middle_game_positions(3, 41)) walk(pos, depth);
+        EXPECT_GT(leaves, 10u);
+        // Chains of up to 6 moves: one refresh a walk (its root), every other node one update.
+        // Deeper: each leaf's parent is refreshed once, and each leaf is one update from it.
+        const auto* evaluator = game.network();
+        if (depth <= 5) {
+            EXPECT_LE(evaluator->refreshes(), 3u) << depth;
+            EXPECT_GT(evaluator->updates(), leaves) << depth;
+        } else {
+            EXPECT_GT(evaluator->refreshes(), leaves / 3);
+            EXPECT_LE(evaluator->refreshes(), leaves / 2 + 3);
+            EXPECT_EQ(evaluator->updates(), leaves);
+        }
+    }
+}
+
+// Whole random games played through the game's make (moves never taken back, past the stack's
+// depth), then taken back to the start: exact all the way.
+TEST(NnueAccumulator, LongGamesForwardAndBackStayExact) {
+    const auto net = shared(random_network(8));
+    const SearchGame game(RuleSet{}, net);
+    std::size_t longest = 0;
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        const Game played = testing::random_game(seed, 400);
+        longest = std::max(longest, played.moves().size());
+        Position pos = Position::start();
+        for (const Move m : played.moves()) {
+            game.make(pos, m);
+            ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
+        }
+        for (auto it = played.moves().rbegin(); it != played.moves().rend(); ++it) {
+            game.unmake(pos, *it);
+            ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
+        }
+        EXPECT_EQ(pos, Position::start());
+    }
+    EXPECT_GT(longest, 200u);  // past the stack's capacity (MaxPly + 16): it restarted on the way
+}
+
+// Boards no game reaches (more than 12 pieces a side), which could overflow the net's int16
+// accumulator, get the hand-written evaluation.
+TEST(NnueAccumulator, BoardsBeyondTwelvePiecesASideGetTheHandWrittenEvaluation) {
+    const SearchGame game(RuleSet{}, shared(random_network(19)));
+    const Position crowded = Position::from_text("bbbbbbbb/bbbbbbbb/8/8/8/8/wwwwwwww/wwwwwwww b");
+    EXPECT_EQ(game.evaluate(crowded), Evaluator().evaluate(crowded));
+    const Position start = Position::start();
+    EXPECT_NE(game.evaluate(start), Evaluator().evaluate(start));  // (this random net's value differs)
+}
+
+TEST(NnueAccumulator, AMovedFromEvaluatorStillEvaluates) {
+    const auto net = shared(random_network(23));
+    SearchGame game(RuleSet{}, net);
+    const SearchGame taken = std::move(game);
+    Position pos = Position::start();
+    MoveList moves;
+    game.generate(pos, moves);
+    game.make(pos, moves[3]);  // NOLINT(bugprone-use-after-move): what this test is about
+    EXPECT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
+    EXPECT_EQ(taken.evaluate(pos), refreshed_evaluation(net, pos));
+}
+
+TEST(NnueFile, HceIsTheHandWrittenEvaluation) {
+    const SearchGame hce = SearchGame::from_spec(RuleSet{}, "hce");
+    EXPECT_EQ(hce.network(), nullptr);
+    for (const Position& pos : testing::random_positions(29, 3, 40)) EXPECT_EQ(hce.evaluate(pos), Evaluator().evaluate(pos));
+}
+
+// Lazy SMP on two threads with a network: each thread's searcher owns a copy of the game and so
+// its own stack (run under ThreadSanitizer by the test command: the name holds "LazySmp").
+TEST(NnueLazySmp, TwoThreadsEachWithTheirOwnStack) {
+    const auto net = shared(random_network(31, 64, 16));
+    search::SearchConfig config = search::preset_config("full");
+    config.tt_mb = 4;
+    config.threads = 2;
+    search::ParallelSearcher<SearchGame> searcher(SearchGame(RuleSet{}, net), config);
+    search::SearchLimits limits;
+    limits.depth = 6;
+    for (const Position& pos : testing::middle_game_positions(2, 53)) {
+        const auto result = searcher.search(pos, limits);
+        MoveList moves;
+        generate_moves(pos, moves);
+        EXPECT_NE(std::find(moves.begin(), moves.end(), result.best_move), moves.end());
+        EXPECT_LE(std::abs(result.score), EvalClamp);
+    }
+}
+
+// Positions the stack did not follow (another line, a copy) are evaluated from scratch, not
+// from a stale entry.
+TEST(NnueAccumulator, PositionsOffTheStackAreNotReadFromIt) {
+    const auto net = shared(random_network(9));
+    const SearchGame game(RuleSet{}, net);
+    const auto positions = testing::random_positions(10, 4, 60);
+    Position line = Position::start();
+    MoveList moves;
+    game.generate(line, moves);
+    game.make(line, moves[0]);
+    for (const Position& other : positions) {
+        ASSERT_EQ(game.evaluate(other), refreshed_evaluation(net, other));
+        ASSERT_EQ(game.evaluate(line), refreshed_evaluation(net, line));
+    }
+    // A copy of the game starts its own stack.
+    const SearchGame copy = game;
+    Position pos = Position::start();
+    copy.make(pos, moves[1]);
+    EXPECT_EQ(copy.evaluate(pos), refreshed_evaluation(net, pos));
+}
+
+// The colour swap with the diagonal reflection maps the inputs of one perspective onto the
+// other's: the evaluation is exactly the same (docs/nnue.md).
+TEST(NnueSymmetry, ColourSwapWithTheDiagonalReflectionIsExact) {
+    const auto net = shared(random_network(11));
+    for (const Position& pos : testing::random_positions(12, 20, 80)) {
+        const Position swapped = transform(pos, 4, true);
+        ASSERT_EQ(refreshed_evaluation(net, pos), refreshed_evaluation(net, swapped)) << pos.to_text();
+    }
+    EXPECT_EQ(transform(Position::start(), 4, true), Position::from_text(std::string(StartPositionText).replace(StartPositionText.size() - 1, 1, "w")));
+}
+
+// A search with the incremental evaluation equals one that refreshes at every evaluation:
+// same move, score and node count (the stack changes speed, never results).
+TEST(NnueAccumulator, SearchMatchesAFullRefreshEvaluation) {
+    const auto net = shared(random_network(13, 64, 16));
+    for (const Position& pos : testing::middle_game_positions(4, 31)) {
+        search::SearchConfig config = search::preset_config("full");
+        config.tt_mb = 4;
+        search::SearchLimits limits;
+        limits.depth = 5;
+        search::Searcher<SearchGame> incremental(SearchGame(RuleSet{}, net), config);
+        search::Searcher<SearchGame> refreshing(
+            SearchGame(RuleSet{}, SearchGame::CustomEvaluation([net](const Position& p) { return refreshed_evaluation(net, p); })),
+            config);
+        const auto a = incremental.search(pos, limits);
+        const auto b = refreshing.search(pos, limits);
+        EXPECT_EQ(a.best_move, b.best_move);
+        EXPECT_EQ(a.score, b.score);
+        EXPECT_EQ(a.stats.nodes, b.stats.nodes);
+    }
+}
+
+// The trainer's own vectors (scripts/nnue/train.py, written from docs/nnue.md, not from this
+// code): a small net trained on self-play data, and for 318 positions (validation positions
+// with either side to move, colour-swapped images, odd piece mixes, the start) the PyTorch
+// model's float evaluation and the quantised network's, computed in numpy integers.
+TEST(NnueVectors, TheEngineComputesTheTrainersIntegerEvaluationExactly) {
+    const auto net = load_network_file(LOA_TEST_DATA_DIR "/nnue/test-h32.nnue");
+    const SearchGame game(RuleSet{}, net);
+    std::ifstream in(LOA_TEST_DATA_DIR "/nnue/test-h32.vectors.txt");
+    std::string line;
+    int count = 0, white_to_move = 0;
+    double total_error = 0, worst_error = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] == '#') continue;
+        const auto fields = common::split(line, '|');
+        ASSERT_EQ(fields.size(), 3u) << line;
+        const Position pos = parse_position(common::trim(fields[0]));
+        const double float_eval = std::stod(std::string(common::trim(fields[1])));
+        const int integer_eval = std::stoi(std::string(common::trim(fields[2])));
+        ASSERT_EQ(game.evaluate(pos), integer_eval) << line;
+        ASSERT_EQ(refreshed_evaluation(net, pos), integer_eval) << line;
+        const double error = std::abs(game.evaluate(pos) - float_eval);
+        total_error += error;
+        worst_error = std::max(worst_error, error);
+        white_to_move += pos.side_to_move() == Colour::White;
+        ++count;
+    }
+    EXPECT_EQ(count, 318);
+    EXPECT_GT(white_to_move, 100);
+    // The quantisation error the trainer reported for this net: max 5.9, mean 2.3 centi-units.
+    EXPECT_LT(worst_error, 6.0);
+    EXPECT_LT(total_error / count, 2.4);
+}
+
+}  // namespace
+}  // namespace loa::nnue
