@@ -13,6 +13,7 @@
 #include "loa/evaluation.hpp"
 #include "loa/movegen.hpp"
 #include "loa/nnue/evaluator.hpp"
+#include "loa/nnue/shipped.hpp"
 #include "loa/realization.hpp"
 #include "loa/rules.hpp"
 #include "loa/simple_eval.hpp"
@@ -43,13 +44,15 @@ public:
     }
     // eval spec: "full" or "hce" (the default: the hand-written evaluation with its tuned
     // weights), "hand" (the hand-picked weights before tuning), "concentration", "simple",
-    // "material", a network file (*.nnue), or a JSON weights file (over "full").
+    // "material", "nnue" (the network shipped in data/nets/, compiled in), a network file
+    // (*.nnue), or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
         if (eval_spec.empty() || eval_spec == "full" || eval_spec == "hce") return SearchGame(rules);
         if (eval_spec == "hand") return SearchGame(rules, Evaluator(EvalWeights::hand()));
         if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
         if (eval_spec == "simple") return with_simple_evaluation(rules);
         if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));
+        if (eval_spec == "nnue") return SearchGame(rules, nnue::shipped_network());
         if (eval_spec.ends_with(".nnue")) return SearchGame(rules, nnue::load_network_file(std::string(eval_spec)));
         return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));
     }

@@ -161,10 +161,10 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         throw InputError(fmt::format("engine '{}': GTP engines play with a clock: give tc=", spec.name));
     if (!spec.depth && !spec.nodes && spec.move_time_ms <= 0 && !spec.time_control)
         throw InputError(fmt::format("engine '{}' has no limit: give depth=, nodes=, st= or tc=", spec.name));
-    if (spec.eval != "full" && spec.eval != "hce" && spec.eval != "hand" && spec.eval != "concentration" && spec.eval != "simple" &&
+    if (spec.eval != "full" && spec.eval != "hce" && spec.eval != "nnue" && spec.eval != "hand" && spec.eval != "concentration" && spec.eval != "simple" &&
         spec.eval != "material" && !spec.eval.ends_with(".json") && !spec.eval.ends_with(".nnue"))
         throw InputError(fmt::format(
-            "engine '{}': eval must be full (= hce), hand, concentration, simple, material, a .json weights file or a .nnue network, not '{}'",
+            "engine '{}': eval must be full (= hce), nnue, hand, concentration, simple, material, a .json weights file or a .nnue network, not '{}'",
             spec.name, spec.eval));
     if (spec.eval.ends_with(".nnue")) {
         if (spec.external()) throw InputError(fmt::format("engine '{}': eval= applies to in-process engines", spec.name));

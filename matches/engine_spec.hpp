@@ -1,7 +1,7 @@
 // One player of a match, as given on the command line:
 //   --engine name=rhh,preset=full,history=relative,depth=6
 // Engine keys: name, depth, nodes, st (seconds per move), tc (base+inc seconds, or stc/ltc), eval
-// (full = hce|hand|concentration|simple|material|FILE.json|FILE.nnue, a network: docs/nnue.md), weights (= eval=FILE.json), rps (FILE.json: realization
+// (full = hce|nnue|hand|concentration|simple|material|FILE.json|FILE.nnue: docs/nnue.md), weights (= eval=FILE.json), rps (FILE.json: realization
 // probabilities for erps=on, from loa-match learn-rps); every other key is a
 // search-config key (see `loa variants`).
 // External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE

@@ -22,6 +22,7 @@
 #include "loa/nnue/features.hpp"
 #include "loa/nnue/layers.hpp"
 #include "loa/nnue/network.hpp"
+#include "loa/nnue/shipped.hpp"
 #include "loa/search_game.hpp"
 #include "loa/symmetry.hpp"
 #include "tests/test_positions.hpp"
@@ -358,22 +359,27 @@ TEST(NnueAccumulator, SearchMatchesAFullRefreshEvaluation) {
 // code): a small net trained on self-play data, and for 318 positions (validation positions
 // with either side to move, colour-swapped images, odd piece mixes, the start) the PyTorch
 // model's float evaluation and the quantised network's, computed in numpy integers.
-TEST(NnueVectors, TheEngineComputesTheTrainersIntegerEvaluationExactly) {
-    const auto net = load_network_file(LOA_TEST_DATA_DIR "/nnue/test-h32.nnue");
+// The vectors' error against the float model: the largest and the mean.
+struct VectorErrors {
+    double worst = 0, mean = 0;
+};
+
+VectorErrors check_vectors(const std::shared_ptr<const Network>& net, const std::string& vectors_path) {
     const SearchGame game(RuleSet{}, net);
-    std::ifstream in(LOA_TEST_DATA_DIR "/nnue/test-h32.vectors.txt");
+    std::ifstream in(vectors_path);
     std::string line;
     int count = 0, white_to_move = 0;
     double total_error = 0, worst_error = 0;
     while (std::getline(in, line)) {
         if (line.empty() || line[0] == '#') continue;
         const auto fields = common::split(line, '|');
-        ASSERT_EQ(fields.size(), 3u) << line;
+        EXPECT_EQ(fields.size(), 3u) << line;
+        if (fields.size() != 3) return {};
         const Position pos = parse_position(common::trim(fields[0]));
         const double float_eval = std::stod(std::string(common::trim(fields[1])));
         const int integer_eval = std::stoi(std::string(common::trim(fields[2])));
-        ASSERT_EQ(game.evaluate(pos), integer_eval) << line;
-        ASSERT_EQ(refreshed_evaluation(net, pos), integer_eval) << line;
+        EXPECT_EQ(game.evaluate(pos), integer_eval) << line;
+        EXPECT_EQ(refreshed_evaluation(net, pos), integer_eval) << line;
         const double error = std::abs(game.evaluate(pos) - float_eval);
         total_error += error;
         worst_error = std::max(worst_error, error);
@@ -382,9 +388,30 @@ TEST(NnueVectors, TheEngineComputesTheTrainersIntegerEvaluationExactly) {
     }
     EXPECT_EQ(count, 318);
     EXPECT_GT(white_to_move, 100);
+    return {worst_error, total_error / std::max(count, 1)};
+}
+
+TEST(NnueVectors, TheEngineComputesTheTrainersIntegerEvaluationExactly) {
+    const VectorErrors errors = check_vectors(load_network_file(LOA_TEST_DATA_DIR "/nnue/test-h32.nnue"),
+                                              LOA_TEST_DATA_DIR "/nnue/test-h32.vectors.txt");
     // The quantisation error the trainer reported for this net: max 5.9, mean 2.3 centi-units.
-    EXPECT_LT(worst_error, 6.0);
-    EXPECT_LT(total_error / count, 2.4);
+    EXPECT_LT(errors.worst, 6.0);
+    EXPECT_LT(errors.mean, 2.4);
+}
+
+// The shipped net (H 128, L 32: the SIMD kernels at a real size) is the file in data/nets/, and
+// the engine computes its trainer's integer evaluations exactly.
+TEST(NnueVectors, TheShippedNetIsDataNetsAndMatchesItsVectors) {
+    const auto file = load_network_file(LOA_DATA_DIR "/nets/loa-net-1.nnue");
+    EXPECT_EQ(shipped_network()->checksum, file->checksum);
+    EXPECT_EQ(serialize_network(*shipped_network()), serialize_network(*file));
+    EXPECT_EQ(shipped_network_name(), "loa-net-1.nnue");
+    EXPECT_EQ(shipped_network()->accumulator_size, 128);
+    const VectorErrors errors = check_vectors(shipped_network(), LOA_DATA_DIR "/nets/loa-net-1.vectors.txt");
+    // The trainer's report for it: max 10.2, mean 2.4 centi-units.
+    EXPECT_LT(errors.worst, 10.3);
+    EXPECT_LT(errors.mean, 2.5);
+    EXPECT_NE(SearchGame::from_spec(RuleSet{}, "nnue").network(), nullptr);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ Command add_margins_command(CLI::App& app) {
         ->check(CLI::Range(1, 3))
         ->capture_default_str();
     margins->add_option("--variant", o->settings.variant, "Search keys of the searches that value the quiet moves")->capture_default_str();
-    margins->add_option("--eval", o->settings.eval, "Evaluation: full (= hce), hand, concentration, simple, material, FILE.json or FILE.nnue")
+    margins->add_option("--eval", o->settings.eval, "Evaluation: full (= hce), nnue (the shipped net), hand, concentration, simple, material, FILE.json or FILE.nnue")
         ->capture_default_str();
     margins->add_option("--coverage", o->settings.coverage, "Share of every band's nodes the suggested margins cover")
         ->check(CLI::Range(0.5, 1.0))

@@ -84,7 +84,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
     treesize->add_option("--positions", o->positions, "Positions file (one position string a line)")->capture_default_str();
     treesize->add_option("--depth", o->depths, "Depth or range D1..D2")->capture_default_str();
     treesize->add_option("--baseline", o->baseline, "Variant the ratios refer to (default: the first)");
-    treesize->add_option("--eval", o->ts.eval, "Evaluation: full (= hce), hand, concentration, simple, material, FILE.json or FILE.nnue")->capture_default_str();
+    treesize->add_option("--eval", o->ts.eval, "Evaluation: full (= hce), nnue (the shipped net), hand, concentration, simple, material, FILE.json or FILE.nnue")->capture_default_str();
     treesize->add_option("--rps", o->ts.rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
     treesize->add_option("--limit", o->limit, "Use only the first N positions")->check(common::positive_number());
     treesize->add_option("-j,--concurrency", o->ts.concurrency, "Searches at once")->check(CLI::Range(1, 1024))->take_last();

@@ -23,7 +23,6 @@ import json
 import math
 import os
 import re
-import shlex
 import sys
 import time
 
@@ -402,11 +401,18 @@ def quantise(model, scale, description):
 
 
 def make_description(args, data):
-    """How the net was made: the command, the data, the seed; cut to the format's 4096 bytes."""
-    files = "; ".join(f"{f['path']} ({f['positions']} positions, {f['bytes']} bytes, "
+    """How the net was made: every setting that shapes the weights, and the data by name and
+    digest; cut to the format's 4096 bytes. No directory and no output path: the same data and
+    settings give the same file wherever they are run."""
+    files = "; ".join(f"{os.path.basename(f['path'])} ({f['positions']} positions, {f['bytes']} bytes, "
                       f"sha256 {f['sha256'][:16]})" for f in data.files)
-    text = (f"train.py {shlex.join(sys.argv[1:])} | data: {files} | seed {args.seed}, "
-            f"threads {args.threads}")
+    settings = (f"--hidden {args.hidden} --l2 {args.l2} --scale {args.scale} --epochs {args.epochs} "
+                f"--batch {args.batch} --lr {args.lr:g} --lambda {args.lam:g} "
+                f"--k {'fitted' if args.k is None else format(args.k, 'g')} --seed {args.seed} "
+                f"--threads {args.threads} --val-every {args.val_every}"
+                + (f" --max-positions {args.max_positions}" if args.max_positions else "")
+                + (" --no-augment" if args.no_augment else ""))
+    text = f"scripts/train-net.sh {settings} | data: {files}"
     encoded = text.encode("utf-8")[: fmt.MAX_DESCRIPTION]
     return encoded.decode("utf-8", errors="ignore")
 
