@@ -147,14 +147,8 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         throw InputError(fmt::format("engine '{}': mcts_bias and playout=weighted need rps=FILE (realization probabilities from "
                                      "loa-match learn-rps, e.g. data/rps/selfplay-1.json)",
                                      spec.name));
-    if (!spec.rps.empty()) {
-        if (spec.external()) throw InputError(fmt::format("engine '{}': rps= applies to in-process engines", spec.name));
-        try {
-            (void)loa::load_realization_file(spec.rps);  // a bad file fails now, not in the first game
-        } catch (const InputError& e) {
-            throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
-        }
-    }
+    if (!spec.rps.empty() && spec.external())
+        throw InputError(fmt::format("engine '{}': rps= applies to in-process engines", spec.name));
     if (spec.external() && has_search_keys)
         throw InputError(fmt::format("engine '{}': search keys apply to in-process engines; pass options with option.NAME=", spec.name));
     if (spec.external() && spec.proto == "gtp" && !spec.time_control)
@@ -166,15 +160,19 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         throw InputError(fmt::format(
             "engine '{}': eval must be full (= hce), nnue, hand, concentration, simple, material, a .json weights file or a .nnue network, not '{}'",
             spec.name, spec.eval));
-    if (spec.eval.ends_with(".nnue")) {
-        if (spec.external()) throw InputError(fmt::format("engine '{}': eval= applies to in-process engines", spec.name));
-        try {
-            (void)loa::nnue::load_network_file(spec.eval);  // a bad net fails now, not in the first game
-        } catch (const InputError& e) {
-            throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
-        }
-    }
+    if (spec.eval.ends_with(".nnue") && spec.external())
+        throw InputError(fmt::format("engine '{}': eval= applies to in-process engines", spec.name));
+    if (spec.eval == "hce") spec.eval = "full";  // one name in state files, so either resumes the other
     return spec;
+}
+
+void check_engine_files(const EngineSpec& spec) {
+    try {
+        if (!spec.rps.empty()) (void)loa::load_realization_file(spec.rps);
+        if (spec.eval.ends_with(".nnue")) (void)loa::nnue::load_network_file(spec.eval);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
+    }
 }
 
 }  // namespace matches

@@ -64,5 +64,10 @@ bool has_limit(std::string_view text);
 
 // `index` numbers engines without a name ("engine1", ...). Throws common::InputError.
 EngineSpec parse_engine_spec(std::string_view text, int index);
+// Reads the files an in-process engine will read (its network, its realization probabilities),
+// so that a bad one fails before any game. The commands that start a run call it; settings
+// read back from a state or result file (resume, merge, the web board) do not, so that they
+// work where the files are not (another directory, the files gone).
+void check_engine_files(const EngineSpec& spec);
 
 }  // namespace matches

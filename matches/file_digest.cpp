@@ -7,11 +7,14 @@
 #include <fmt/format.h>
 
 #include "common/fnv1a.hpp"
+#include "loa/nnue/shipped.hpp"
 
 namespace matches {
 
 std::string file_fingerprint(const std::string& name) {
-    if (name.empty() || !std::filesystem::is_regular_file(name)) return name;
+    if (name == "nnue")
+        return fmt::format("nnue {} (fnv1a {:016x})", loa::nnue::shipped_network_name(), loa::nnue::shipped_network()->checksum);
+    if (!(name.ends_with(".json") || name.ends_with(".nnue")) || !std::filesystem::is_regular_file(name)) return name;
     std::ifstream in(name, std::ios::binary);
     std::ostringstream content;
     content << in.rdbuf();

@@ -7,8 +7,10 @@
 
 namespace matches {
 
-// "name (fnv1a <16 hex digits>)" of a regular file's content, the file's name without its
-// directory; a name that is no file (a preset such as "full", or nothing) stands for itself.
+// "name (fnv1a <16 hex digits>)" of a file an engine reads (a name ending in .json or .nnue
+// that is a regular file), the name without its directory; "nnue" (the compiled-in net) with
+// its net's checksum the same way; any other name (a preset such as "full", or nothing)
+// stands for itself.
 std::string file_fingerprint(const std::string& name);
 
 }  // namespace matches

@@ -48,6 +48,15 @@ nlohmann::ordered_json resolved_engine(const EngineSpec& e) {
                                   with_digest(e.eval), e.rps.empty() ? "none" : with_digest(e.rps), e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
 }
 
+// "w.json" and "w.json#<digest>": the same file, named by a state written before files had their
+// digest recorded and by one written since; both resume (as they did before). Two digests
+// that differ are two files.
+bool same_file_without_digest(std::string_view a, std::string_view b) {
+    const auto without = [](std::string_view v) { return v.substr(0, v.find('#')); };
+    const bool digest_a = a.find('#') != std::string_view::npos, digest_b = b.find('#') != std::string_view::npos;
+    return digest_a != digest_b && without(a) == without(b);
+}
+
 // A resolved engine's "key=value,..." as a map (throws InputError when malformed).
 std::map<std::string_view, std::string_view> key_values(std::string_view text) {
     std::map<std::string_view, std::string_view> out;
@@ -85,7 +94,7 @@ std::string engine_difference(const nlohmann::json& saved, const nlohmann::json&
         const auto before = key_values(text_a);
         for (const auto& [key, value] : key_values(text_b)) {
             const auto it = before.find(key);
-            if (it != before.end() && it->second != value)
+            if (it != before.end() && it->second != value && !same_file_without_digest(it->second, value))
                 return fmt::format("engine '{}' now plays with {}={} where the saved games had {}={} (a default of the "
                                    "binary changed, or the engine did: give the setting explicitly)",
                                    name_b->get<std::string>(), key, value, key, it->second);

@@ -273,9 +273,23 @@ TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {
     // A network is read when the engine is given, so that a bad one fails before any game.
     EXPECT_EQ(message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.nnue"), "accepted");
     EXPECT_EQ(message("name=a,depth=2,eval=hce"), "accepted");
-    EXPECT_NE(message("name=a,depth=2,eval=/nonexistent/net.nnue").find("engine 'a': network file: cannot read"), std::string::npos);
-    EXPECT_NE(message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.vectors.txt.nnue").find("cannot read"),
+    EXPECT_EQ(parse_engine_spec("name=a,depth=2,eval=hce", 0).eval, "full");  // one name for the same engine
+    // The files are read when a run starts (check_engine_files), not when its settings are read
+    // back: a bad net fails then, by name.
+    auto files_message = [](const std::string& text) {
+        try {
+            check_engine_files(parse_engine_spec(text, 0));
+        } catch (const common::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(files_message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.nnue"), "accepted");
+    EXPECT_NE(files_message("name=a,depth=2,eval=/nonexistent/net.nnue").find("engine 'a': network file: cannot read"),
               std::string::npos);
+    EXPECT_NE(files_message("name=a,depth=2,eval=" LOA_TEST_SOURCE_DIR "/data/nnue/test-h32.vectors.txt").find("eval must be"),
+              std::string::npos);
+    EXPECT_NE(files_message("name=a,depth=2,rps=/nonexistent/rps.json").find("engine 'a'"), std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,proto=chess,depth=2").find("proto must be uci or gtp"), std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,killers=2,depth=2").find("search keys apply to in-process engines"), std::string::npos);
     EXPECT_NE(message("name=a,cmd=/bin/true,proto=gtp,depth=2").find("GTP engines play with a clock"), std::string::npos);
@@ -1063,6 +1077,31 @@ TEST(MatchState, AResumedRunEqualsAnUninterruptedOne) {
     other.games = 8;
     EXPECT_THROW(StateFile(path, other).load(), common::InputError);
     state.remove();
+}
+
+// The files an engine reads are recorded with their digest: the same name with other content is
+// another match; a record written before digests were kept (the name alone) is the same one.
+TEST(MatchState, AnEvaluationFileChangedInPlaceIsAnotherMatch) {
+    const auto path = (std::filesystem::temp_directory_path() / ("loa_match_weights_" + std::to_string(::getpid()) + ".json")).string();
+    auto with_weights = [&](const std::string& content) {
+        std::ofstream(path) << content;
+        MatchSettings s = small_match(1);
+        s.engines[1] = parse_engine_spec("name=b,preset=pvs+tt+hh,nodes=600,qsearch_plies=2,tt=1,eval=" + path, 1);
+        return nlohmann::json(settings_json(s));
+    };
+    const nlohmann::json first = with_weights(R"({"mobility": 20})");
+    EXPECT_TRUE(same_match(first, with_weights(R"({"mobility": 20})")));
+    const nlohmann::json changed = with_weights(R"({"mobility": 30})");
+    EXPECT_FALSE(same_match(first, changed));
+    const std::string plays = first["resolved"][1]["plays"];
+    EXPECT_NE(plays.find("eval=" + path + "#"), std::string::npos) << plays;
+    nlohmann::json old_record = first;  // as written before b4ac30c: the name alone
+    std::string old_plays = plays;
+    const auto hash = old_plays.find('#');
+    old_plays.erase(hash, 17);
+    old_record["resolved"][1]["plays"] = old_plays;
+    EXPECT_TRUE(same_match(old_record, changed));
+    std::filesystem::remove(path);
 }
 
 TEST(MatchState, AResumeWhoseEnginesNowResolveDifferentlyIsRefused) {

@@ -411,7 +411,9 @@ TEST(NnueVectors, TheShippedNetIsDataNetsAndMatchesItsVectors) {
     // The trainer's report for it: max 10.2, mean 2.4 centi-units.
     EXPECT_LT(errors.worst, 10.3);
     EXPECT_LT(errors.mean, 2.5);
-    EXPECT_NE(SearchGame::from_spec(RuleSet{}, "nnue").network(), nullptr);
+    const SearchGame game = SearchGame::from_spec(RuleSet{}, "nnue");
+    ASSERT_NE(game.network(), nullptr);
+    EXPECT_EQ(&game.network()->network(), shipped_network().get());
 }
 
 }  // namespace

@@ -1,14 +1,10 @@
 #include "loa/nnue/shipped.hpp"
 
-#include <cstddef>
 #include <string>
 
-namespace loa::nnue {
+#include "loa/nnue/shipped_data.hpp"
 
-// In the source loa/CMakeLists.txt generates from the file.
-extern const char ShippedNetName[];
-extern const unsigned char ShippedNetBytes[];
-extern const std::size_t ShippedNetSize;
+namespace loa::nnue {
 
 std::string_view shipped_network_name() { return ShippedNetName; }
 

@@ -41,6 +41,7 @@ Command add_datagen_command(CLI::App& app) {
     return {datagen, [o] {
                 DatagenSettings& s = o->s;
                 s.engine = parse_engine_spec(o->engine, 0);
+                check_engine_files(s.engine);
                 s.rules = o->rules.empty() ? loa::RuleSet{} : loa::parse_rules(o->rules);
                 const loa::Position start = loa::position_from_argument(o->start);
                 if (o->openings.empty()) {

@@ -114,6 +114,7 @@ MatchSettings build_settings(Options* o) {
     std::set<std::string> names;
     for (std::size_t i = 0; i < o->engine_texts.size(); ++i) {
         s.engines.push_back(parse_engine_spec(o->engine_texts[i], static_cast<int>(i)));
+        check_engine_files(s.engines.back());
         if (!names.insert(s.engines.back().name).second)
             throw common::InputError(fmt::format("two engines are named '{}': give each a distinct name=", s.engines.back().name));
     }

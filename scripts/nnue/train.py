@@ -404,7 +404,9 @@ def make_description(args, data):
     """How the net was made: every setting that shapes the weights, and the data by name and
     digest; cut to the format's 4096 bytes. No directory and no output path: the same data and
     settings give the same file wherever they are run."""
-    files = "; ".join(f"{os.path.basename(f['path'])} ({f['positions']} positions, {f['bytes']} bytes, "
+    # Only printable characters: the engine's reader refuses control characters.
+    printable = lambda text: "".join(c if c >= " " else "?" for c in text)  # noqa: E731
+    files = "; ".join(f"{printable(os.path.basename(f['path']))} ({f['positions']} positions, {f['bytes']} bytes, "
                       f"sha256 {f['sha256'][:16]})" for f in data.files)
     settings = (f"--hidden {args.hidden} --l2 {args.l2} --scale {args.scale} --epochs {args.epochs} "
                 f"--batch {args.batch} --lr {args.lr:g} --lambda {args.lam:g} "
@@ -480,9 +482,8 @@ def float_evals(torch, model, positions, scale):
 
 
 def write_vectors(path, positions, floats, ints):
-    with open(path, "w") as f:
-        for (b, w, stm), fe, ie in zip(positions, floats, ints):
-            f.write(f"{fmt.position_text(b, w, stm)} | {fe:.4f} | {ie}\n")
+    write_atomically(path, "".join(f"{fmt.position_text(b, w, stm)} | {fe:.4f} | {ie}\n"
+                                   for (b, w, stm), fe, ie in zip(positions, floats, ints)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -515,12 +516,28 @@ def blas_report(torch=None):
     return {"name": name, "paths": sorted(paths), "reference": reference}
 
 
+def write_atomically(path, content):
+    """Writes a temporary file beside `path`, then renames it: a crash leaves the old file or
+    the new one, never half of one."""
+    temporary = f"{path}.tmp-{os.getpid()}"
+    with open(temporary, "wb" if isinstance(content, bytes) else "w") as f:
+        f.write(content)
+    os.replace(temporary, path)
+
+
 def check_outputs(args):
     """Before any work: the files this run writes must be new (or --force), and none of them a
     data file, so that a typo cannot overwrite a file this run did not create."""
     outputs = [args.out, args.vectors or beside(args.out, ".vectors.txt"), beside(args.out, ".json")]
+    if len({os.path.realpath(p) for p in outputs}) != len(outputs):
+        raise SystemExit(f"train.py: the net, vectors and summary must be three files, not {outputs}")
     data = {os.path.realpath(d) for d in args.data}
     for path in outputs:
+        directory = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(directory) or not os.access(directory, os.W_OK):
+            raise SystemExit(f"train.py: cannot write {path}: {directory} is not a writable directory")
+        if os.path.isdir(path):
+            raise SystemExit(f"train.py: {path} is a directory")
         if os.path.realpath(path) in data:
             raise SystemExit(f"train.py: {path} is one of the data files; choose another --out/--vectors")
         if os.path.exists(path) and not args.force:
@@ -584,8 +601,7 @@ def main(argv=None):
     description = make_description(args, data)
     net = fmt.decode_net(fmt.encode_net(quantise(model, args.scale, description)))
     blob = fmt.encode_net(net)
-    with open(args.out, "wb") as f:
-        f.write(blob)
+    write_atomically(args.out, blob)
 
     positions = vector_positions(data, val_idx, args.vector_count, rng)
     floats = float_evals(torch, model, positions, args.scale)
@@ -614,9 +630,7 @@ def main(argv=None):
                              "mean_abs": float(diff.mean())},
     }
     summary_path = beside(args.out, ".json")
-    with open(summary_path, "w") as f:
-        json.dump(summary, f, indent=1)
-        f.write("\n")
+    write_atomically(summary_path, json.dumps(summary, indent=1) + "\n")
 
     log(f"wrote {args.out} ({len(blob)} bytes, sha256 {summary['net_sha256'][:16]}), "
         f"{vectors} ({len(positions)} positions), {summary_path}")
