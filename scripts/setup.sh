@@ -2,7 +2,8 @@
 # Installs the Debian packages the project builds with, only those that are missing.
 # Extras, any of them: `fuzz` adds clang and libFuzzer for scripts/fuzz.sh, `browser` Chromium,
 # ChromeDriver and Selenium for the web board's browser test, `cluster` Slurm and munge for
-# scripts/slurm-local.sh.
+# scripts/slurm-local.sh, `trainer` Debian's PyTorch, numpy and the threaded OpenBLAS for
+# scripts/train-net.sh.
 set -euo pipefail
 
 packages=(g++ cmake make libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
@@ -13,7 +14,8 @@ for extra in "$@"; do
     fuzz) packages+=(clang libfuzzer-14-dev) ;;
     browser) packages+=(chromium chromium-driver python3-selenium) ;;
     cluster) packages+=(slurmctld slurmd slurm-client munge bc python3) ;;
-    *) echo "setup.sh: unknown extra '$extra' (fuzz, browser, cluster)" >&2; exit 2 ;;
+    trainer) packages+=(python3-torch python3-numpy libopenblas0-pthread) ;;
+    *) echo "setup.sh: unknown extra '$extra' (fuzz, browser, cluster, trainer)" >&2; exit 2 ;;
   esac
 done
 missing=()

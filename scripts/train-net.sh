@@ -22,18 +22,8 @@ for arg in "$@"; do
   esac
 done
 
-packages=(python3-torch python3-numpy libopenblas0-pthread)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" 2>/dev/null | grep -q "^Status: install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "train-net: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+# Only what is missing (scripts/setup.sh: the build's packages and the trainer's).
+bash "$here/setup.sh" trainer
 
 # Which BLAS a python process that imported torch has mapped (Debian picks libblas.so.3 through
 # update-alternatives: OpenBLAS if it is there, else the slow reference BLAS).
