@@ -9,9 +9,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 dir=$(mktemp -d)
 marker="$(( 6000 + $$ % 1000 )).141592"
 trap 'pkill -f "sleep $marker" 2> /dev/null || true; rm -rf "$dir"' EXIT
-args=(--engine "name=wrapped,cmd=bash,proto=uci,st=0.05,args=$here/fake_engines/wrapper.sh $marker play $loa"
+args=(--engine "name=wrapped,cmd=bash,proto=uci,st=0.2,args=$here/fake_engines/wrapper.sh $marker play $loa"
       --engine name=ours,preset=pvs+tt+rhh,depth=2 --games 6 -j 2 --seed 3 --json "$dir/r.json" --pgn "$dir/r.pgn")
-count() { local n=0; for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f" 2> /dev/null | grep -q "sleep $marker" && n=$((n + 1)); done; echo "$n"; }
+# One pgrep, not a process a /proc entry: on a loaded machine the loop took seconds, long enough
+# for the run to end before it was interrupted.
+count() { pgrep -fc "sleep $marker" || true; }
 
 "$loa_match" "${args[@]}" > "$dir/out.txt" 2>&1 &
 pid=$!

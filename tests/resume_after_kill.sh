@@ -6,7 +6,7 @@ set -euo pipefail
 loa_match="$1"
 dir=$(mktemp -d)
 trap '[ "${keep:-}" ] || rm -rf "$dir"' EXIT
-args=(--engine name=a,preset=pvs+tt+rhh,depth=2 --engine name=b,preset=pvs+tt+hh,depth=2 --games 12 -j 2 --seed 5 -q)
+args=(--engine name=a,preset=pvs+tt+rhh,depth=4 --engine name=b,preset=pvs+tt+hh,depth=4 --games 12 -j 2 --seed 5 -q)
 
 "$loa_match" "${args[@]}" --json "$dir/ref.json" --pgn "$dir/ref.pgn" > /dev/null
 
