@@ -39,7 +39,7 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
         c.time_left_ms = std::max(0.0, clock.remaining_ms);
         c.increment_ms = clock.increment_ms;
         c.expected_moves_left = loa::expected_moves_left(game);
-        time.emplace(c, 0.0, spec_.config.timeman);
+        time.emplace(c, 0.0, spec_.config.timeman, spec_.config.time_tuning);
         limits.timer = &*time;
     }
     limits.game_plies_left = loa::plies_until_limit(game);

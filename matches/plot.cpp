@@ -48,7 +48,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
     {
         std::ostringstream gp;
         const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
-        gp << "set terminal pngcairo size 900," << height << " font 'sans,10'\n";
+        gp << "set terminal pngcairo noenhanced size 900," << height << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         gp << (gauntlet ? "set title 'Elo of each engine against the base, with 95% interval'\n"
                         : "set title 'Elo of the first engine of each pairing, with 95% interval'\n")
@@ -108,7 +108,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
     const std::string script_path = png_path + ".gp";
     {
         std::ostringstream gp;
-        gp << "set terminal pngcairo size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
+        gp << "set terminal pngcairo noenhanced size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         if (s.sprt) gp << "set multiplot layout 2,1\n";
         gp << "set title "

@@ -427,7 +427,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
         };
         // Tall enough for the key to list every variant in one column beside the panels.
         const std::size_t height = std::max<std::size_t>(650, 14 * t.names.size() + 120);
-        gp << "set terminal pngcairo size 1400," << height << " font 'sans,9'\nset output " << gnuplot_string(png_path) << "\n";
+        gp << "set terminal pngcairo noenhanced size 1400," << height << " font 'sans,9'\nset output " << gnuplot_string(png_path) << "\n";
         gp << "set multiplot layout 1,2 title 'Tree size over " << t.positions << " positions'\n";
         gp << "set xlabel 'depth'\nset grid\nset xtics 1\n";
         for (std::size_t v = 0; v < t.names.size(); ++v)

@@ -24,6 +24,7 @@ runs=(
   "solver-stc|69|50|stc|--test name=solver30k,preset=full,solver=30000 --base name=full,preset=full"
   "multicut-full-stc|70|50|stc|--test name=multicut,preset=full,multicut=on --base name=full,preset=full"
   "solver-gated-stc|71|50|stc|--test name=solver30k-s50,preset=full,solver=30000,solver_score=50 --base name=full,preset=full"
+  "nnue-ltc|72|25|ltc|--test name=nnue,preset=full,eval=nnue --base name=hce,preset=full,eval=hce"
 )
 
 usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }

@@ -10,8 +10,10 @@
 #include "common/search/lazy_smp.hpp"
 #include "common/search/report.hpp"
 #include "common/search/search.hpp"
+#include "loa/bench_positions.hpp"
 #include "loa/engine/session.hpp"
 #include "loa/notation.hpp"
+#include "loa/position_text.hpp"
 #include "loa/search_output.hpp"
 #include "loa/search_game.hpp"
 #include "and_or_oracle.hpp"
@@ -363,6 +365,20 @@ const char* const EveryPreset[] = {
     "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
 };
+
+// The LMR constants SPSA tunes act: two-ply reductions from depth 4 (instead of 6) or after one
+// lmr_min_moves (instead of three) shrink the tree.
+TEST(LoaSearch, TheLmrConstantsAct) {
+    std::uint64_t standard = 0, deeper_earlier = 0, sooner = 0;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const Position pos = loa::parse_position(loa::BenchPositions[i].text);
+        standard += run("full", pos, 7).stats.nodes;
+        deeper_earlier += run("full,lmr_deep_depth=4", pos, 7).stats.nodes;
+        sooner += run("full,lmr_deep_moves=1", pos, 7).stats.nodes;
+    }
+    EXPECT_LT(deeper_earlier, standard);
+    EXPECT_LT(sooner, standard);
+}
 
 // The selective switches do act (on endgame-like positions, where evaluations spread), and
 // `full` is the classic preset plus the frontier trio, node for node, in both directions.

@@ -123,6 +123,34 @@ TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
     EXPECT_NEAR(TimeManager(sudden_death(30'000), 0, TimePolicy::Tournament).optimum_ms(), 1000, 1e-9);
 }
 
+// The tm_* keys move the constants the plans above were written with, and the defaults are them.
+TEST(TimeManager, TuningKeysMoveTheConstants) {
+    EXPECT_EQ(parse_search_config("preset=full").time_tuning, TimeTuning{});
+    const TimeTuning tuned = parse_search_config("preset=full,tm_start=50,tm_max=250,tm_stable=80").time_tuning;
+    const double left = 60'000;
+    TimeManager standard(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
+    TimeManager changed(sudden_death(left, 0, 22), 0, TimePolicy::Tournament, tuned);
+    const double slice = left / 22;
+    EXPECT_DOUBLE_EQ(standard.optimum_ms(), slice);
+    EXPECT_DOUBLE_EQ(changed.optimum_ms(), slice);
+    EXPECT_DOUBLE_EQ(standard.maximum_ms(), 4.0 * slice);   // tm_max=400
+    EXPECT_DOUBLE_EQ(changed.maximum_ms(), 2.5 * slice);    // tm_max=250
+    // No new iteration past tm_start of the target: 0.55 of the slice is past 0.5, not 0.6.
+    EXPECT_FALSE(standard.stop_after_iteration(report(1, 20, 7, 0.55 * slice)));
+    EXPECT_TRUE(changed.stop_after_iteration(report(1, 20, 7, 0.55 * slice)));
+    // One move best throughout: from depth 6 on the target is tm_stable of the slice, so 0.38
+    // slice is past 0.6 x 0.6 (the defaults) but not past 0.5 x 0.8 (tuned).
+    auto stopped_at = [&](const TimeTuning& tuning) {
+        TimeManager tm(sudden_death(left, 0, 22), 0, TimePolicy::Tournament, tuning);
+        for (int d = 1; d <= 12; ++d)
+            if (tm.stop_after_iteration(report(d, 20, 7, 0.38 * slice))) return d;
+        return 0;
+    };
+    EXPECT_EQ(stopped_at(TimeTuning{}), 6);
+    EXPECT_EQ(stopped_at(tuned), 0);
+    EXPECT_THROW(parse_search_config("tm_max=50"), common::InputError);
+}
+
 TEST(TimeManager, LoaExpectsFewerMovesAsTheGameGoesOn) {
     // The game side's estimate: 24 moves at the start, 0.4 of a move less per ply, at least
     // 8; a ply limit caps it at the moves the side to move can still make.

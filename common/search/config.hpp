@@ -23,6 +23,15 @@ enum class TTReuse { Deeper, Exact };
 enum class NullMove { Off, Fixed, Adaptive };
 enum class AspirationResearch { Full, Widen };
 enum class TimePolicy { Classic, Tournament };  // see time_manager.hpp
+
+// The time manager's constants, in percent, as search keys so that SPSA can tune them
+// (time_manager.hpp says what each does; the defaults are the values SPRT accepted).
+struct TimeTuning {
+    int start_percent = 60;         // tm_start: no new iteration past this share of the target
+    int max_slice_percent = 400;    // tm_max: the hard limit, in slices (tournament)
+    int stable_percent = 60;        // tm_stable: the target once the best move has held (tournament)
+    friend bool operator==(const TimeTuning&, const TimeTuning&) = default;
+};
 enum class QsOrder { Captures, History };
 enum class McTypes { Retype, Alternate };  // see node_type.hpp
 enum class Algorithm { AlphaBeta, Mcts };  // the searcher a variant names (common/variant_searcher.hpp)
@@ -94,6 +103,10 @@ struct SearchConfig {
     bool lmr = false;
     int lmr_min_depth = 3;
     int lmr_min_moves = 3;  // moves searched at full depth before reductions start
+    // The reduction is two plies from lmr_deep_moves times lmr_min_moves moves on, where at
+    // least lmr_deep_depth plies remain (one ply elsewhere): numbers for SPSA to tune.
+    int lmr_deep_depth = 6;
+    int lmr_deep_moves = 3;
 
     // Selective search at the frontier (Heinz; the seed on selective search), off by default:
     // with the static evaluation `margin` below alpha, quiet moves that do not end the game
@@ -156,6 +169,7 @@ struct SearchConfig {
     // runner's in-process players read it). Tournament is the default since its SPRTs accepted
     // at stc and ltc (docs/strength.md); classic stays for the lab and for resuming older runs.
     TimePolicy timeman = TimePolicy::Tournament;
+    TimeTuning time_tuning;
 
     Increment hh_increment() const;
     Increment bf_increment() const;

@@ -279,6 +279,9 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(switch_key("lmr", &SearchConfig::lmr, "late move reductions"));
     keys.push_back(integer_key("lmr_min_depth", &SearchConfig::lmr_min_depth, 2, 20, "least remaining depth for a reduction"));
     keys.push_back(integer_key("lmr_min_moves", &SearchConfig::lmr_min_moves, 1, 60, "moves searched at full depth before reductions"));
+    keys.push_back(integer_key("lmr_deep_depth", &SearchConfig::lmr_deep_depth, 2, 64, "least remaining depth for a two-ply reduction"));
+    keys.push_back(integer_key("lmr_deep_moves", &SearchConfig::lmr_deep_moves, 1, 20,
+                               "a reduction is two plies from this many times lmr_min_moves moves on"));
     keys.push_back(choice_key("qsearch", &SearchConfig::qsearch, {{"off", 0}, {"captures", 1}, {"quads", 2}}, "horizon treatment"));
     keys.push_back(integer_key("qsearch_plies", &SearchConfig::qsearch_plies, 1, 64, "longest quiescence line"));
     keys.push_back(choice_key("qs_order", &SearchConfig::qs_order, {{"captures", QsOrder::Captures}, {"history", QsOrder::History}},
@@ -334,6 +337,16 @@ std::vector<SearchKey> make_keys() {
     keys.push_back(choice_key("timeman", &SearchConfig::timeman, {{"classic", TimePolicy::Classic}, {"tournament", TimePolicy::Tournament}},
                               "time per move from the clock (fixed slice, or game length and search stability)"));
     keys.back().scope = KeyScope::Both;
+    // The time manager's constants (TimeTuning), for SPSA.
+    auto time_key = [&](std::string name, int TimeTuning::*member, int lo, int hi, std::string help) {
+        keys.push_back(integer_key(std::move(name), [member](auto& c) -> auto& { return c.time_tuning.*member; }, lo, hi, std::move(help)));
+        keys.back().scope = KeyScope::Both;
+    };
+    time_key("tm_start", &TimeTuning::start_percent, 10, 100, "a clock: no new iteration past this percentage of the move's target time");
+    time_key("tm_max", &TimeTuning::max_slice_percent, 100, 1000,
+             "timeman=tournament: a move's hard limit, in percent of its slice (at most 0.3 of the time left)");
+    time_key("tm_stable", &TimeTuning::stable_percent, 20, 100,
+             "timeman=tournament: the target, in percent, once one move has been best four iterations");
     add_mcts_keys(keys);
     return keys;
 }

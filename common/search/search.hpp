@@ -479,7 +479,8 @@ private:
                 int r = 0;  // LMR's reduction, in units
                 if (config_.lmr && !config_.erps && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
                     full == units - OnePly && !capture && MoveOrder<G>::history_band(next->score)) {
-                    r = (searched >= 3 * config_.lmr_min_moves && depth >= 6) ? 2 * OnePly : OnePly;
+                    r = (searched >= config_.lmr_deep_moves * config_.lmr_min_moves && depth >= config_.lmr_deep_depth) ? 2 * OnePly
+                                                                                                           : OnePly;
                     r = std::min(r, full - OnePly);
                 }
                 const int reduced = new_units - r;

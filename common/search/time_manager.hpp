@@ -44,11 +44,17 @@ struct ClockLimits {
 
 class TimeManager final : public SearchTimer {
 public:
-    TimeManager(const ClockLimits& clock, double overhead_ms, TimePolicy policy)
-        : clock_(clock), policy_(policy), pondering_(clock.ponder) {
+    TimeManager(const ClockLimits& clock, double overhead_ms, TimePolicy policy, const TimeTuning& tuning = {})
+        : clock_(clock),
+          policy_(policy),
+          // A fixed time a move is not tuned: no new iteration after 0.45 of it, whatever tm_start.
+          start_fraction_(clock.move_time_ms > 0 ? 0.6 : tuning.start_percent / 100.0),
+          max_slices_(tuning.max_slice_percent / 100.0),
+          stable_factor_(tuning.stable_percent / 100.0),
+          pondering_(clock.ponder) {
         if (clock.move_time_ms > 0) {
             maximum_ms_ = std::max(1.0, clock.move_time_ms - overhead_ms);
-            optimum_ms_ = 0.45 * maximum_ms_ / StartFraction;  // no new iteration after 0.45 of the time
+            optimum_ms_ = 0.45 * maximum_ms_ / start_fraction_;  // no new iteration after 0.45 of the time
             timed_ = true;
         } else if (clock.time_left_ms >= 0) {
             plan_sudden_death(std::max(0.0, clock.time_left_ms - overhead_ms));
@@ -87,8 +93,8 @@ public:
         if (tournament && it.root_moves == 1) return true;  // nothing to choose
         const double target = optimum_ms_ * stability;
         // The next iteration takes about as long as everything so far, times the branching
-        // factor: starting it past StartFraction of the target would overshoot.
-        return it.elapsed_ms >= std::min(StartFraction * target, maximum_ms_);
+        // factor: starting it past start_fraction_ of the target would overshoot.
+        return it.elapsed_ms >= std::min(start_fraction_ * target, maximum_ms_);
     }
 
     // An anytime search stops at its target itself: there is no next iteration to overshoot.
@@ -107,8 +113,6 @@ public:
     }
 
 private:
-    static constexpr double StartFraction = 0.6;
-
     void plan_sudden_death(double left) {
         const double inc = clock_.increment_ms;
         if (policy_ == TimePolicy::Classic) {
@@ -121,7 +125,7 @@ private:
             const double moves = clock_.moves_to_go > 0 ? std::min<double>(clock_.moves_to_go, expected) : expected;
             const double slice = left / moves + 0.8 * inc;
             optimum_ms_ = std::max(1.0, slice);
-            maximum_ms_ = std::max(1.0, std::min(4.0 * slice, 0.3 * left));
+            maximum_ms_ = std::max(1.0, std::min(max_slices_ * slice, 0.3 * left));
         }
         optimum_ms_ = std::min(optimum_ms_, maximum_ms_);
     }
@@ -140,12 +144,13 @@ private:
         last_best_ = it.best_move;
         last_score_ = it.score;
         ++iterations_;
-        const double stable_factor = stable_iterations_ >= 4 && it.depth >= 6 ? 0.6 : 1.0;
+        const double stable_factor = stable_iterations_ >= 4 && it.depth >= 6 ? stable_factor_ : 1.0;
         return std::clamp((1.0 + 0.8 * instability_) * drop_factor * stable_factor, 0.4, 3.0);
     }
 
     ClockLimits clock_;
     TimePolicy policy_;
+    double start_fraction_, max_slices_, stable_factor_;  // TimeTuning's, as fractions
     std::atomic<bool> pondering_;
     bool timed_ = false;
     double optimum_ms_ = 0;

@@ -160,7 +160,7 @@ Result Session::think(const search::ClockLimits& clock, const std::function<void
 void Session::plan(const search::ClockLimits& clock) {
     search::ClockLimits c = clock;
     c.expected_moves_left = expected_moves_left(game_);
-    time_ = std::make_unique<search::TimeManager>(c, overhead_ms_, config_.timeman);
+    time_ = std::make_unique<search::TimeManager>(c, overhead_ms_, config_.timeman, config_.time_tuning);
 }
 
 void Session::ponderhit() {

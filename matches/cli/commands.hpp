@@ -29,6 +29,7 @@ Command add_learn_rps_command(CLI::App& app);
 Command add_merge_command(CLI::App& app);
 Command add_margins_command(CLI::App& app);
 Command add_datagen_command(CLI::App& app);
+Command add_spsa_command(CLI::App& app);
 
 // "i/N" (1 <= i <= N) as a 0-based index and the count; throws InputError.
 std::pair<int, int> parse_shard(const std::string& text);
