@@ -20,6 +20,11 @@
 
 namespace loa {
 
+// The evaluation the engine plays with when none is named (loa's engine, `loa bench` and
+// `loa analyze`, loa-match's in-process engines): the network, since its SPRTs accepted at stc
+// and ltc (docs/strength.md rows 21 and 22). "hce" names the hand-written one.
+inline constexpr std::string_view DefaultEval = "nnue";
+
 class SearchGame {
 public:
     using Position = loa::Position;
@@ -42,9 +47,9 @@ public:
     static int material_evaluate(const Position& pos) {
         return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
     }
-    // eval spec: "full" or "hce" (the default: the hand-written evaluation with its tuned
-    // weights), "hand" (the hand-picked weights before tuning), "concentration", "simple",
-    // "material", "nnue" (the network shipped in data/nets/, compiled in), a network file
+    // eval spec: "nnue" (the network shipped in data/nets/, compiled in: DefaultEval), "full"
+    // or "hce" (the hand-written evaluation with its tuned weights; also ""), "hand" (the
+    // hand-picked weights before tuning), "concentration", "simple", "material", a network file
     // (*.nnue), or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {
         if (eval_spec.empty() || eval_spec == "full" || eval_spec == "hce") return SearchGame(rules);

@@ -34,7 +34,7 @@ struct EngineSpec {
     std::string name;
     std::string text;  // as given
     search::SearchConfig config;
-    std::string eval = "full";
+    std::string eval = "nnue";  // loa::DefaultEval: the engine's default evaluation
     std::string rps;  // realization probabilities (learn-rps JSON) for erps=on
     int depth = 0;
     std::uint64_t nodes = 0;

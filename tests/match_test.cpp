@@ -254,6 +254,10 @@ TEST(EngineSpec, ParsesSearchAndEngineKeys) {
     EXPECT_DOUBLE_EQ(t.time_control->increment_ms, 100);
     EXPECT_TRUE(t.config.lmr);  // switches without a preset apply on top of `full`
     EXPECT_EQ(t.config.history, search::HistoryMode::Absolute);
+    // No eval= given: the engine's default evaluation, the network (strength.md rows 21-22);
+    // hce is recorded as full, the name state files written before the network hold.
+    EXPECT_EQ(t.eval, "nnue");
+    EXPECT_EQ(parse_engine_spec("depth=1,eval=hce", 0).eval, "full");
 }
 
 TEST(EngineSpec, RejectsBadStringsNamingTheProblem) {

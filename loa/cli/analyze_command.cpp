@@ -22,6 +22,7 @@ void add_analyze_command(CLI::App& app) {
         std::string variant = "full";
         std::string rules = "olympiad";
         std::string rps;
+        std::string eval = std::string(DefaultEval);
         int depth = 0;
         double movetime = 0;
         std::uint64_t nodes = 0;
@@ -34,6 +35,8 @@ void add_analyze_command(CLI::App& app) {
     cmd->add_option("-t,--movetime", o->movetime, "Search time in milliseconds (or 1.5s, 250ms)")->transform(common::milliseconds());
     cmd->add_option("-n,--nodes", o->nodes, "Node budget")->check(common::positive_number());
     cmd->add_option("-v,--variant", o->variant, "Search variant, e.g. preset=pvs+tt,killers=2 (see 'loa variants')")
+        ->capture_default_str();
+    cmd->add_option("--eval", o->eval, "Evaluation: nnue (the shipped network), hce (the hand-written one), a .nnue or weights file")
         ->capture_default_str();
     cmd->add_option("--rps", o->rps, "Realization probabilities (JSON from loa-match learn-rps) for erps=on, mcts_bias, playout=weighted")
         ->check(CLI::ExistingFile);
@@ -53,7 +56,7 @@ void add_analyze_command(CLI::App& app) {
             if (config.algorithm == search::Algorithm::Mcts) limits.nodes = 100'000;
             else limits.depth = 6;
         }
-        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), "full", o->rps), config);
+        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), o->eval, o->rps), config);
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

@@ -121,7 +121,7 @@ std::vector<OptionInfo> Session::options() const {
         spin("Hash", config_.algorithm == search::Algorithm::Mcts ? config_.mcts.tree_mb : config_.tt_mb,
              "transposition table size in MB (MCTS: the tree's)", 1, 65536),
         text("Variant", config_.preset, "a whole search-variant string (see 'loa variants')"),
-        text("Eval", eval_, "evaluation: full (= hce, the tuned hand-written one), nnue (the shipped network), hand, concentration, simple, material, a JSON weights file or a .nnue network"),
+        text("Eval", eval_, "evaluation: nnue (the shipped network, the default), hce (= full, the tuned hand-written one), hand, concentration, simple, material, a JSON weights file or a .nnue network"),
         text("Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"),
         text("Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"),
         spin("MoveOverhead", static_cast<int>(std::lround(overhead_ms_)), "milliseconds kept back per move for communication", 0,

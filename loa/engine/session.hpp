@@ -99,7 +99,7 @@ private:
 
     search::SearchConfig config_;
     search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns
-    std::string eval_ = "full";
+    std::string eval_ = std::string(DefaultEval);
     std::string rps_;
     RuleSet rules_;
     double overhead_ms_ = 30;
