@@ -48,7 +48,8 @@ public:
         return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
     }
     // eval spec: "nnue" (the network shipped in data/nets/, compiled in: DefaultEval), "full"
-    // or "hce" (the hand-written evaluation with its tuned weights; also ""), "hand" (the
+    // or "hce" (the hand-written evaluation with its tuned weights; also "", which callers that
+    // mean the default map to DefaultEval), "hand" (the
     // hand-picked weights before tuning), "concentration", "simple", "material", a network file
     // (*.nnue), or a JSON weights file (over "full").
     static SearchGame from_spec(RuleSet rules, std::string_view eval_spec) {

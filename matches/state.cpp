@@ -57,6 +57,17 @@ bool same_file_without_digest(std::string_view a, std::string_view b) {
     return digest_a != digest_b && without(a) == without(b);
 }
 
+// Whether an engine text names its evaluation (or is an external engine, whose own it is).
+bool names_evaluation(const std::string& text) {
+    try {
+        for (const auto& [key, value] : common::parse_key_values(text, "engine"))
+            if (key == "eval" || key == "weights" || key == "cmd") return true;
+    } catch (const InputError&) {
+        return true;  // not an engine text: the comparison of the texts decides
+    }
+    return false;
+}
+
 // A resolved engine's "key=value,..." as a map (throws InputError when malformed).
 std::map<std::string_view, std::string_view> key_values(std::string_view text) {
     std::map<std::string_view, std::string_view> out;
@@ -75,8 +86,19 @@ const nlohmann::json* string_field(const nlohmann::json& j, const char* key) {
 std::string engine_difference(const nlohmann::json& saved, const nlohmann::json& now) {
     const std::string other = "it belongs to another match (other engines)";
     if (!saved.is_object() || !now.is_object()) return other;
-    if (!saved.contains("resolved") || !now.contains("resolved"))
-        return saved.value("engines", nlohmann::json()) == now.value("engines", nlohmann::json()) ? "" : other;
+    if (!saved.contains("resolved") || !now.contains("resolved")) {
+        if (saved.value("engines", nlohmann::json()) != now.value("engines", nlohmann::json())) return other;
+        // Written before engines' settings were recorded, and so before the network became the
+        // default evaluation: an in-process engine that names none played the hand-written one,
+        // and would now play the network. Given eval=hce its text is another match's.
+        for (const auto& text : now.value("engines", nlohmann::json::array()))
+            if (text.is_string() && !names_evaluation(text.get<std::string>()))
+                return fmt::format("it was written before the network became the default evaluation: engine '{}' names no "
+                                   "evaluation, so its games were played with the hand-written one, which this build does not "
+                                   "play by that text (resume it with a build from before 5efeec8, or start again with --fresh)",
+                                   text.get<std::string>());
+        return "";
+    }
     const nlohmann::json &a = saved["resolved"], &b = now["resolved"];
     if (!a.is_array() || !b.is_array() || a.size() != b.size()) return other;
     for (std::size_t i = 0; i < a.size(); ++i) {
@@ -96,8 +118,9 @@ std::string engine_difference(const nlohmann::json& saved, const nlohmann::json&
             const auto it = before.find(key);
             if (it != before.end() && it->second != value && !same_file_without_digest(it->second, value))
                 return fmt::format("engine '{}' now plays with {}={} where the saved games had {}={} (a default of the "
-                                   "binary changed, or the engine did: give the setting explicitly)",
-                                   name_b->get<std::string>(), key, value, key, it->second);
+                                   "binary changed, or the engine did: give the setting explicitly{})",
+                                   name_b->get<std::string>(), key, value, key, it->second,
+                                   key == "eval" && it->second == "full" ? ", eval=hce for the hand-written evaluation" : "");
         }
     }
     return {};
@@ -218,6 +241,21 @@ MatchSettings settings_from_json(const nlohmann::json& j) {
         int i = 0;
         for (const auto& text : j.at("engines")) s.engines.push_back(parse_engine_spec(text.get<std::string>(), i++));
         if (s.engines.size() < 2) throw InputError("result file: a match needs at least two engines");
+        // Each engine with the evaluation it played, not this build's default: the record names
+        // it (digest cut off); a file written before the record, and so before the network became
+        // the default, played the hand-written one where the text names none.
+        const nlohmann::json resolved = j.value("resolved", nlohmann::json::array());
+        for (std::size_t e = 0; e < s.engines.size(); ++e) {
+            EngineSpec& spec = s.engines[e];
+            if (spec.external()) continue;
+            const nlohmann::json* plays = e < resolved.size() ? string_field(resolved[e], "plays") : nullptr;
+            if (plays) {
+                for (const auto& [key, value] : key_values(plays->get_ref<const std::string&>()))
+                    if (key == "eval") spec.eval = std::string(value.substr(0, value.find('#')));
+            } else if (!names_evaluation(spec.text)) {
+                spec.eval = "full";
+            }
+        }
         s.format = j.at("format") == "gauntlet" ? Format::Gauntlet : Format::RoundRobin;
         s.games = static_cast<int>(integer_field(j, "games", 1, MaxCount));
         s.rules = loa::parse_rules(j.at("rules").get<std::string>());

@@ -28,7 +28,7 @@ for a in "$@"; do
   esac
   # --classic: the `full` before the frontier trio joined it (2026-11-26), as the runs begun
   # before then played it, so that their states resume.
-  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off"; else args+=("$a"); fi
+  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"; else args+=("$a"); fi
 done
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"

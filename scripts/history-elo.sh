@@ -39,7 +39,7 @@ games=(--games 1000); jobs=(-j 2); seed=(--seed 16)
 base="preset=full"; args=()  # --classic is this script's own: loa-match never sees it
 for a in "$@"; do
   case "$a" in
-    --classic) base="preset=full,futility=off,ext_futility=off,razoring=off"; continue ;;
+    --classic) base="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"; continue ;;
     --games|--games=*|-g|-g*) games=() ;;
     -j|-j*|--concurrency|--concurrency=*) jobs=() ;;
     --seed|--seed=*) seed=() ;;

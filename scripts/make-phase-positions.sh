@@ -16,11 +16,11 @@ match="$build/matches/loa-match"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The engines spell out the `full` of the day the file was made: the frontier trio joined `full`
-# later (2026-11-26).
+# later (2026-11-26), and the network became the default evaluation later still (issue 57).
 "$match" -q -j "$(nproc)" --seed 2116 --opening-plies 4 --games 40 --pgn "$work/games.pgn" --state "$work/games.state" \
-  --engine name=full,preset=full,futility=off,ext_futility=off,razoring=off,nodes=8000 \
-  --engine name=rhh,preset=pvs+tt+rhh,nodes=8000 \
-  --engine name=hh-killers,preset=pvs+tt+hh+killers,nodes=8000 \
+  --engine name=full,preset=full,futility=off,ext_futility=off,razoring=off,eval=hce,nodes=8000 \
+  --engine name=rhh,preset=pvs+tt+rhh,eval=hce,nodes=8000 \
+  --engine name=hh-killers,preset=pvs+tt+hh+killers,eval=hce,nodes=8000 \
   --engine name=hand-weights,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=8000 > /dev/null
 mkdir -p "$root/data/treesize"
 write_set() {  # name, description, positions arguments...

@@ -11,8 +11,8 @@ games="$(mktemp --suffix=.pgn)"
 # frontier trio joined `full` later.
 "$match" -q -j "$(nproc)" --seed 2026 --opening-plies 4 --games 24 --pgn "$games" \
   --engine name=full,preset=full,futility=off,ext_futility=off,razoring=off,eval=hand,nodes=8000 \
-  --engine name=rhh,preset=pvs+tt+rhh,nodes=8000 \
-  --engine name=hh-killers,preset=pvs+tt+hh+killers,nodes=8000 \
+  --engine name=rhh,preset=pvs+tt+rhh,eval=hand,nodes=8000 \
+  --engine name=hh-killers,preset=pvs+tt+hh+killers,eval=hand,nodes=8000 \
   --engine name=concentration,preset=full,futility=off,ext_futility=off,razoring=off,eval=concentration,nodes=8000 > /dev/null
 {
   echo "# Tree-size position set: made by scripts/make-treesize-positions.sh (seed 2026)."

@@ -68,6 +68,10 @@ if (( threads )); then
   row_seed=([solver2-vs-solver]=91 [cutoff2-vs-cutoff]=92 [ab2-vs-ab]=93)
 fi
 
+# The ladder of docs/experiments.md section 7 was played with the hand-written evaluation, the
+# default then: pinned, so that its rows resume and compare with the ones played since.
+for k in "${!variant[@]}"; do variant[$k]+=",eval=hce"; done
+
 if [[ -n "$only" ]] && ! printf '%s\n' "${rows[@]}" | grep -qx -- "$only"; then
   echo "mcts-ladder.sh: no row '$only' (rows: ${rows[*]}; odds rows need --odds, thread rows --threads)" >&2
   exit 2

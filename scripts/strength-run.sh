@@ -15,15 +15,16 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 
 # name | seed | report every | tc | engines. A seed belongs to one run: a new run takes a new one.
 # The runs begun before the frontier trio joined `full` spell that older `full` out ($classic),
-# so that their states stay resumable and their engines what they were.
-classic="preset=full,futility=off,ext_futility=off,razoring=off"
+# so that their states stay resumable and their engines what they were; every run begun before
+# the network became the default evaluation names eval=hce, for the same reason.
+classic="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"
 runs=(
-  "frontier-stc|66|50|stc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
-  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "frontier-stc|66|50|stc|--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
   "multicut-stc|67|50|stc|--test name=multicut,$classic,multicut=on --base name=full,$classic"
-  "solver-stc|69|50|stc|--test name=solver30k,preset=full,solver=30000 --base name=full,preset=full"
-  "multicut-full-stc|70|50|stc|--test name=multicut,preset=full,multicut=on --base name=full,preset=full"
-  "solver-gated-stc|71|50|stc|--test name=solver30k-s50,preset=full,solver=30000,solver_score=50 --base name=full,preset=full"
+  "solver-stc|69|50|stc|--test name=solver30k,preset=full,eval=hce,solver=30000 --base name=full,preset=full,eval=hce"
+  "multicut-full-stc|70|50|stc|--test name=multicut,preset=full,eval=hce,multicut=on --base name=full,preset=full,eval=hce"
+  "solver-gated-stc|71|50|stc|--test name=solver30k-s50,preset=full,eval=hce,solver=30000,solver_score=50 --base name=full,preset=full,eval=hce"
   "nnue-ltc|72|25|ltc|--test name=nnue,preset=full,eval=nnue --base name=hce,preset=full,eval=hce"
 )
 

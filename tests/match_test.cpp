@@ -1157,10 +1157,39 @@ TEST(MatchState, AResumeWhoseEnginesNowResolveDifferentlyIsRefused) {
         std::ofstream out(path, std::ios::trunc);
         out << settings.dump() << "\n" << rest;
     };
-    rewrite_settings([](nlohmann::json& j) { j.erase("resolved"); });
-    EXPECT_EQ(StateFile(path, changed).load().size(), 2u);  // nothing to compare with: the texts decide
-    rewrite_settings([](nlohmann::json& j) { j.erase("resolved"); });
+    // Without the record, engines that name no evaluation played the hand-written one (every
+    // such state predates the network's becoming the default): refused, saying so, even where
+    // the texts agree.
+    nlohmann::json original;
+    rewrite_settings([&](nlohmann::json& j) {
+        original = j;
+        j.erase("resolved");
+    });
+    for (const MatchSettings& now : {changed, small_match(1)}) {
+        try {
+            (void)StateFile(path, now).load();
+            ADD_FAILURE() << "a state of engines without an evaluation resumed with the network";
+        } catch (const common::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("before the network became the default evaluation"), std::string::npos) << e.what();
+        }
+    }
+    // Engines that name their evaluation: the texts decide, as before the record.
+    MatchSettings named = small_match(1);
+    for (std::size_t i = 0; i < named.engines.size(); ++i)
+        named.engines[i] = parse_engine_spec(named.engines[i].text + ",eval=hce", static_cast<int>(i));
+    rewrite_settings([&](nlohmann::json& j) {
+        j.erase("resolved");
+        j["engines"] = {named.engines[0].text, named.engines[1].text};
+    });
+    MatchSettings named_changed = named;
+    named_changed.engines[1].config.timeman = changed.engines[1].config.timeman;
+    EXPECT_EQ(StateFile(path, named_changed).load().size(), 2u);  // nothing to compare with: the texts decide
+    rewrite_settings([&](nlohmann::json& j) {
+        j.erase("resolved");
+        j["engines"] = {named.engines[0].text, named.engines[1].text};
+    });
     EXPECT_THROW(StateFile(path, explicit_default).load(), common::InputError);
+    rewrite_settings([&](nlohmann::json& j) { j = original; });
     EXPECT_EQ(StateFile(path, small_match(1)).load().size(), 2u);  // the texts agree: rewritten with the record
     rewrite_settings([](nlohmann::json& j) {
         std::string plays = j["resolved"][1]["plays"].get<std::string>();
@@ -1171,6 +1200,26 @@ TEST(MatchState, AResumeWhoseEnginesNowResolveDifferentlyIsRefused) {
     });
     EXPECT_EQ(StateFile(path, changed).load().size(), 2u);  // a switch the saved record lacks is no difference
     state.remove();
+}
+
+// Read back (merge, the web board), each engine keeps the evaluation its games were played with:
+// the record's, or, in a file written before the record, the hand-written one where the text
+// names none; not this build's default.
+TEST(MatchState, SettingsReadBackKeepTheEvaluationTheGamesHad) {
+    const nlohmann::json now = settings_json(small_match(1));
+    for (const EngineSpec& e : settings_from_json(now).engines) EXPECT_EQ(e.eval, "nnue");
+    nlohmann::json before = now;
+    for (auto& r : before["resolved"]) {
+        std::string plays = r["plays"].get<std::string>();
+        const auto at = plays.find(",eval=");
+        plays.replace(at, plays.find(',', at + 1) - at, ",eval=full");
+        r["plays"] = plays;
+    }
+    for (const EngineSpec& e : settings_from_json(before).engines) EXPECT_EQ(e.eval, "full");
+    before.erase("resolved");
+    for (const EngineSpec& e : settings_from_json(before).engines) EXPECT_EQ(e.eval, "full");
+    before["engines"][0] = "name=a,preset=pvs+tt+rhh,nodes=600,eval=concentration";
+    EXPECT_EQ(settings_from_json(before).engines[0].eval, "concentration");
 }
 
 TEST(MatchState, RoundsOfMaxPairsAddUpToTheWholeRunAndShareItsStateFile) {

@@ -11,8 +11,8 @@ build="${1:-$root/build/release}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # The engines spell out the `full` of the day the file was made: the frontier trio joined `full`
-# later (2026-11-26).
-"$build/matches/loa-match" --engine name=a,preset=full,futility=off,ext_futility=off,razoring=off,nodes=20000 --engine name=b,preset=full,futility=off,ext_futility=off,razoring=off,nodes=20000 \
+# later (2026-11-26), and the network became the default evaluation later still (issue 57).
+"$build/matches/loa-match" --engine name=a,preset=full,futility=off,ext_futility=off,razoring=off,eval=hce,nodes=20000 --engine name=b,preset=full,futility=off,ext_futility=off,razoring=off,eval=hce,nodes=20000 \
   --games 400 -j 2 --openings "$root/data/openings/balanced-4-8.txt" --openings-order random --seed 2124 -q \
   --pgn "$work/games.pgn" --json "$work/games.json" --state "$work/games.state"
 "$build/matches/loa-match" positions --pgn "$work/games.pgn" --per-game 3 --min-ply 4 --max-ply 200 --seed 2124 \

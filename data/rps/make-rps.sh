@@ -12,8 +12,8 @@ work="${2:-$here/../../out/rps-1}"
 jobs="${3:-2}"
 mkdir -p "$work"
 # The engines spell out the `full` of the day the file was made: the frontier trio joined `full`
-# later (2026-11-26).
-"$loa_match" --engine name=a,preset=full,futility=off,ext_futility=off,razoring=off,nodes=8000 --engine name=b,preset=full,futility=off,ext_futility=off,razoring=off,nodes=12000 --games 1000 -j "$jobs" \
+# later (2026-11-26), and the network became the default evaluation later still (issue 57).
+"$loa_match" --engine name=a,preset=full,futility=off,ext_futility=off,razoring=off,eval=hce,nodes=8000 --engine name=b,preset=full,futility=off,ext_futility=off,razoring=off,eval=hce,nodes=12000 --games 1000 -j "$jobs" \
   --openings "$here/../openings/balanced-4-8.txt" --openings-order random --seed 12 -q --report-every 250 \
   --pgn "$work/selfplay.pgn" --json "$work/selfplay.json"
 "$loa_match" learn-rps "$work/selfplay.pgn" --out "$here/selfplay-1.json"

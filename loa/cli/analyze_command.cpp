@@ -56,7 +56,7 @@ void add_analyze_command(CLI::App& app) {
             if (config.algorithm == search::Algorithm::Mcts) limits.nodes = 100'000;
             else limits.depth = 6;
         }
-        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), o->eval, o->rps), config);
+        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), o->eval.empty() ? DefaultEval : o->eval, o->rps), config);
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

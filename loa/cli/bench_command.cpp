@@ -25,12 +25,13 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("-v,--variant", o->variant, "Search variant")->capture_default_str();
     cmd->add_option("--eval", o->eval, "Evaluation: nnue (the shipped network), hce (the hand-written one), a .nnue or weights file")
         ->capture_default_str();
-    cmd->add_option("-w,--weights", o->weights, "Evaluation weights (JSON, as for loa eval), over the hand-written evaluation");
+    cmd->add_option("-w,--weights", o->weights, "Evaluation weights (JSON, as for loa eval), over the hand-written evaluation")
+        ->excludes("--eval");
     cmd->add_option("--rps", o->rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
     cmd->add_flag("--verbose", o->verbose, "One line per position");
     cmd->callback([o] {
         const search::SearchConfig config = search::parse_search_config(o->variant);
-        SearchGame game = SearchGame::from_spec(RuleSet{}, o->weights.empty() ? o->eval : o->weights, o->rps);
+        SearchGame game = SearchGame::from_spec(RuleSet{}, !o->weights.empty() ? o->weights : o->eval.empty() ? std::string(DefaultEval) : o->eval, o->rps);
         std::uint64_t nodes = 0;
         double time_ms = 0;
         for (const NamedPosition& named : BenchPositions) {

@@ -80,8 +80,9 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
     } else if (name == "variant" || name == "preset") {
         config_ = search::parse_search_config(name == "preset" ? "preset=" + value : value);
     } else if (name == "eval" || name == "weights" || name == "evalfile") {
-        (void)SearchGame::from_spec(rules_, value);  // validates (reads the file) now
-        eval_ = value;
+        const std::string eval = value.empty() ? std::string(DefaultEval) : value;  // empty: back to the default
+        (void)SearchGame::from_spec(rules_, eval);  // validates (reads the file) now
+        eval_ = eval;
     } else if (name == "rps") {
         if (!value.empty()) (void)load_realization_file(value);  // validates now
         rps_ = value;
