@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/splitmix64.hpp"
 #include "common/search/score.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"
@@ -29,13 +30,7 @@ namespace {
 
 using common::InputError;
 
-// SplitMix64's finaliser: games' random streams from one seed, unrelated to each other.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+using common::splitmix64;
 
 const char* result_text(double r) { return r == 1 ? "1" : r == 0 ? "0" : "0.5"; }
 
@@ -61,7 +56,7 @@ loa::Game game_after_random_plies(const DatagenSettings& s, int index, std::mt19
 }
 
 PlayedGame play_game_for_data(Player& player, const DatagenSettings& s, int index) {
-    std::mt19937_64 rng(mix(s.seed ^ mix(static_cast<std::uint64_t>(index) + 1)));
+    std::mt19937_64 rng(splitmix64(s.seed ^ splitmix64(static_cast<std::uint64_t>(index) + 1)));
     loa::Game game = game_after_random_plies(s, index, rng);
     const std::size_t first_kept = game.moves().size() + static_cast<std::size_t>(s.skip_plies);
     player.new_game();

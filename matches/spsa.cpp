@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/splitmix64.hpp"
 #include "common/search/config_keys.hpp"
 #include "common/text.hpp"
 
@@ -16,13 +17,7 @@ namespace {
 
 using common::InputError;
 
-// SplitMix64's finaliser: an independent stream for every (seed, iteration).
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9e3779b97f4a7c15ULL;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-    return x ^ (x >> 31);
-}
+using common::splitmix64;
 
 // "futility.opening" -> ("futility", 0), "futility.endgame" -> ("futility", 1), else (name, -1).
 std::pair<std::string, int> split_half(std::string_view name) {
@@ -129,9 +124,9 @@ int spsa_game_score(loa::Outcome outcome, bool plus_black) {
 
 std::vector<int> spsa_flips(std::uint64_t seed, int k, std::size_t count) {
     std::vector<int> flips;
-    std::uint64_t state = mix(seed ^ mix(static_cast<std::uint64_t>(k)));
+    std::uint64_t state = splitmix64(seed ^ splitmix64(static_cast<std::uint64_t>(k)));
     for (std::size_t i = 0; i < count; ++i) {
-        state = mix(state);
+        state = splitmix64(state);
         flips.push_back((state >> 63) ? 1 : -1);
     }
     return flips;
