@@ -6,7 +6,8 @@
 #include "loa/display.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/game.hpp"
-#include "loa/nnue/accumulator.hpp"
+#include "loa/nnue/evaluator.hpp"
+#include "loa/nnue/shipped.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 
@@ -17,15 +18,18 @@ void add_eval_command(CLI::App& app) {
         std::string position = "startpos";
         std::string moves;
         std::string weights;
-        std::string net;
+        std::string net = "nnue";
         bool print_weights = false;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = app.add_subcommand("eval", "Static evaluation with its per-feature breakdown for both sides");
+    CLI::App* cmd = app.add_subcommand("eval", "Static evaluation: the hand-written one's per-feature breakdown for both sides, then the network's total");
     cmd->add_option("-p,--position", o->position, "Position text, or startpos / eggs")->capture_default_str();
     cmd->add_option("-m,--moves", o->moves, "Moves to play first");
     cmd->add_option("-w,--weights", o->weights, "JSON weights file (missing keys keep the defaults)");
-    cmd->add_option("-n,--net", o->net, "Network file (.nnue, docs/nnue.md): print its evaluation too");
+    cmd->add_option("-n,--net", o->net,
+                    "Network whose evaluation is printed after the breakdown: nnue (the shipped one, the engine's "
+                    "default evaluation), a .nnue file (docs/nnue.md), or none")
+        ->capture_default_str();
     cmd->add_flag("--print-weights", o->print_weights, "Print the weights in use as JSON and exit");
     cmd->callback([o] {
         const EvalWeights weights = o->weights.empty() ? EvalWeights::full() : load_weights_file(o->weights);
@@ -33,6 +37,11 @@ void add_eval_command(CLI::App& app) {
             fmt::print("{}\n", weights_to_json(weights));
             return;
         }
+        // The network is read first: a bad file is refused before anything is printed.
+        const bool with_net = !o->net.empty() && o->net != "none";
+        const bool shipped = o->net == "nnue";  // by name, as eval=nnue names it for the engine
+        std::shared_ptr<const nnue::Network> net;
+        if (with_net) net = shipped ? nnue::shipped_network() : nnue::load_network_file(o->net);
         Game game(position_from_argument(o->position));
         for (const std::string_view m : split_move_list(o->moves)) game.play(m);
         const Position& pos = game.position();
@@ -49,12 +58,19 @@ void add_eval_command(CLI::App& app) {
         }
         fmt::print("{:<16} {:>8} {:>8} {:>7} {:>9}\n", "side_to_move", "", "", weights.side_to_move, b.side_to_move);
         fmt::print("total {} (for {}, centi-units)\n", b.total, colour_name(pos.side_to_move()));
-        if (!o->net.empty()) {
-            const auto net = nnue::load_network_file(o->net);
-            fmt::print("\nnetwork {}: H {}, L {}, output scale {}, checksum {:016x}\n  {}\n", o->net, net->accumulator_size,
+        if (net) {
+            const std::string name = shipped ? fmt::format("nnue ({})", nnue::shipped_network_name()) : o->net;
+            fmt::print("\nnetwork {}: H {}, L {}, output scale {}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
                        net->hidden_size, net->output_scale, net->checksum, net->description);
-            fmt::print("network total {} (for {}, centi-units)\n", nnue::AccumulatorStack(net).evaluate(pos),
-                       colour_name(pos.side_to_move()));
+            // As the engine evaluates: NetEvaluator answers a board the net is not sized for with
+            // the hand-written evaluation.
+            const bool too_many = pos.count(Colour::Black) > nnue::MaxPiecesPerSide ||
+                                  pos.count(Colour::White) > nnue::MaxPiecesPerSide;
+            fmt::print("network total {} (for {}, centi-units{})\n", nnue::NetEvaluator(net).evaluate(pos),
+                       colour_name(pos.side_to_move()),
+                       too_many ? fmt::format("; more than {} pieces a side: the hand-written evaluation's, as in the engine",
+                                              nnue::MaxPiecesPerSide)
+                                : "");
         }
     });
 }

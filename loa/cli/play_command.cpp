@@ -17,6 +17,7 @@
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "loa/search_game.hpp"
 #include "loa/search_output.hpp"
 
 namespace loa::cli {
@@ -44,6 +45,7 @@ void add_play_command(CLI::App& app) {
         std::string engine_side = "w";
         double movetime = 1000;
         std::string variant = "full";
+        std::string eval = std::string(DefaultEval);
         std::string position = "startpos";
         std::string clock;
         std::string rules = "olympiad";
@@ -57,6 +59,8 @@ void add_play_command(CLI::App& app) {
         ->transform(common::milliseconds())
         ->capture_default_str();
     cmd->add_option("-v,--variant", o->variant, "Engine search variant")->capture_default_str();
+    cmd->add_option("--eval", o->eval, "Evaluation: nnue (the shipped network), hce (the hand-written one), a .nnue or weights file")
+        ->capture_default_str();
     cmd->add_option("-c,--clock", o->clock,
                     "Play on a clock, BASE+INC seconds for each side (e.g. 1800+0): both clocks are shown, the "
                     "engine manages its time (timeman=tournament, the default; timeman=classic in --variant for the old plan), a flag fall loses");
@@ -66,6 +70,7 @@ void add_play_command(CLI::App& app) {
     cmd->callback([o] {
         engine::Session session;
         session.set_option("Variant", o->variant);
+        session.set_option("Eval", o->eval);
         session.set_option("Rules", o->rules);
         session.new_game(position_from_argument(o->position));
         const Colour engine_colour = o->engine_side == "b" ? Colour::Black : Colour::White;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_main.hpp"
+#include "loa/search_game.hpp"
 #include "matches/web/server.hpp"
 
 int main(int argc, char** argv) {
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
     app.add_option("--port", s->port, "Port (0: any free port, printed at start)")->capture_default_str();
     app.add_option("--records", s->records_dir, "Directory of loa-match outputs (PGN, JSON, state files) to browse");
     app.add_option("--variant", s->variant, "Default engine search variant")->capture_default_str();
+    s->eval = std::string(loa::DefaultEval);
+    app.add_option("--eval", s->eval, "The engine's evaluation: nnue (the shipped network), hce (the hand-written one), a .nnue or weights file")
+        ->capture_default_str();
     app.add_option("--allow-host", s->allowed_hosts,
                    "Also answer requests that name this host (the board refuses others: a page of another site must not use it)");
     app.add_option("--max-searches", s->max_searches, "Engine searches running at once")->capture_default_str();

@@ -16,9 +16,11 @@
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
 
-SessionPool::SessionPool(int sessions, std::string variant, double budget_mb) : variant_(std::move(variant)), budget_mb_(budget_mb) {
+SessionPool::SessionPool(int sessions, std::string variant, const std::string& eval, double budget_mb)
+    : variant_(std::move(variant)), budget_mb_(budget_mb) {
     for (int i = 0; i < sessions; ++i) {
         sessions_.push_back(std::make_unique<Pooled>());
+        sessions_.back()->session.set_option("Eval", eval);  // validated (a file read) here, once a session
         sessions_.back()->session.set_option("Variant", variant_);  // validated here, once
         sessions_.back()->variant = variant_;
         sessions_.back()->rules = to_string(RuleSet{});

@@ -31,7 +31,9 @@ struct Pooled {
 // than the budget and idle sessions claim nothing.
 class SessionPool {
 public:
-    SessionPool(int sessions, std::string variant, double budget_mb);
+    // Every session evaluates with `eval` (a server setting, not a request's: a request must not
+    // make the server read files of its choosing).
+    SessionPool(int sessions, std::string variant, const std::string& eval, double budget_mb);
 
     // A session lent to one request; returned to the pool (its tables freed, its memory given
     // back to the budget) when the lease ends.

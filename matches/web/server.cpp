@@ -78,7 +78,7 @@ struct Server::Impl {
         return l;
     }
 
-    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.max_memory_mb), http(limits_of(s)) {
+    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.eval, s.max_memory_mb), http(limits_of(s)) {
         if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         for (std::string& name : settings.allowed_hosts)  // compared with the lower-cased Host
             for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -29,6 +29,7 @@ struct ServerSettings {
     int port = 8080;  // 0: any free port
     std::string records_dir;  // empty: no files are served
     std::string variant = "full";
+    std::string eval;  // the engine's evaluation, Session's Eval option (empty: loa::DefaultEval)
     int max_searches = 2;              // engine searches at once (each holds a session)
     double max_search_ms = 300'000;    // an analysis ends after this at the latest
     // Memory: what one search's tables may claim (hash, every thread's evaluation cache, the
