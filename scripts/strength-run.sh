@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The SPRT runs of docs/strength.md that span sessions, each under one name, so that a run can be
-# started, paused (Ctrl-C, or `pkill -INT -f loa-match`: the state keeps every finished game) and
-# resumed from a clean clone with the very command that played its first games.
+# The SPRT runs and fixed-length totals of docs/strength.md that span sessions, each under one
+# name, so that a run can be started, paused (Ctrl-C, or `pkill -INT -f loa-match`: the state
+# keeps every finished game) and resumed from a clean clone with the very command that played its
+# first games.
 # Usage: bash scripts/strength-run.sh NAME [--resume] [extra loa-match arguments...]
 #        bash scripts/strength-run.sh --list
 #   --resume  start from docs/results/strength/NAME-paused.state.json (the state committed at the
@@ -13,23 +14,40 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
-# name | seed | report every | tc | engines. A seed belongs to one run: a new run takes a new one.
+# name | seed | report every | tc | games | engines. A seed belongs to one run: a new run takes a
+# new one. Games empty: an SPRT (elo0=0, elo1=10) that stops at its decision; a number: a fixed
+# length without a sequential test (the totals against a baseline, for their interval).
 # The runs begun before the frontier trio joined `full` spell that older `full` out ($classic),
 # so that their states stay resumable and their engines what they were; every run begun before
 # the network became the default evaluation names eval=hce, for the same reason.
 classic="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"
+# The frontier margins that cover 99% of every band with the network (`loa-match margins --eval
+# nnue`, docs/results/margins/evals/margins-nnue.txt).
+nnue_margins="futility=30:150,ext_futility=50:130,razoring=50:190"
+base_1c6ef5a="name=base-1c6ef5a,cmd=build/baseline-1c6ef5a/build/loa/loa,args=uci,proto=uci"
 runs=(
-  "frontier-stc|66|50|stc|--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
-  "frontier-ltc|68|25|ltc|--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
-  "multicut-stc|67|50|stc|--test name=multicut,$classic,multicut=on --base name=full,$classic"
-  "solver-stc|69|50|stc|--test name=solver30k,preset=full,eval=hce,solver=30000 --base name=full,preset=full,eval=hce"
-  "multicut-full-stc|70|50|stc|--test name=multicut,preset=full,eval=hce,multicut=on --base name=full,preset=full,eval=hce"
-  "solver-gated-stc|71|50|stc|--test name=solver30k-s50,preset=full,eval=hce,solver=30000,solver_score=50 --base name=full,preset=full,eval=hce"
-  "nnue-ltc|72|25|ltc|--test name=nnue,preset=full,eval=nnue --base name=hce,preset=full,eval=hce"
+  "frontier-stc|66|50|stc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "frontier-ltc|68|25|ltc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
+  "multicut-stc|67|50|stc||--test name=multicut,$classic,multicut=on --base name=full,$classic"
+  "solver-stc|69|50|stc||--test name=solver30k,preset=full,eval=hce,solver=30000 --base name=full,preset=full,eval=hce"
+  "multicut-full-stc|70|50|stc||--test name=multicut,preset=full,eval=hce,multicut=on --base name=full,preset=full,eval=hce"
+  "solver-gated-stc|71|50|stc||--test name=solver30k-s50,preset=full,eval=hce,solver=30000,solver_score=50 --base name=full,preset=full,eval=hce"
+  "nnue-ltc|72|25|ltc||--test name=nnue,preset=full,eval=nnue --base name=hce,preset=full,eval=hce"
+  "nnue-margins-stc|73|50|stc||--test name=nnue-margins,preset=full,eval=nnue,$nnue_margins --base name=full,preset=full,eval=nnue"
+  "nnue-margins-ltc|74|25|ltc||--test name=nnue-margins,preset=full,eval=nnue,$nnue_margins --base name=full,preset=full,eval=nnue"
+  # The totals of issue #57: the default engine of 16c2bdc (the network) against 1c6ef5a, built
+  # by `bash scripts/build-baseline.sh 1c6ef5a`, with LOA_MATCH a snapshot of 16c2bdc's loa-match.
+  "total-stc-16c2bdc|40|50|stc|1000|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"
+  "total-ltc-16c2bdc|41|25|ltc|600|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"
 )
 
-usage() { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; }
-list() { for r in "${runs[@]}"; do IFS='|' read -r n s _ t _ <<< "$r"; echo "$n (seed $s, tc $t)"; done; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
+list() {
+  for r in "${runs[@]}"; do
+    IFS='|' read -r n s _ t g _ <<< "$r"
+    if [[ -n "$g" ]]; then echo "$n (seed $s, tc $t, $g games)"; else echo "$n (seed $s, tc $t, SPRT)"; fi
+  done
+}
 
 case "${1:-}" in
   ""|-h|--help) usage; echo; echo "Runs:"; list; exit 0 ;;
@@ -41,7 +59,8 @@ for r in "${runs[@]}"; do [[ "${r%%|*}" == "$name" ]] && spec="$r"; done
 if [[ -z "$spec" ]]; then
   echo "strength-run.sh: unknown run '$name'; known runs:" >&2; list >&2; exit 2
 fi
-IFS='|' read -r _ seed every tc engines <<< "$spec"
+IFS='|' read -r _ seed every tc games engines <<< "$spec"
+if [[ -n "$games" ]]; then length=(--games "$games"); else length=(--games 20000 --sprt elo0=0,elo1=10); fi
 
 resume=0
 if [[ "${1:-}" == "--resume" ]]; then resume=1; shift; fi
@@ -63,6 +82,6 @@ fi
 
 # shellcheck disable=SC2086  # $engines is a list of words on purpose
 exec "$match" $engines --tc "$tc" --openings data/openings/balanced-4-8.txt \
-  --openings-order random --seed "$seed" --games 20000 -j 2 --sprt elo0=0,elo1=10 \
+  --openings-order random --seed "$seed" "${length[@]}" -j 2 \
   --report-every "$every" -q --json "$out/$name.json" --pgn "$out/$name.pgn" "$@" \
   >> "$out/$name.log" 2>&1
