@@ -131,10 +131,15 @@ public:
     Move null_move() const { return Move::pass(); }
     bool null_move_allowed(const Position& pos) const { return has_real_move(pos); }
 
+    // The same evaluation under other rules: the engine's Rules option changes without its
+    // evaluation's files being read again.
+    void set_rules(RuleSet rules) { rules_ = rules; }
+
     // ERPS (common/search/realization.hpp): move categories and their learnt probabilities.
     void set_realization(RealizationProbabilities p) {
         realization_ = std::make_shared<const RealizationProbabilities>(std::move(p));
     }
+    void clear_realization() { realization_.reset(); }
     int realization_category(const Position& pos, Move m) const { return loa::realization_category(pos, m); }
     std::span<const double> realization_probabilities() const {
         return realization_ ? std::span<const double>(realization_->probability) : std::span<const double>();

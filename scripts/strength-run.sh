@@ -15,7 +15,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 # name | seed | report every | tc | games | engines. A seed belongs to one run: a new run takes a
-# new one. Games empty: an SPRT (elo0=0, elo1=10) that stops at its decision; a number: a fixed
+# new one (the totals share theirs, 40 at stc and 41 at ltc, so that every total against a
+# baseline plays the same openings). Games empty: an SPRT (elo0=0, elo1=10) that stops at its decision; a number: a fixed
 # length without a sequential test (the totals against a baseline, for their interval).
 # The runs begun before the frontier trio joined `full` spell that older `full` out ($classic),
 # so that their states stay resumable and their engines what they were; every run begun before
@@ -60,6 +61,12 @@ if [[ -z "$spec" ]]; then
   echo "strength-run.sh: unknown run '$name'; known runs:" >&2; list >&2; exit 2
 fi
 IFS='|' read -r _ seed every tc games engines <<< "$spec"
+# A total's test engine plays in process: its name says which commit, and only LOA_MATCH, a
+# snapshot of that commit's loa-match, makes it so (this checkout's build may be another).
+if [[ "$name" == total-* && -z "${LOA_MATCH:-}" ]]; then
+  echo "strength-run.sh: $name plays the engine of the commit in its name: set LOA_MATCH to that commit's loa-match" >&2
+  exit 2
+fi
 if [[ -n "$games" ]]; then length=(--games "$games"); else length=(--games 20000 --sprt elo0=0,elo1=10); fi
 
 resume=0

@@ -16,6 +16,7 @@
 #include "common/text.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "common/search/search.hpp"
+#include "loa/engine/session.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position_text.hpp"
 #include "loa/nnue/accumulator.hpp"
@@ -109,6 +110,46 @@ TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {
     Network biased = random_network(3, 16, 4);
     biased.l1_bias[2] = std::numeric_limits<std::int32_t>::max() - 10;
     expect_refused(serialize_network(biased), "hidden-layer bias");
+}
+
+// The engine reads its evaluation's file when the option is set, once: the searchers it builds
+// later (after a change of rules or variant, after its tables were released) copy what was
+// read, so that a file changed or removed afterwards changes no search and fails none.
+TEST(NnueSession, TheNetworkFileIsReadOnceWhenItsOptionIsSet) {
+    const auto path = std::filesystem::temp_directory_path() / ("loa-nnue-session-" + std::to_string(::getpid()) + ".nnue");
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << serialize_network(random_network(11));
+    }
+    engine::Session session;
+    session.set_option("Eval", path.string());
+    Game game;
+    game.play("b1-d3");
+    session.set_game(game);
+    search::ClockLimits clock;
+    clock.depth = 4;
+    const auto before = session.think(clock);
+    engine::Session reference;  // the same file, read by a session of its own
+    reference.set_option("Eval", path.string());
+    reference.set_game(game);
+    const auto expected = reference.think(clock);
+    EXPECT_EQ(before.score, expected.score);
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out << serialize_network(random_network(12));  // rewritten in place: another net
+    }
+    session.release();
+    session.set_option("Rules", "olympiad");  // a new game at the start position: set ours again
+    session.set_option("Variant", "full");
+    session.set_game(game);
+    const auto after = session.think(clock);
+    EXPECT_EQ(after.score, expected.score);
+    EXPECT_EQ(after.best_move, expected.best_move);
+    std::filesystem::remove(path);
+    session.release();
+    EXPECT_EQ(session.think(clock).score, expected.score);
+    EXPECT_THROW(session.set_option("Eval", path.string()), common::InputError);  // gone: refused when set
+    EXPECT_EQ(session.think(clock).score, expected.score);  // and the last good one stays
 }
 
 TEST(NnueFile, MissingAndSpecialFilesAreRefused) {

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "loa/movegen.hpp"
+#include "common/error.hpp"
 #include "matches/web/http_server.hpp"
 #include "matches/web/server.hpp"
 #include "matches/file_lock.hpp"
@@ -292,6 +293,19 @@ TEST(WebApi, BadRequestsGetAClearErrorAndTheServerGoesOn) {
         ASSERT_TRUE(r) << query;
         EXPECT_EQ(r->status, 400) << query;
         EXPECT_TRUE(body_of(r).contains("error")) << query;
+    }
+}
+
+// The board's evaluation is the server's setting, read at start: a bad one stops the server
+// before it listens.
+TEST(WebApi, ABadEvaluationIsRefusedAtStart) {
+    matches::web::ServerSettings settings;
+    settings.eval = "/nonexistent/net.nnue";
+    try {
+        matches::web::Server server(on_a_free_port(settings));
+        ADD_FAILURE() << "the server started with an evaluation it cannot read";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/net.nnue"), std::string::npos) << e.what();
     }
 }
 

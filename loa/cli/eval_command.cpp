@@ -68,7 +68,7 @@ void add_eval_command(CLI::App& app) {
                                   pos.count(Colour::White) > nnue::MaxPiecesPerSide;
             fmt::print("network total {} (for {}, centi-units{})\n", nnue::NetEvaluator(net).evaluate(pos),
                        colour_name(pos.side_to_move()),
-                       too_many ? fmt::format("; more than {} pieces a side: the hand-written evaluation's, as in the engine",
+                       too_many ? fmt::format("; more than {} pieces a side: the hand-written evaluation's with its default weights, as in the engine",
                                               nnue::MaxPiecesPerSide)
                                 : "");
         }

@@ -23,7 +23,8 @@ void Output::line(const std::string& text) {
     stream_ << text << '\n' << std::flush;
 }
 
-Session::Session() : config_(search::preset_config("full")), built_config_(config_) {}
+Session::Session()
+    : config_(search::preset_config("full")), built_config_(config_), evaluation_(SearchGame::from_spec(RuleSet{}, DefaultEval)) {}
 
 Session::~Session() {
     stop();
@@ -48,7 +49,9 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         // A searcher that refuses the options (erps=on or MCTS's move knowledge without Rps)
         // throws InputError from here and the options stay: the controller may send Rps next.
         try {
-            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(SearchGame::from_spec(rules_, eval_, rps_), config_);
+            SearchGame game = evaluation_;  // shares the network; its own accumulator stack
+            game.set_rules(rules_);
+            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(std::move(game), config_);
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }
@@ -81,10 +84,18 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         config_ = search::parse_search_config(name == "preset" ? "preset=" + value : value);
     } else if (name == "eval" || name == "weights" || name == "evalfile") {
         const std::string eval = value.empty() ? std::string(DefaultEval) : value;  // empty: back to the default
-        (void)SearchGame::from_spec(rules_, eval);  // validates (reads the file) now
+        SearchGame evaluation = SearchGame::from_spec(rules_, eval);  // reads (and so validates) the file now, once
+        if (realization_) evaluation.set_realization(*realization_);
+        evaluation_ = std::move(evaluation);
         eval_ = eval;
     } else if (name == "rps") {
-        if (!value.empty()) (void)load_realization_file(value);  // validates now
+        std::optional<RealizationProbabilities> realization;
+        if (!value.empty()) realization = load_realization_file(value);  // read (and validated) now, once
+        if (realization)
+            evaluation_.set_realization(*realization);
+        else
+            evaluation_.clear_realization();
+        realization_ = std::move(realization);
         rps_ = value;
     } else if (name == "rules") {
         rules_ = parse_rules(value);

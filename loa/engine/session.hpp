@@ -101,6 +101,11 @@ private:
     search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns
     std::string eval_ = std::string(DefaultEval);
     std::string rps_;
+    // The evaluation and realization probabilities as the options read them: every searcher
+    // starts from a copy (a network is shared, not read again), so that a file is read once, when
+    // its option is set, and a file changed or removed afterwards changes no search.
+    SearchGame evaluation_;
+    std::optional<RealizationProbabilities> realization_;
     RuleSet rules_;
     double overhead_ms_ = 30;
     int multipv_ = 1;
