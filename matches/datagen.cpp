@@ -10,15 +10,19 @@
 #include <mutex>
 #include <random>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/splitmix64.hpp"
 #include "common/search/score.hpp"
+#include "common/search/search.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "loa/search_game.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/file_digest.hpp"
 #include "matches/file_lock.hpp"
@@ -55,7 +59,23 @@ loa::Game game_after_random_plies(const DatagenSettings& s, int index, std::mt19
                                  opening.label, s.random_plies));
 }
 
-PlayedGame play_game_for_data(Player& player, const DatagenSettings& s, int index) {
+// Whether quiescence search at `pos` finds a capture line better than standing pat: its static
+// evaluation is then not its value (a capture is pending for one side or the other), and a net
+// trained on it would learn the capture's value as the position's. A searcher of its own, never
+// used for a main search, so that its tables (history orders quiescence) stay empty and the
+// answer depends on the position alone; at a full window the line is non-empty exactly when the
+// value exceeds the stand-pat.
+bool quiescence_changes_score(search::Searcher<loa::SearchGame>& quiet, const loa::Position& pos) {
+    return !quiet.quiescence_line(pos).first.empty();
+}
+
+search::SearchConfig quiescence_config(search::SearchConfig config) {
+    config.tt_mb = 1;  // quiescence does not probe it
+    config.threads = 1;
+    return config;
+}
+
+PlayedGame play_game_for_data(Player& player, search::Searcher<loa::SearchGame>& quiet, const DatagenSettings& s, int index) {
     std::mt19937_64 rng(splitmix64(s.seed ^ splitmix64(static_cast<std::uint64_t>(index) + 1)));
     loa::Game game = game_after_random_plies(s, index, rng);
     const std::size_t first_kept = game.moves().size() + static_cast<std::size_t>(s.skip_plies);
@@ -78,6 +98,8 @@ PlayedGame play_game_for_data(Player& player, const DatagenSettings& s, int inde
             ++c.skipped_capture;
         } else if (decisive) {
             ++c.skipped_decisive;
+        } else if (!s.keep_tactical && quiescence_changes_score(quiet, game.position())) {
+            ++c.skipped_tactical;
         } else {
             kept.push_back({fmt::format("{} | {} | {}", game.position().to_text(), choice.score, loa::move_to_text(choice.move)),
                             game.position().side_to_move()});
@@ -115,12 +137,13 @@ void add(DatagenCounts& total, const DatagenCounts& g) {
     total.skipped_early += g.skipped_early;
     total.skipped_capture += g.skipped_capture;
     total.skipped_decisive += g.skipped_decisive;
+    total.skipped_tactical += g.skipped_tactical;
 }
 
-// The complete games of an existing file made with `header`, and the length of the text they
-// take (what follows, a game cut short, is cut off before playing on). Throws when the file is
-// not such a file.
-std::pair<int, std::uintmax_t> complete_games(const std::string& path, const std::string& header) {
+// The complete games of an existing file made with `header` whose first game is number
+// first_game + 1, and the length of the text they take (what follows, a game cut short, is cut
+// off before playing on). Throws when the file is not such a file.
+std::pair<int, std::uintmax_t> complete_games(const std::string& path, const std::string& header, int first_game) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("datagen: cannot read '{}'", path));
     std::string line;
@@ -139,8 +162,8 @@ std::pair<int, std::uintmax_t> complete_games(const std::string& path, const std
         if (in.eof()) break;  // a last line without its newline: cut short
         if (line.starts_with("# end ")) {
             const auto number = common::parse_int(line.substr(6, line.find(' ', 6) - 6));
-            if (!number || *number != games + 1)
-                throw InputError(fmt::format("datagen: '{}': game {} ends out of order ('{}')", path, games + 1, line));
+            if (!number || *number != first_game + games + 1)
+                throw InputError(fmt::format("datagen: '{}': game {} ends out of order ('{}')", path, first_game + games + 1, line));
             ++games;
             end = at;
         }
@@ -151,14 +174,16 @@ std::pair<int, std::uintmax_t> complete_games(const std::string& path, const std
 }  // namespace
 
 std::string datagen_header(const DatagenSettings& s) {
-    return fmt::format("# loa-match datagen 1: engine '{}' ({}), eval {}, rps {}, openings {} ({}), random-plies {}, seed {}, "
-                       "skip-plies {}, captures {}, max-score {}, max-plies {}, rules {}",
+    return fmt::format("# loa-match datagen 2: engine '{}' ({}), eval {}, rps {}, openings {} ({}), random-plies {}, seed {}, "
+                       "skip-plies {}, captures {}, tactical {}, max-score {}, max-plies {}, rules {}",
                        s.engine.text, s.engine.limit_text(), file_fingerprint(s.engine.eval), file_fingerprint(s.engine.rps),
                        s.openings_name, openings_digest(s.openings), s.random_plies, s.seed, s.skip_plies,
-                       s.keep_captures ? "kept" : "skipped", s.max_abs_score, s.max_plies, loa::to_string(s.rules));
+                       s.keep_captures ? "kept" : "skipped", s.keep_tactical ? "kept" : "skipped", s.max_abs_score, s.max_plies,
+                       loa::to_string(s.rules)) +
+           (s.part ? fmt::format(", part: games {}-{}", s.first_game + 1, s.games) : std::string());
 }
 
-DatagenCounts generate_training_data(const DatagenSettings& s, const std::string& path) {
+void check_datagen_settings(const DatagenSettings& s) {
     if (s.engine.external()) throw InputError("datagen: the engine must be in-process (no cmd=): its searches are the data");
     // Only a fixed budget on one thread gives the same data every run: a time limit depends on
     // the machine's load, and threads searching one table on their timing.
@@ -173,20 +198,27 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
     if (s.openings.empty()) throw InputError("datagen: no openings");
     if (s.games < 1 || s.random_plies < 0 || s.skip_plies < 0 || s.threads < 1 || s.max_plies < 1)
         throw InputError("datagen: games, threads and max-plies must be positive, random-plies and skip-plies not negative");
+    if (s.part ? s.first_game < 0 || s.first_game >= s.games : s.first_game != 0)
+        throw InputError(fmt::format("datagen: a part holds games first+1 .. games, at least one (first {}, games {})", s.first_game,
+                                     s.games));
+}
+
+DatagenCounts generate_training_data(const DatagenSettings& s, const std::string& path) {
+    check_datagen_settings(s);
     const std::string header = datagen_header(s);
     const FileLock claim(path);  // no other run appends to it (or cuts it) meanwhile
     DatagenCounts total;
-    int first = 0;
+    int first = s.first_game;
     std::error_code error;
     const auto status = std::filesystem::status(path, error);
     if (std::filesystem::exists(status)) {
         if (!std::filesystem::is_regular_file(status))
             throw InputError(fmt::format("datagen: '{}' is not a regular file: the data goes to a file of its own", path));
-        const auto [games, length] = complete_games(path, header);
+        const auto [games, length] = complete_games(path, header, s.first_game);
         const auto size = std::filesystem::file_size(path);
         if (length > size) throw InputError(fmt::format("datagen: '{}' changed while it was read", path));
         if (size != length) std::filesystem::resize_file(path, length);  // a game cut short (this program's file: the header says so)
-        first = games;
+        first = s.first_game + games;
         total.resumed_games = games;
     } else {
         // Created exclusively: a file that appeared meanwhile is someone else's.
@@ -206,9 +238,11 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
     const int threads = std::min(s.threads, s.games - first);  // each thread holds an engine and its tables
     parallel_for(static_cast<std::size_t>(s.games - first), threads, [&] {
         auto player = std::make_shared<InProcessPlayer>(s.engine, s.rules);
-        return [&, player](std::size_t i) {
+        auto quiet = std::make_shared<search::Searcher<loa::SearchGame>>(
+            loa::SearchGame::from_spec(s.rules, s.engine.eval, s.engine.rps), quiescence_config(s.engine.config));
+        return [&, player, quiet](std::size_t i) {
             const int index = first + static_cast<int>(i);
-            PlayedGame game = play_game_for_data(*player, s, index);
+            PlayedGame game = play_game_for_data(*player, *quiet, s, index);
             const std::lock_guard guard(lock);
             if (write_failed) return;
             finished.emplace(index, std::move(game));
@@ -231,6 +265,108 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
         };
     });
     return total;
+}
+
+int datagen_games_in(const DatagenSettings& s, const std::string& path) {
+    std::error_code error;
+    const auto status = std::filesystem::status(path, error);
+    if (!std::filesystem::exists(status)) return 0;
+    if (!std::filesystem::is_regular_file(status))
+        throw InputError(fmt::format("datagen: '{}' is not a regular file: the data goes to a file of its own", path));
+    return complete_games(path, datagen_header(s), s.part ? s.first_game : 0).first;
+}
+
+namespace {
+
+// Copies bytes [from, to) of `path` to `out`; throws naming the file that failed.
+void copy_range(const std::string& path, std::uintmax_t from, std::uintmax_t to, std::FILE* out, const std::string& out_path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(fmt::format("datagen: cannot read '{}'", path));
+    in.seekg(static_cast<std::streamoff>(from));
+    std::vector<char> buffer(1 << 20);
+    for (std::uintmax_t left = to - from; left > 0;) {
+        const auto chunk = static_cast<std::streamsize>(std::min<std::uintmax_t>(left, buffer.size()));
+        if (!in.read(buffer.data(), chunk)) throw InputError(fmt::format("datagen: '{}' changed while it was read", path));
+        errno = 0;
+        if (std::fwrite(buffer.data(), 1, static_cast<std::size_t>(chunk), out) != static_cast<std::size_t>(chunk))
+            throw InputError(fmt::format("datagen: cannot write '{}': {}", out_path, common::last_system_error()));
+        left -= static_cast<std::uintmax_t>(chunk);
+    }
+}
+
+}  // namespace
+
+int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out) {
+    if (whole.part) throw InputError("datagen: parts are joined into a whole run's file");
+    const std::string header = datagen_header(whole);
+    int next = datagen_games_in(whole, out);
+    const bool out_exists = std::filesystem::exists(out);
+    const std::uintmax_t kept = out_exists ? complete_games(out, header, 0).second : 0;
+    struct Piece {
+        std::string path;
+        std::uintmax_t from, to;  // the bytes of its games
+    };
+    std::vector<Piece> pieces;
+    const std::string part_prefix = header + ", part: games ";
+    for (const std::string& path : parts) {
+        std::ifstream in(path, std::ios::binary);
+        std::string first_line;
+        if (!in || !std::getline(in, first_line))
+            throw InputError(fmt::format("datagen: cannot read the part '{}'", path));
+        // "<header>, part: games A-B": A must follow the games before it.
+        int last = 0;
+        if (first_line.starts_with(part_prefix)) {
+            const std::string range = first_line.substr(part_prefix.size());
+            const auto dash = range.find('-');
+            const auto a = common::parse_int(range.substr(0, dash));
+            const auto b = dash == std::string::npos ? std::nullopt : common::parse_int(range.substr(dash + 1));
+            if (a && b) last = *b;
+            if (a && *a != next + 1)
+                throw InputError(fmt::format("datagen: the part '{}' begins at game {}, where game {} was due", path, *a, next + 1));
+        }
+        DatagenSettings p = whole;
+        p.part = true;
+        p.first_game = next;
+        p.games = last;
+        if (last <= next || first_line != datagen_header(p))
+            throw InputError(fmt::format("datagen: '{}' is not a part of these settings (its first line is '{}')", path,
+                                         first_line.substr(0, 200)));
+        const auto [games, end] = complete_games(path, first_line, next);
+        if (games != last - next)
+            throw InputError(fmt::format("datagen: the part '{}' holds {} of its {} games", path, games, last - next));
+        pieces.push_back({path, first_line.size() + 1, end});
+        next = last;
+    }
+    if (next != whole.games)
+        throw InputError(fmt::format("datagen: the parts end at game {}, the run at game {}", next, whole.games));
+
+    // Written beside `out` (created exclusively), then renamed over it.
+    const std::string temporary = fmt::format("{}.tmp-{}", out, ::getpid());
+    errno = 0;
+    std::FILE* file = std::fopen(temporary.c_str(), "wx");
+    if (!file) throw InputError(fmt::format("datagen: cannot create '{}': {}", temporary, common::last_system_error()));
+    try {
+        if (out_exists) {
+            copy_range(out, 0, kept, file, temporary);
+        } else {
+            const std::string line = header + '\n';
+            if (std::fwrite(line.data(), 1, line.size(), file) != line.size())
+                throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
+        }
+        for (const Piece& piece : pieces) copy_range(piece.path, piece.from, piece.to, file, temporary);
+        if (std::fflush(file) != 0 || ::fsync(::fileno(file)) != 0)
+            throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
+    } catch (...) {
+        std::fclose(file);
+        std::remove(temporary.c_str());
+        throw;
+    }
+    if (std::fclose(file) != 0 || std::rename(temporary.c_str(), out.c_str()) != 0) {
+        const std::string why = common::last_system_error();
+        std::remove(temporary.c_str());
+        throw InputError(fmt::format("datagen: cannot write '{}': {}", out, why));
+    }
+    return next;
 }
 
 TrainingPosition parse_training_line(const std::string& line) {

@@ -15,7 +15,8 @@
 // the first `skip_plies` (still near the chance moves), positions whose best move is a capture
 // (the evaluation of a position with a capture pending says little), and decisive scores (a
 // proven result, or |score| > `max_abs_score`: the search knows more than an evaluation can
-// learn). Not filtered (yet): positions where the quiescence search changes the score.
+// learn), and tactical positions: those where quiescence search finds a capture line better
+// than the static evaluation (a capture pending for either side).
 //
 // The engine must search a fixed budget (depth= or nodes=) on one thread: the same settings
 // then give the same file, on any number of threads (-j) and across resumes.
@@ -37,11 +38,16 @@ struct DatagenSettings {
     std::vector<Opening> openings;    // played in turn; at least one
     std::string openings_name = "standard start";  // named in the header
     int random_plies = 4;
-    int games = 100;
+    int games = 100;                  // the file holds games 1 .. games when the run ends
+    // A part of a run (a Slurm task's): the file holds games first_game + 1 .. games only, and
+    // its header says so, so that it is never taken for a whole run's file.
+    bool part = false;
+    int first_game = 0;
     std::uint64_t seed = 1;
     int threads = 1;
     int skip_plies = 8;
     bool keep_captures = false;
+    bool keep_tactical = false;       // keep positions whose quiescence value is not their static evaluation
     int max_abs_score = 2000;
     int max_plies = 500;              // a game still going then is a draw (adjudicated, counted)
     loa::RuleSet rules;
@@ -57,7 +63,12 @@ struct DatagenCounts {
     std::uint64_t written = 0;
     std::uint64_t skipped_early = 0;  // searched positions within skip_plies of the random plies
     std::uint64_t skipped_capture = 0, skipped_decisive = 0;
+    std::uint64_t skipped_tactical = 0;  // quiescence search changes the score (a capture pending)
 };
+
+// Throws InputError when `s` cannot make data: an external engine, one limited by time or on
+// several threads, no openings, counts out of range.
+void check_datagen_settings(const DatagenSettings& s);
 
 // The header line of a file made with `s` (what a resumed run must match).
 std::string datagen_header(const DatagenSettings& s);
@@ -67,6 +78,18 @@ std::string datagen_header(const DatagenSettings& s);
 // file of these settings (another file is never overwritten), another run holds it, or the
 // engine is external, limited by time or on several threads.
 DatagenCounts generate_training_data(const DatagenSettings& s, const std::string& path);
+
+// Joins the files of parts (made with `part`, in the order of their games, together covering
+// the games from those already in `out` to whole.games) onto the end of `out` (created when
+// missing), as one run of `whole` would have written them. `out` is replaced at once: written
+// whole beside it and renamed over it, so that a failure or a kill leaves it as it was. Throws
+// InputError, touching nothing, when a part is not complete, not of these settings or leaves a
+// gap, or `out` is not a data file of these settings. Returns the games `out` holds.
+int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out);
+
+// The complete games in `path`, a data file of the settings `s` (0 when there is no file);
+// throws InputError when it is another file.
+int datagen_games_in(const DatagenSettings& s, const std::string& path);
 
 // One position line: "<position text> | <score> | <move> | <result>".
 struct TrainingPosition {

@@ -128,10 +128,10 @@ void SlurmRun::claim_directory() {
 bool SlurmRun::written_by_a_run(const std::string& name) {
     // The run's own files (the mark, the batch script, the job list, the round, where its
     // records begin in its PGN), each task's log, result (or runs) and the state, lock and live
-    // files beside it; and the temporary of any of them (<file>.tmp-<pid>-<n>, while it is
+    // files beside it, datagen's part of the data and its lock; and the temporary of any of them (<file>.tmp-<pid>-<n>, while it is
     // replaced: a kill may leave one).
     static const std::regex run_file(
-        R"((loa-match-run|task\.sbatch|jobs|round|pgn-start|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?))(\.tmp-[0-9]+-[0-9]+)?)");
+        R"((loa-match-run|task\.sbatch|jobs|round|pgn-start|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?|txt(\.lock)?))(\.tmp-[0-9]+-[0-9]+)?)");
     return std::regex_match(name, run_file);
 }
 
@@ -155,7 +155,7 @@ void SlurmRun::start_round() {
 }
 
 std::string SlurmRun::result_file(int task) const { return fmt::format("{}/task-{}.json", settings_.dir, task); }
-std::string SlurmRun::state_file(int task) const { return result_file(task) + ".state"; }
+std::string SlurmRun::state_file(int task) const { return fmt::format("{}/task-{}.{}", settings_.dir, task, settings_.state_name); }
 
 std::string SlurmRun::write_batch_script() const {
     const std::string path = settings_.dir + "/task.sbatch";

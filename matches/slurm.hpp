@@ -29,6 +29,9 @@ struct SlurmSettings {
     int cpus_per_task = 1;
     double poll_seconds = 2;
     std::string job_name = "loa-match";
+    // A task's file that grows as it plays, task-N.<state_name>: its new lines are passed on
+    // as progress (a match's state file; datagen's part of the data, "txt").
+    std::string state_name = "json.state";
 };
 
 // The task's command line: `args` (as loa-match was started) without the options that only

@@ -124,7 +124,28 @@ for f in tree-local tree-slurm; do
 done
 [ -s tree-slurm.table ] && cmp -s tree-local.table tree-slurm.table || { diff tree-local.table tree-slurm.table; echo "FAIL: the tree-size tables differ"; exit 1; }
 
-# 5. The run directory is the run's alone (issue 54): a directory of the user's is refused,
+# 5. Training data over 3 tasks, one cancelled while it plays: the joined file is the local
+#    run's byte for byte; then onto a file holding the first games already; the run directory
+#    goes.
+gen=(datagen --engine name=d,preset=full,nodes=400 --random-plies 3 --seed 5)
+"$loa_match" "${gen[@]}" --games 12 --out gen-local.txt -j 1 > gen-local.log 2>&1 || { cat gen-local.log; echo "FAIL: local datagen"; exit 1; }
+"$loa_match" "${gen[@]}" --games 12 --out gen-slurm.txt --slurm 3 --slurm-args "--job-name=loa-match-test" > gen-slurm.log 2>&1 &
+driver=$!
+for _ in $(seq 600); do [ -s gen-slurm.txt.slurm/jobs ] && [ -s gen-slurm.txt.slurm/task-2.txt ] && break; sleep 0.05; done
+job=$(head -n 1 gen-slurm.txt.slurm/jobs)
+scancel "${job}_2" || true
+wait "$driver" || { cat gen-slurm.log; echo "FAIL: the datagen driver failed"; exit 1; }
+cmp -s gen-local.txt gen-slurm.txt || { cat gen-slurm.log; echo "FAIL: the data over Slurm differs from the local run's"; exit 1; }
+grep -q "joined 3 parts onto gen-slurm.txt: 12 games" gen-slurm.log || { cat gen-slurm.log; echo "FAIL: no join line"; exit 1; }
+[ ! -e gen-slurm.txt.slurm ] || { echo "FAIL: the datagen run directory was left behind"; exit 1; }
+"$loa_match" "${gen[@]}" --games 5 --out gen-more.txt -j 1 > /dev/null 2>&1
+"$loa_match" "${gen[@]}" --games 12 --out gen-more.txt --slurm 2 --slurm-args "--job-name=loa-match-test" > gen-more.log 2>&1 \
+  || { cat gen-more.log; echo "FAIL: datagen over Slurm onto a file"; exit 1; }
+grep -q "games 6-12 over 2 Slurm tasks" gen-more.log || { cat gen-more.log; echo "FAIL: not the missing games"; exit 1; }
+cmp -s gen-local.txt gen-more.txt || { echo "FAIL: the data grown over Slurm differs from the local run's"; exit 1; }
+echo "datagen over Slurm: the local run's file, whole and grown"
+
+# 6. The run directory is the run's alone (issue 54): a directory of the user's is refused,
 #    never emptied; an empty one keeps whatever else appears in it and is not removed.
 match4=(--engine name=a,depth=2 --engine name=b,depth=2,history=absolute --games 4 --event cluster-dirs)
 mkdir precious && echo x > precious/thesis.txt

@@ -16,6 +16,8 @@
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "common/search/search.hpp"
+#include "loa/search_game.hpp"
 #include "matches/datagen.hpp"
 #include "matches/file_lock.hpp"
 
@@ -56,7 +58,7 @@ TEST(Datagen, EveryLineIsALegalPositionWithItsMoveScoreAndTheGamesResult) {
     const matches::DatagenCounts c = matches::generate_training_data(s, path.string());
     EXPECT_EQ(c.games, 4);
     EXPECT_EQ(c.black_wins + c.white_wins + c.draws, 4);
-    EXPECT_EQ(c.positions, c.written + c.skipped_early + c.skipped_capture + c.skipped_decisive);
+    EXPECT_EQ(c.positions, c.written + c.skipped_early + c.skipped_capture + c.skipped_decisive + c.skipped_tactical);
     EXPECT_EQ(c.skipped_early, 4u * 2u);  // the skip-plies of each game (the random plies are not searched)
     EXPECT_GT(c.written, 40u);
 
@@ -102,6 +104,57 @@ TEST(Datagen, EveryLineIsALegalPositionWithItsMoveScoreAndTheGamesResult) {
     fs::remove(path);
 }
 
+// The position lines of a data file, in order.
+std::vector<std::string> position_lines(const fs::path& path) {
+    std::istringstream in(read(path));
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(in, line))
+        if (!line.starts_with("#")) lines.push_back(line);
+    return lines;
+}
+
+TEST(Datagen, TacticalPositionsAreLeftOutUnlessKept) {
+    // The same games with and without the filter: the filter only leaves lines out, exactly
+    // those whose quiescence search finds a capture line better than standing pat.
+    const fs::path filtered = scratch("filtered.txt"), kept = scratch("kept.txt");
+    matches::DatagenSettings s = small(4);
+    const matches::DatagenCounts without = matches::generate_training_data(s, filtered.string());
+    s.keep_tactical = true;
+    const matches::DatagenCounts with = matches::generate_training_data(s, kept.string());
+    EXPECT_EQ(with.skipped_tactical, 0u);
+    EXPECT_EQ(with.positions, without.positions);
+    EXPECT_GT(without.skipped_tactical, 0u);  // there was something to leave out
+    EXPECT_EQ(with.written, without.written + without.skipped_tactical);
+    EXPECT_NE(read(filtered).substr(0, read(filtered).find('\n')), read(kept).substr(0, read(kept).find('\n')));  // other headers
+
+    // A fresh searcher of the engine's settings, for each line on its own.
+    const loa::SearchGame game = loa::SearchGame::from_spec(s.rules, s.engine.eval, s.engine.rps);
+    search::Searcher<loa::SearchGame> quiet(game, s.engine.config);
+    auto tactical = [&](const std::string& line) {
+        quiet.new_game();
+        const loa::Position pos = loa::parse_position(matches::parse_training_line(line).position);
+        const auto [pv, value] = quiet.quiescence_line(pos);
+        EXPECT_EQ(pv.empty(), value == game.evaluate(pos)) << line;
+        return !pv.empty();
+    };
+    const std::vector<std::string> all = position_lines(kept), quiet_lines = position_lines(filtered);
+    std::size_t next = 0, left_out = 0;
+    for (const std::string& line : all) {
+        if (next < quiet_lines.size() && line == quiet_lines[next]) {
+            EXPECT_FALSE(tactical(line)) << line;
+            ++next;
+        } else {
+            EXPECT_TRUE(tactical(line)) << line;
+            ++left_out;
+        }
+    }
+    EXPECT_EQ(next, quiet_lines.size());
+    EXPECT_EQ(left_out, without.skipped_tactical);
+    fs::remove(filtered);
+    fs::remove(kept);
+}
+
 TEST(Datagen, TheFileIsTheSameForAnyNumberOfThreadsAndWhenResumed) {
     const fs::path one = scratch("one.txt"), two = scratch("two.txt"), resumed = scratch("resumed.txt");
     matches::DatagenSettings s = small(5);
@@ -131,6 +184,69 @@ TEST(Datagen, TheFileIsTheSameForAnyNumberOfThreadsAndWhenResumed) {
     EXPECT_EQ(matches::generate_training_data(s, resumed.string()).games, 3);
     EXPECT_EQ(read(resumed), whole);
     for (const auto& p : {one, two, resumed}) fs::remove(p);
+}
+
+matches::DatagenSettings part_of(matches::DatagenSettings s, int first, int last) {
+    s.part = true;
+    s.first_game = first;
+    s.games = last;
+    return s;
+}
+
+TEST(Datagen, PartsJoinedInOrderAreTheFileOfOneRun) {
+    const fs::path one = scratch("whole.txt"), a = scratch("part-a.txt"), b = scratch("part-b.txt"), joined = scratch("joined.txt"),
+                   base = scratch("base.txt");
+    const matches::DatagenSettings whole = small(5);
+    matches::generate_training_data(whole, one.string());
+    matches::generate_training_data(part_of(whole, 0, 2), a.string());
+    matches::DatagenSettings second = part_of(whole, 2, 5);
+    second.threads = 2;  // a part is the same on any number of threads too
+    EXPECT_EQ(matches::generate_training_data(second, b.string()).games, 3);
+    EXPECT_NE(read(a).substr(0, read(a).find('\n')), matches::datagen_header(whole));  // a part says it is one
+    // A part is not a whole run's file, nor another part's.
+    EXPECT_THROW(matches::generate_training_data(whole, a.string()), common::InputError);
+    EXPECT_THROW(matches::generate_training_data(part_of(whole, 0, 3), a.string()), common::InputError);
+    EXPECT_EQ(matches::datagen_games_in(part_of(whole, 2, 5), b.string()), 3);
+
+    EXPECT_EQ(matches::join_datagen_parts(whole, {a.string(), b.string()}, joined.string()), 5);
+    EXPECT_EQ(read(joined), read(one));
+    // Onto a file holding the first games already: the parts of the rest.
+    matches::DatagenSettings first_two = whole;
+    first_two.games = 2;
+    matches::generate_training_data(first_two, base.string());
+    EXPECT_EQ(matches::join_datagen_parts(whole, {b.string()}, base.string()), 5);
+    EXPECT_EQ(read(base), read(one));
+
+    // Refused, touching nothing: a gap, parts out of order, parts ending short, a torn part,
+    // a part of other settings, an out of other settings.
+    const fs::path none = scratch("none.txt");
+    const std::string whole_text = read(one);
+    auto refused = [&](const std::vector<fs::path>& parts, const fs::path& out, const matches::DatagenSettings& settings) {
+        const bool existed = fs::exists(out);
+        const std::string before = existed ? read(out) : "";
+        std::vector<std::string> names;
+        for (const fs::path& p : parts) names.push_back(p.string());
+        EXPECT_THROW(matches::join_datagen_parts(settings, names, out.string()), common::InputError) << out;
+        EXPECT_EQ(fs::exists(out), existed) << out;
+        if (existed) {
+            EXPECT_EQ(read(out), before) << out;
+        }
+        for (const auto& e : fs::directory_iterator(out.parent_path()))
+            EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();  // no temporary left
+    };
+    refused({b}, none, whole);
+    refused({b, a}, none, whole);
+    refused({a}, none, whole);
+    refused({a, b}, one, whole);  // one holds all five: the parts begin at game 1, game 6 is due
+    std::ofstream(b, std::ios::binary | std::ios::trunc) << read(b).substr(0, read(b).size() - 30);
+    refused({a, b}, none, whole);
+    matches::DatagenSettings other = whole;
+    other.seed = 8;
+    refused({a}, none, other);
+    std::ofstream(none) << "someone's notes\n";
+    refused({a}, none, whole);
+    EXPECT_EQ(read(one), whole_text);
+    for (const auto& p : {one, a, b, joined, base, none}) fs::remove(p);
 }
 
 TEST(Datagen, AnotherFileOrOtherSettingsOrATimedEngineAreRefused) {

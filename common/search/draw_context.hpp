@@ -14,15 +14,13 @@
 #include <span>
 #include <vector>
 
+#include "common/splitmix64.hpp"
+
 namespace search {
 
-// splitmix64's finalizer: a bijection whose output bits each depend on every input bit.
-constexpr std::uint64_t mix_key(std::uint64_t key) {
-    key += 0x9E3779B97F4A7C15ULL;
-    key = (key ^ (key >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    key = (key ^ (key >> 27)) * 0x94D049BB133111EBULL;
-    return key ^ (key >> 31);
-}
+// SplitMix64's finaliser (common/splitmix64.hpp): a bijection whose output bits each depend on
+// every input bit.
+constexpr std::uint64_t mix_key(std::uint64_t key) { return common::splitmix64(key); }
 
 // The set hash with one more position in it.
 constexpr std::uint64_t draw_context_with(std::uint64_t context, std::uint64_t key) { return context ^ mix_key(key); }

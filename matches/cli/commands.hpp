@@ -28,7 +28,7 @@ Command add_tune_command(CLI::App& app);
 Command add_learn_rps_command(CLI::App& app);
 Command add_merge_command(CLI::App& app);
 Command add_margins_command(CLI::App& app);
-Command add_datagen_command(CLI::App& app);
+Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args);
 Command add_spsa_command(CLI::App& app);
 
 // "i/N" (1 <= i <= N) as a 0-based index and the count; throws InputError.

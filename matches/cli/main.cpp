@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
             matches::cli::add_treesize_command(app, args), matches::cli::add_positions_command(app),
             matches::cli::add_openings_command(app), matches::cli::add_tune_command(app),
             matches::cli::add_learn_rps_command(app), matches::cli::add_merge_command(app),
-            matches::cli::add_margins_command(app), matches::cli::add_datagen_command(app),
+            matches::cli::add_margins_command(app), matches::cli::add_datagen_command(app, args),
             matches::cli::add_spsa_command(app)};
         common::check_subcommand(app, args);
         std::vector<std::string> reversed(args.rbegin(), args.rend() - 1);  // CLI11 takes them last first, without the program
