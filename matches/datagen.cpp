@@ -242,6 +242,11 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
             loa::SearchGame::from_spec(s.rules, s.engine.eval, s.engine.rps), quiescence_config(s.engine.config));
         return [&, player, quiet](std::size_t i) {
             const int index = first + static_cast<int>(i);
+            if (s.stop && s.stop->load()) {
+                const std::lock_guard guard(lock);
+                total.interrupted = true;
+                return;
+            }
             PlayedGame game = play_game_for_data(*player, *quiet, s, index);
             const std::lock_guard guard(lock);
             if (write_failed) return;

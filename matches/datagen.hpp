@@ -22,6 +22,7 @@
 // then give the same file, on any number of threads (-j) and across resumes.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -51,6 +52,9 @@ struct DatagenSettings {
     int max_abs_score = 2000;
     int max_plies = 500;              // a game still going then is a draw (adjudicated, counted)
     loa::RuleSet rules;
+    // Raised (by a signal handler): no game starts after it; the games before the first one
+    // not played are written, and the run ends (interrupted). nullptr: never.
+    const std::atomic<bool>* stop = nullptr;
     // After each write (one or more games, in order): the games in the file, the positions this run wrote.
     std::function<void(int games_done, std::uint64_t written)> on_progress;
 };
@@ -64,6 +68,7 @@ struct DatagenCounts {
     std::uint64_t skipped_early = 0;  // searched positions within skip_plies of the random plies
     std::uint64_t skipped_capture = 0, skipped_decisive = 0;
     std::uint64_t skipped_tactical = 0;  // quiescence search changes the score (a capture pending)
+    bool interrupted = false;            // stopped by `stop` before the last game
 };
 
 // Throws InputError when `s` cannot make data: an external engine, one limited by time or on

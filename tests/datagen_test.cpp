@@ -186,6 +186,32 @@ TEST(Datagen, TheFileIsTheSameForAnyNumberOfThreadsAndWhenResumed) {
     for (const auto& p : {one, two, resumed}) fs::remove(p);
 }
 
+TEST(Datagen, AnInterruptedRunEndsBetweenGamesAndResumes) {
+    const fs::path one = scratch("uninterrupted.txt"), cut = scratch("interrupted.txt");
+    matches::DatagenSettings s = small(6);
+    matches::generate_training_data(s, one.string());
+    // Raised once the first games are written (as Ctrl-C would): the games in flight finish,
+    // no other starts.
+    std::atomic<bool> stop{false};
+    s.stop = &stop;
+    s.threads = 2;
+    s.on_progress = [&](int, std::uint64_t) { stop = true; };
+    const matches::DatagenCounts c = matches::generate_training_data(s, cut.string());
+    EXPECT_TRUE(c.interrupted);
+    EXPECT_GE(c.games, 1);
+    EXPECT_LT(c.games, 6);
+    EXPECT_EQ(matches::datagen_games_in(s, cut.string()), c.games);
+    EXPECT_EQ(read(one).substr(0, read(cut).size()), read(cut));  // the first games, whole
+    s.stop = nullptr;
+    s.on_progress = nullptr;
+    const matches::DatagenCounts rest = matches::generate_training_data(s, cut.string());
+    EXPECT_FALSE(rest.interrupted);
+    EXPECT_EQ(rest.resumed_games + rest.games, 6);
+    EXPECT_EQ(read(cut), read(one));
+    fs::remove(one);
+    fs::remove(cut);
+}
+
 matches::DatagenSettings part_of(matches::DatagenSettings s, int first, int last) {
     s.part = true;
     s.first_game = first;

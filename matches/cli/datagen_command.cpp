@@ -16,6 +16,7 @@
 #include "loa/position_text.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/cli/interrupt.hpp"
 #include "matches/datagen.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/slurm.hpp"
@@ -247,11 +248,20 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
                     fmt::print(stderr, "{}datagen: {}/{} games, {} positions written this run, {:.0f} s{}", terminal ? "\r" : "", done, s.games,
                                written, seconds, terminal ? "" : "\n");
                 };
+                install_interrupt_handlers();
+                s.stop = &interrupt_requested;
                 const DatagenCounts c = generate_training_data(s, o->out);
                 const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
                 if (progress_shown) fmt::print(stderr, "\n");
-                if (!o->counts.empty()) replace_file(o->counts, counts_json(c).dump() + '\n');
+                // (a task's counts say its part is complete: not after an interrupt)
+                if (!o->counts.empty() && !c.interrupted) replace_file(o->counts, counts_json(c).dump() + '\n');
                 print_summary(*o, c, seconds);
+                if (c.interrupted) {
+                    fmt::print("Interrupted: {} holds the games before the first one not played; run the same command again to "
+                               "play on from there.\n",
+                               o->out);
+                    return 130;
+                }
                 return 0;
             }};
 }

@@ -27,6 +27,7 @@
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
+#include "matches/cli/interrupt.hpp"
 #include "matches/slurm.hpp"
 #include "matches/state.hpp"
 
@@ -54,20 +55,6 @@ Adjudication parse_resign(const std::string& spec, double margin_ms) {
     return a;
 }
 
-
-// Raised by SIGINT/SIGTERM (the only state a signal handler may touch): the run stops, its
-// engines with it, and the state file stays for a resume.
-std::atomic<bool> interrupt_requested{false};
-
-extern "C" void request_interrupt(int) { interrupt_requested.store(true); }
-
-void install_interrupt_handlers() {
-    struct sigaction action {};
-    action.sa_handler = request_interrupt;
-    sigemptyset(&action.sa_mask);
-    sigaction(SIGINT, &action, nullptr);
-    sigaction(SIGTERM, &action, nullptr);
-}
 
 struct Options {
     std::vector<std::string> engine_texts;
