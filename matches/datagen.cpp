@@ -8,8 +8,11 @@
 #include <fstream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -70,12 +73,14 @@ bool quiescence_changes_score(search::Searcher<loa::SearchGame>& quiet, const lo
 }
 
 search::SearchConfig quiescence_config(search::SearchConfig config) {
-    config.tt_mb = 1;  // quiescence does not probe it
+    config.tt = false;  // quiescence probes neither table: no memory for them
+    config.eval_cache = false;
     config.threads = 1;
     return config;
 }
 
-PlayedGame play_game_for_data(Player& player, search::Searcher<loa::SearchGame>& quiet, const DatagenSettings& s, int index) {
+// `quiet`: the tactical filter's searcher (nullptr: tactical positions are kept).
+PlayedGame play_game_for_data(Player& player, search::Searcher<loa::SearchGame>* quiet, const DatagenSettings& s, int index) {
     std::mt19937_64 rng(splitmix64(s.seed ^ splitmix64(static_cast<std::uint64_t>(index) + 1)));
     loa::Game game = game_after_random_plies(s, index, rng);
     const std::size_t first_kept = game.moves().size() + static_cast<std::size_t>(s.skip_plies);
@@ -98,7 +103,7 @@ PlayedGame play_game_for_data(Player& player, search::Searcher<loa::SearchGame>&
             ++c.skipped_capture;
         } else if (decisive) {
             ++c.skipped_decisive;
-        } else if (!s.keep_tactical && quiescence_changes_score(quiet, game.position())) {
+        } else if (quiet && quiescence_changes_score(*quiet, game.position())) {
             ++c.skipped_tactical;
         } else {
             kept.push_back({fmt::format("{} | {} | {}", game.position().to_text(), choice.score, loa::move_to_text(choice.move)),
@@ -140,35 +145,57 @@ void add(DatagenCounts& total, const DatagenCounts& g) {
     total.skipped_tactical += g.skipped_tactical;
 }
 
+// What a data file holds: its complete games, the length of the text they take (what follows,
+// a game cut short, is cut off before playing on), and their results and position lines.
+struct FileGames {
+    int games = 0;
+    std::uintmax_t length = 0;
+    int black_wins = 0, white_wins = 0, draws = 0;
+    std::uint64_t positions = 0;
+};
+
 // The complete games of an existing file made with `header` whose first game is number
-// first_game + 1, and the length of the text they take (what follows, a game cut short, is cut
-// off before playing on). Throws when the file is not such a file.
-std::pair<int, std::uintmax_t> complete_games(const std::string& path, const std::string& header, int first_game) {
+// first_game + 1. Throws when the file is not such a file.
+FileGames complete_games(const std::string& path, const std::string& header, int first_game) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw InputError(fmt::format("datagen: cannot read '{}'", path));
     std::string line;
     const bool read_header = static_cast<bool>(std::getline(in, line));
     if (read_header && line == header && in.eof())  // the header without its newline: a file cut while it began
         throw InputError(fmt::format("datagen: '{}' holds only a torn header: remove it to start again", path));
+    if (read_header && line != header && line.starts_with("# loa-match datagen 1:"))
+        throw InputError(fmt::format("datagen: '{}' is a data file of datagen's first version (before the tactical filter): this "
+                                     "version does not resume it; choose another --out",
+                                     path));
     if (!read_header || line != header)
         throw InputError(fmt::format("datagen: '{}' is not a data file of these settings (its first line is '{}'; "
                                      "these settings write '{}'): choose another --out, or the same settings to resume it",
                                      path, line.substr(0, 200), header));
-    std::uintmax_t end = line.size() + 1;
-    std::uintmax_t at = end;
-    int games = 0;
+    FileGames f;
+    f.length = line.size() + 1;
+    std::uintmax_t at = f.length;
+    std::uint64_t positions = 0;  // of the games complete so far and the one going on
     while (std::getline(in, line)) {
         at += line.size() + 1;
         if (in.eof()) break;  // a last line without its newline: cut short
         if (line.starts_with("# end ")) {
-            const auto number = common::parse_int(line.substr(6, line.find(' ', 6) - 6));
-            if (!number || *number != first_game + games + 1)
-                throw InputError(fmt::format("datagen: '{}': game {} ends out of order ('{}')", path, first_game + games + 1, line));
-            ++games;
-            end = at;
+            const auto space = line.find(' ', 6);
+            const auto number = common::parse_int(line.substr(6, space - 6));
+            if (!number || *number != first_game + f.games + 1)
+                throw InputError(fmt::format("datagen: '{}': game {} ends out of order ('{}')", path, first_game + f.games + 1, line));
+            const std::string black = space == std::string::npos ? std::string() : line.substr(space + 1);
+            if (black == "1") ++f.black_wins;
+            else if (black == "0") ++f.white_wins;
+            else if (black == "0.5") ++f.draws;
+            else throw InputError(fmt::format("datagen: '{}': game {} ends without a result ('{}')", path, *number, line));
+            ++f.games;
+            f.length = at;
+            f.positions = positions;
+        } else if (!line.starts_with("#")) {
+            ++positions;
         }
     }
-    return {games, end};
+    return f;
 }
 
 }  // namespace
@@ -195,6 +222,14 @@ void check_datagen_settings(const DatagenSettings& s) {
         throw InputError(fmt::format("datagen: engine '{}' searches on {} threads, whose timing changes its moves: use -j for "
                                      "games at once",
                                      s.engine.text, s.engine.config.threads));
+    if (!s.keep_tactical && s.engine.config.algorithm != search::Algorithm::AlphaBeta)
+        throw InputError(fmt::format("datagen: engine '{}' is MCTS, and the tactical filter runs the alpha-beta quiescence "
+                                     "search: give --keep-tactical",
+                                     s.engine.text));
+    if (!s.keep_tactical && s.engine.config.qsearch == 0)
+        throw InputError(fmt::format("datagen: engine '{}' has no quiescence search (qsearch=off), so the tactical filter would "
+                                     "leave nothing out: give --keep-tactical",
+                                     s.engine.text));
     if (s.openings.empty()) throw InputError("datagen: no openings");
     if (s.games < 1 || s.random_plies < 0 || s.skip_plies < 0 || s.threads < 1 || s.max_plies < 1)
         throw InputError("datagen: games, threads and max-plies must be positive, random-plies and skip-plies not negative");
@@ -214,7 +249,9 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
     if (std::filesystem::exists(status)) {
         if (!std::filesystem::is_regular_file(status))
             throw InputError(fmt::format("datagen: '{}' is not a regular file: the data goes to a file of its own", path));
-        const auto [games, length] = complete_games(path, header, s.first_game);
+        const FileGames held = complete_games(path, header, s.first_game);
+        const int games = held.games;
+        const std::uintmax_t length = held.length;
         const auto size = std::filesystem::file_size(path);
         if (length > size) throw InputError(fmt::format("datagen: '{}' changed while it was read", path));
         if (size != length) std::filesystem::resize_file(path, length);  // a game cut short (this program's file: the header says so)
@@ -236,10 +273,13 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
     int next_to_write = first;
     bool write_failed = false;  // after a failed write nothing more is written: no game may be missing in between
     const int threads = std::min(s.threads, s.games - first);  // each thread holds an engine and its tables
+    // The filter's evaluation, read once (a copy shares the network, with a stack of its own).
+    std::optional<loa::SearchGame> filter_game;
+    if (!s.keep_tactical) filter_game.emplace(loa::SearchGame::from_spec(s.rules, s.engine.eval, s.engine.rps));
     parallel_for(static_cast<std::size_t>(s.games - first), threads, [&] {
         auto player = std::make_shared<InProcessPlayer>(s.engine, s.rules);
-        auto quiet = std::make_shared<search::Searcher<loa::SearchGame>>(
-            loa::SearchGame::from_spec(s.rules, s.engine.eval, s.engine.rps), quiescence_config(s.engine.config));
+        std::shared_ptr<search::Searcher<loa::SearchGame>> quiet;
+        if (filter_game) quiet = std::make_shared<search::Searcher<loa::SearchGame>>(*filter_game, quiescence_config(s.engine.config));
         return [&, player, quiet](std::size_t i) {
             const int index = first + static_cast<int>(i);
             if (s.stop && s.stop->load()) {
@@ -247,7 +287,7 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
                 total.interrupted = true;
                 return;
             }
-            PlayedGame game = play_game_for_data(*player, *quiet, s, index);
+            PlayedGame game = play_game_for_data(*player, quiet.get(), s, index);
             const std::lock_guard guard(lock);
             if (write_failed) return;
             finished.emplace(index, std::move(game));
@@ -278,7 +318,7 @@ int datagen_games_in(const DatagenSettings& s, const std::string& path) {
     if (!std::filesystem::exists(status)) return 0;
     if (!std::filesystem::is_regular_file(status))
         throw InputError(fmt::format("datagen: '{}' is not a regular file: the data goes to a file of its own", path));
-    return complete_games(path, datagen_header(s), s.part ? s.first_game : 0).first;
+    return complete_games(path, datagen_header(s), s.part ? s.first_game : 0).games;
 }
 
 namespace {
@@ -301,17 +341,21 @@ void copy_range(const std::string& path, std::uintmax_t from, std::uintmax_t to,
 
 }  // namespace
 
-int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out) {
+JoinedParts join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out) {
     if (whole.part) throw InputError("datagen: parts are joined into a whole run's file");
+    // Renaming over a link would replace the link, not the file it names.
+    if (std::filesystem::is_symlink(out))
+        throw InputError(fmt::format("datagen: '{}' is a symbolic link: give the file it names as --out", out));
     const std::string header = datagen_header(whole);
     int next = datagen_games_in(whole, out);
     const bool out_exists = std::filesystem::exists(out);
-    const std::uintmax_t kept = out_exists ? complete_games(out, header, 0).second : 0;
+    const std::uintmax_t kept = out_exists ? complete_games(out, header, 0).length : 0;
     struct Piece {
         std::string path;
         std::uintmax_t from, to;  // the bytes of its games
     };
     std::vector<Piece> pieces;
+    JoinedParts joined;
     const std::string part_prefix = header + ", part: games ";
     for (const std::string& path : parts) {
         std::ifstream in(path, std::ios::binary);
@@ -336,23 +380,41 @@ int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::stri
         if (last <= next || first_line != datagen_header(p))
             throw InputError(fmt::format("datagen: '{}' is not a part of these settings (its first line is '{}')", path,
                                          first_line.substr(0, 200)));
-        const auto [games, end] = complete_games(path, first_line, next);
-        if (games != last - next)
-            throw InputError(fmt::format("datagen: the part '{}' holds {} of its {} games", path, games, last - next));
-        pieces.push_back({path, first_line.size() + 1, end});
+        const FileGames held = complete_games(path, first_line, next);
+        if (held.games != last - next)
+            throw InputError(fmt::format("datagen: the part '{}' holds {} of its {} games", path, held.games, last - next));
+        pieces.push_back({path, first_line.size() + 1, held.length});
+        joined.part_games += held.games;
+        joined.black_wins += held.black_wins;
+        joined.white_wins += held.white_wins;
+        joined.draws += held.draws;
+        joined.positions += held.positions;
         next = last;
     }
     if (next != whole.games)
         throw InputError(fmt::format("datagen: the parts end at game {}, the run at game {}", next, whole.games));
 
-    // Written beside `out` (created exclusively), then renamed over it.
-    const std::string temporary = fmt::format("{}.tmp-{}", out, ::getpid());
+    // Written beside `out` under a name of its own (the caller holds the lock on `out`, so a
+    // file there that begins with this run's header was left by a join that was killed), then
+    // renamed over it; the directory synced before the parts may go.
+    const std::string temporary = out + ".joining";
+    if (std::filesystem::exists(std::filesystem::symlink_status(temporary))) {
+        std::ifstream in(temporary, std::ios::binary);
+        std::string line;
+        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(temporary)) || !std::getline(in, line) || line != header)
+            throw InputError(fmt::format("datagen: '{}' is in the way of joining the parts (it is no file of this run's): move it", temporary));
+        std::filesystem::remove(temporary);  // a killed join's
+    }
     errno = 0;
     std::FILE* file = std::fopen(temporary.c_str(), "wx");
     if (!file) throw InputError(fmt::format("datagen: cannot create '{}': {}", temporary, common::last_system_error()));
     try {
         if (out_exists) {
             copy_range(out, 0, kept, file, temporary);
+            // The file keeps its permissions.
+            const auto mode = static_cast<mode_t>(std::filesystem::status(out).permissions() & std::filesystem::perms::mask);
+            if (::fchmod(::fileno(file), mode) != 0)
+                throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
         } else {
             const std::string line = header + '\n';
             if (std::fwrite(line.data(), 1, line.size(), file) != line.size())
@@ -371,7 +433,13 @@ int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::stri
         std::remove(temporary.c_str());
         throw InputError(fmt::format("datagen: cannot write '{}': {}", out, why));
     }
-    return next;
+    const std::string parent = std::filesystem::absolute(out).parent_path().string();
+    if (const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
+        ::fsync(dir);
+        ::close(dir);
+    }
+    joined.games = next;
+    return joined;
 }
 
 TrainingPosition parse_training_line(const std::string& line) {

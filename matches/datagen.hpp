@@ -15,8 +15,8 @@
 // the first `skip_plies` (still near the chance moves), positions whose best move is a capture
 // (the evaluation of a position with a capture pending says little), and decisive scores (a
 // proven result, or |score| > `max_abs_score`: the search knows more than an evaluation can
-// learn), and tactical positions: those where quiescence search finds a capture line better
-// than the static evaluation (a capture pending for either side).
+// learn), and tactical positions: those where the engine's quiescence search at a full window
+// finds a line of captures for the side to move that it values above standing pat.
 //
 // The engine must search a fixed budget (depth= or nodes=) on one thread: the same settings
 // then give the same file, on any number of threads (-j) and across resumes.
@@ -72,7 +72,8 @@ struct DatagenCounts {
 };
 
 // Throws InputError when `s` cannot make data: an external engine, one limited by time or on
-// several threads, no openings, counts out of range.
+// several threads, the tactical filter with an engine that has no quiescence search (MCTS,
+// qsearch=off), no openings, counts out of range.
 void check_datagen_settings(const DatagenSettings& s);
 
 // The header line of a file made with `s` (what a resumed run must match).
@@ -89,8 +90,14 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
 // missing), as one run of `whole` would have written them. `out` is replaced at once: written
 // whole beside it and renamed over it, so that a failure or a kill leaves it as it was. Throws
 // InputError, touching nothing, when a part is not complete, not of these settings or leaves a
-// gap, or `out` is not a data file of these settings. Returns the games `out` holds.
-int join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out);
+// gap, or `out` is not a data file of these settings or is a symbolic link.
+struct JoinedParts {
+    int games = 0;       // in `out` now
+    int part_games = 0;  // of the parts, and their results and position lines:
+    int black_wins = 0, white_wins = 0, draws = 0;
+    std::uint64_t positions = 0;
+};
+JoinedParts join_datagen_parts(const DatagenSettings& whole, const std::vector<std::string>& parts, const std::string& out);
 
 // The complete games in `path`, a data file of the settings `s` (0 when there is no file);
 // throws InputError when it is another file.

@@ -114,7 +114,7 @@ void SlurmRun::claim_directory() {
     // A run directory of a version before the mark holds the jobs list and run files only.
     bool earlier_run = !created && fs::exists(dir / "jobs");
     for (const fs::directory_entry& e : fs::directory_iterator(dir))
-        earlier_run = earlier_run && written_by_a_run(e.path().filename().string());
+        earlier_run = earlier_run && written_by_a_run(e.path().filename().string(), settings_.state_name);
     if (!created && !earlier_run && !fs::is_empty(dir))
         throw common::InputError(fmt::format(
             "--slurm-dir '{}' already holds files and is not a loa-match run directory: give a new or empty directory "
@@ -125,13 +125,16 @@ void SlurmRun::claim_directory() {
                                               created || earlier_run ? "yes" : "no"));
 }
 
-bool SlurmRun::written_by_a_run(const std::string& name) {
+bool SlurmRun::written_by_a_run(const std::string& name, const std::string& state_name) {
+    // datagen's runs (state "txt"): their parts, the parts' locks, the split they were made by.
+    static const std::regex datagen_file(R"((task-[0-9]+\.txt(\.lock)?|datagen-split)(\.tmp-[0-9]+-[0-9]+)?)");
+    if (state_name == "txt" && std::regex_match(name, datagen_file)) return true;
     // The run's own files (the mark, the batch script, the job list, the round, where its
     // records begin in its PGN), each task's log, result (or runs) and the state, lock and live
-    // files beside it, datagen's part of the data and its lock; and the temporary of any of them (<file>.tmp-<pid>-<n>, while it is
+    // files beside it; and the temporary of any of them (<file>.tmp-<pid>-<n>, while it is
     // replaced: a kill may leave one).
     static const std::regex run_file(
-        R"((loa-match-run|task\.sbatch|jobs|round|pgn-start|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?|txt(\.lock)?))(\.tmp-[0-9]+-[0-9]+)?)");
+        R"((loa-match-run|task\.sbatch|jobs|round|pgn-start|task-[0-9]+\.(out|json(\.state(\.lock|\.live)?)?))(\.tmp-[0-9]+-[0-9]+)?)");
     return std::regex_match(name, run_file);
 }
 
@@ -142,7 +145,7 @@ void SlurmRun::clean_up() const {
         for (std::string line; std::getline(in, line);) created = created || line == "created yes";
     std::error_code error;
     for (const fs::directory_entry& e : fs::directory_iterator(dir, error))
-        if (written_by_a_run(e.path().filename().string()) && !e.is_directory()) fs::remove(e.path(), error);
+        if (written_by_a_run(e.path().filename().string(), settings_.state_name) && !e.is_directory()) fs::remove(e.path(), error);
     if (created) fs::remove(dir, error);  // only when empty: whatever else is there stays
 }
 
@@ -250,21 +253,29 @@ std::optional<std::set<int>> SlurmRun::active_tasks() const {
 void SlurmRun::read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line) {
     std::ifstream in(state_file(task), std::ios::binary);
     if (!in) return;
-    std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     std::size_t& done = read_up_to_[task];
-    // A resumed task rewrites its state file (a new file renamed over the old one): read it
-    // again from the start; the caller keeps each game once.
+    // A resumed task rewrites its state file (a new file renamed over the old one) or cuts it
+    // back: read it again from the start; the caller keeps each game once. Otherwise only the
+    // bytes after those passed on are read (a datagen part is the data itself: reading it whole
+    // at every poll would cost its size a second).
     const ino_t inode = inode_of(state_file(task));
-    if (text.size() < done || inode != inode_[task]) {
+    std::error_code error;
+    const auto size = static_cast<std::size_t>(fs::file_size(state_file(task), error));
+    if (error) return;
+    if (size < done || inode != inode_[task]) {
         done = 0;
         inode_[task] = inode;
     }
+    if (size <= done) return;
+    in.seekg(static_cast<std::streamoff>(done));
+    std::string text(size - done, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
     const std::size_t end = text.rfind('\n');
-    if (end == std::string::npos || end + 1 <= done) return;
-    std::size_t at = done;
-    for (std::size_t nl; at <= end && (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
+    if (end == std::string::npos) return;
+    for (std::size_t at = 0, nl; at <= end && (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
         on_line(task, text.substr(at, nl - at));
-    done = end + 1;
+    done += end + 1;
 }
 
 void SlurmRun::save_jobs() const {

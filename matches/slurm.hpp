@@ -60,8 +60,9 @@ public:
     // results, states, logs, ...) and the directory when a run created it and nothing else is
     // left in it. Files the run did not write stay.
     void clean_up() const;
-    // Whether `name`, a file name in a run directory, is one that runs write there.
-    static bool written_by_a_run(const std::string& name);
+    // Whether `name`, a file name in a run directory, is one that runs write there (runs whose
+    // tasks grow task-N.<state_name>: datagen's, "txt", write their parts too).
+    static bool written_by_a_run(const std::string& name, const std::string& state_name = "json.state");
 
     // A new round of the same tasks (a run with an SPRT goes in rounds): every task is
     // submitted again, with its retries counted afresh.

@@ -125,25 +125,57 @@ done
 [ -s tree-slurm.table ] && cmp -s tree-local.table tree-slurm.table || { diff tree-local.table tree-slurm.table; echo "FAIL: the tree-size tables differ"; exit 1; }
 
 # 5. Training data over 3 tasks, one cancelled while it plays: the joined file is the local
-#    run's byte for byte; then onto a file holding the first games already; the run directory
-#    goes.
+#    run's byte for byte; the driver interrupted and started again; then onto a file holding
+#    the first games already. The run directory, the locks and the join's temporary go.
 gen=(datagen --engine name=d,preset=full,nodes=400 --random-plies 3 --seed 5)
-"$loa_match" "${gen[@]}" --games 12 --out gen-local.txt -j 1 > gen-local.log 2>&1 || { cat gen-local.log; echo "FAIL: local datagen"; exit 1; }
-"$loa_match" "${gen[@]}" --games 12 --out gen-slurm.txt --slurm 3 --slurm-args "--job-name=loa-match-test" > gen-slurm.log 2>&1 &
+"$loa_match" "${gen[@]}" --games 24 --out gen-local.txt -j 1 > gen-local.log 2>&1 || { cat gen-local.log; echo "FAIL: local datagen"; exit 1; }
+"$loa_match" "${gen[@]}" --games 24 --out gen-slurm.txt --slurm 3 --slurm-args "--job-name=loa-match-test" > gen-slurm.log 2>&1 &
 driver=$!
-for _ in $(seq 600); do [ -s gen-slurm.txt.slurm/jobs ] && [ -s gen-slurm.txt.slurm/task-2.txt ] && break; sleep 0.05; done
+for _ in $(seq 600); do
+  ended=$(grep -c '^# end' gen-slurm.txt.slurm/task-2.txt 2> /dev/null || true)
+  [ -s gen-slurm.txt.slurm/jobs ] && [ "${ended:-0}" -ge 1 ] && break
+  sleep 0.05
+done
 job=$(head -n 1 gen-slurm.txt.slurm/jobs)
-scancel "${job}_2" || true
+finished_first=0
+[ -f gen-slurm.txt.slurm/task-2.json ] && finished_first=1
+scancel "${job}_2" || finished_first=1
 wait "$driver" || { cat gen-slurm.log; echo "FAIL: the datagen driver failed"; exit 1; }
+if grep -q "task(s) 2 ended without a result: submitted again" gen-slurm.log; then
+  echo "datagen: task 2 cancelled while it played, and submitted again"
+elif [ "$finished_first" -eq 0 ]; then
+  cat gen-slurm.log; echo "FAIL: datagen's task 2 was not resubmitted"; exit 1
+fi
 cmp -s gen-local.txt gen-slurm.txt || { cat gen-slurm.log; echo "FAIL: the data over Slurm differs from the local run's"; exit 1; }
-grep -q "joined 3 parts onto gen-slurm.txt: 12 games" gen-slurm.log || { cat gen-slurm.log; echo "FAIL: no join line"; exit 1; }
-[ ! -e gen-slurm.txt.slurm ] || { echo "FAIL: the datagen run directory was left behind"; exit 1; }
-"$loa_match" "${gen[@]}" --games 5 --out gen-more.txt -j 1 > /dev/null 2>&1
-"$loa_match" "${gen[@]}" --games 12 --out gen-more.txt --slurm 2 --slurm-args "--job-name=loa-match-test" > gen-more.log 2>&1 \
+grep -q "joined 3 parts onto gen-slurm.txt: 24 games" gen-slurm.log || { cat gen-slurm.log; echo "FAIL: no join line"; exit 1; }
+grep -q "24 games played" gen-slurm.log || { cat gen-slurm.log; echo "FAIL: the summary does not count 24 games"; exit 1; }
+for f in gen-slurm.txt.slurm gen-slurm.txt.lock gen-slurm.txt.slurm.lock gen-slurm.txt.joining; do
+  [ ! -e "$f" ] || { ls -la; echo "FAIL: $f was left behind"; exit 1; }
+done
+# The driver interrupted once its tasks are submitted: they go on; the same command follows them.
+"$loa_match" "${gen[@]}" --games 24 --out gen-again.txt --slurm 3 --slurm-args "--job-name=loa-match-test" > gen-again.log 2>&1 &
+driver=$!
+for _ in $(seq 600); do [ -s gen-again.txt.slurm/jobs ] && break; sleep 0.05; done
+kill -INT "$driver"
+status=0; wait "$driver" || status=$?
+[ "$status" -eq 130 ] || { cat gen-again.log; echo "FAIL: the interrupted datagen driver exited $status, not 130"; exit 1; }
+[ ! -e gen-again.txt ] || { echo "FAIL: the interrupted driver wrote --out"; exit 1; }
+# Another split of its run directory is refused, naming both; the same command follows the tasks.
+if "$loa_match" "${gen[@]}" --games 24 --out gen-again.txt --slurm 2 > gen-split.log 2>&1; then
+  cat gen-split.log; echo "FAIL: another split of a run directory was taken"; exit 1
+fi
+grep -q "holds the parts of another split of the games (games 1-24 over 3 tasks; this run's would be games 1-24 over 2)" gen-split.log \
+  || { cat gen-split.log; echo "FAIL: the other split is not named"; exit 1; }
+"$loa_match" "${gen[@]}" --games 24 --out gen-again.txt --slurm 3 --slurm-args "--job-name=loa-match-test" > gen-again2.log 2>&1 \
+  || { cat gen-again2.log; echo "FAIL: the restarted datagen driver failed"; exit 1; }
+cmp -s gen-local.txt gen-again.txt || { echo "FAIL: the data of the restarted driver differs from the local run's"; exit 1; }
+"$loa_match" "${gen[@]}" --games 12 --out gen-more.txt -j 1 > /dev/null 2>&1 || { echo "FAIL: local datagen of 12 games"; exit 1; }
+"$loa_match" "${gen[@]}" --games 24 --out gen-more.txt --slurm 2 --slurm-args "--job-name=loa-match-test" > gen-more.log 2>&1 \
   || { cat gen-more.log; echo "FAIL: datagen over Slurm onto a file"; exit 1; }
-grep -q "games 6-12 over 2 Slurm tasks" gen-more.log || { cat gen-more.log; echo "FAIL: not the missing games"; exit 1; }
+grep -q "games 13-24 over 2 Slurm tasks" gen-more.log || { cat gen-more.log; echo "FAIL: not the missing games"; exit 1; }
 cmp -s gen-local.txt gen-more.txt || { echo "FAIL: the data grown over Slurm differs from the local run's"; exit 1; }
-echo "datagen over Slurm: the local run's file, whole and grown"
+[ ! -e gen-more.txt.slurm ] || { echo "FAIL: the run directory was left"; exit 1; }
+echo "datagen over Slurm: the local run's file, whole, after an interrupted driver, and grown"
 
 # 6. The run directory is the run's alone (issue 54): a directory of the user's is refused,
 #    never emptied; an empty one keeps whatever else appears in it and is not removed.

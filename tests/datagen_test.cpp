@@ -234,17 +234,40 @@ TEST(Datagen, PartsJoinedInOrderAreTheFileOfOneRun) {
     EXPECT_THROW(matches::generate_training_data(part_of(whole, 0, 3), a.string()), common::InputError);
     EXPECT_EQ(matches::datagen_games_in(part_of(whole, 2, 5), b.string()), 3);
 
-    EXPECT_EQ(matches::join_datagen_parts(whole, {a.string(), b.string()}, joined.string()), 5);
+    const matches::JoinedParts all = matches::join_datagen_parts(whole, {a.string(), b.string()}, joined.string());
     EXPECT_EQ(read(joined), read(one));
+    EXPECT_EQ(all.games, 5);
+    EXPECT_EQ(all.part_games, 5);
+    EXPECT_EQ(all.black_wins + all.white_wins + all.draws, 5);
+    EXPECT_EQ(all.positions, position_lines(one).size());
     // Onto a file holding the first games already: the parts of the rest.
     matches::DatagenSettings first_two = whole;
     first_two.games = 2;
     matches::generate_training_data(first_two, base.string());
-    EXPECT_EQ(matches::join_datagen_parts(whole, {b.string()}, base.string()), 5);
+    // (its last game torn by a kill: cut off, as a resume does)
+    const std::string two_games = read(base);
+    std::ofstream(base, std::ios::binary | std::ios::app) << "# game 3\n1bbbb";
+    const matches::JoinedParts rest = matches::join_datagen_parts(whole, {b.string()}, base.string());
+    EXPECT_EQ(rest.games, 5);
+    EXPECT_EQ(rest.part_games, 3);
     EXPECT_EQ(read(base), read(one));
+    EXPECT_EQ(read(one).substr(0, two_games.size()), two_games);
 
-    // Refused, touching nothing: a gap, parts out of order, parts ending short, a torn part,
-    // a part of other settings, an out of other settings.
+    // A part cut by a kill is resumed from its games, and is the same part.
+    const fs::path resumed = scratch("part-resumed.txt");
+    const std::string b_text = read(b);
+    const std::size_t fourth = b_text.find("# game 4\n");
+    ASSERT_NE(fourth, std::string::npos);
+    std::ofstream(resumed, std::ios::binary) << b_text.substr(0, fourth + 40);
+    EXPECT_EQ(matches::datagen_games_in(part_of(whole, 2, 5), resumed.string()), 1);
+    const matches::DatagenCounts again = matches::generate_training_data(part_of(whole, 2, 5), resumed.string());
+    EXPECT_EQ(again.resumed_games, 1);
+    EXPECT_EQ(again.games, 2);
+    EXPECT_EQ(read(resumed), b_text);
+    fs::remove(resumed);
+
+    // Refused, touching nothing: a gap, a part twice, parts ending short, a torn part, a
+    // symbolic link as out, a part of other settings, an out of other settings.
     const fs::path none = scratch("none.txt");
     const std::string whole_text = read(one);
     auto refused = [&](const std::vector<fs::path>& parts, const fs::path& out, const matches::DatagenSettings& settings) {
@@ -261,11 +284,20 @@ TEST(Datagen, PartsJoinedInOrderAreTheFileOfOneRun) {
             EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();  // no temporary left
     };
     refused({b}, none, whole);
-    refused({b, a}, none, whole);
+    refused({a, a}, none, whole);
     refused({a}, none, whole);
     refused({a, b}, one, whole);  // one holds all five: the parts begin at game 1, game 6 is due
-    std::ofstream(b, std::ios::binary | std::ios::trunc) << read(b).substr(0, read(b).size() - 30);
+    const std::string b_whole = read(b);
+    std::ofstream(b, std::ios::binary | std::ios::trunc) << b_whole.substr(0, b_whole.size() - 30);  // its last game torn
     refused({a, b}, none, whole);
+    // A link as --out: renaming over it would replace the link.
+    const fs::path link = scratch("link.txt");
+    fs::create_symlink(base, link);
+    const std::string base_text = read(base);
+    refused({b}, link, whole);
+    EXPECT_TRUE(fs::is_symlink(link));
+    EXPECT_EQ(read(base), base_text);
+    fs::remove(link);
     matches::DatagenSettings other = whole;
     other.seed = 8;
     refused({a}, none, other);
@@ -290,7 +322,9 @@ TEST(Datagen, AnotherFileOrOtherSettingsOrATimedEngineAreRefused) {
     // last is refused as it is read already): refused before any file is made.
     const fs::path bad_path = scratch("bad.txt");
     for (const char* engine : {"name=t,preset=full,st=0.1", "name=t,preset=full,nodes=400,st=0.1", "name=t,preset=full,depth=3,tc=10+0.1",
-                               "name=t,preset=full,threads=2,nodes=400", "name=x,cmd=/bin/true,nodes=10", "name=n,preset=full"}) {
+                               "name=t,preset=full,threads=2,nodes=400", "name=x,cmd=/bin/true,nodes=10", "name=n,preset=full",
+                               // the tactical filter needs a quiescence search
+                               "name=m,preset=mcts,nodes=400", "name=q,preset=full,qsearch=off,nodes=400"}) {
         matches::DatagenSettings bad = small(1);
         EXPECT_THROW(
             {

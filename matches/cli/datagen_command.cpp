@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -19,6 +18,7 @@
 #include "matches/cli/interrupt.hpp"
 #include "matches/datagen.hpp"
 #include "matches/file_lock.hpp"
+#include "matches/player.hpp"
 #include "matches/slurm.hpp"
 
 namespace matches::cli {
@@ -95,14 +95,13 @@ const std::map<std::string, int> DriverOnlyOptions = {
 int run_on_slurm(Options& o) {
     const DatagenSettings& s = o.s;
     check_datagen_settings(s);
+    (void)InProcessPlayer(s.engine, s.rules);  // an engine that cannot start fails here, not in every task
+    if (std::filesystem::is_symlink(o.out))
+        throw common::InputError(fmt::format("datagen: --out '{}' is a symbolic link: give the file it names", o.out));
     const FileLock claim_out(o.out);
     const int have = datagen_games_in(s, o.out);
-    if (have >= s.games) {
-        fmt::print("datagen: {} holds {} games already\n", o.out, have);
-        return 0;
-    }
     SlurmSettings slurm;
-    slurm.tasks = std::min(o.slurm_tasks, s.games - have);
+    slurm.tasks = std::max(1, std::min(o.slurm_tasks, s.games - have));
     slurm.sbatch_args = o.slurm_args;
     slurm.retries = o.slurm_retries;
     slurm.cpus_per_task = o.slurm_cpus;
@@ -111,16 +110,44 @@ int run_on_slurm(Options& o) {
     slurm.state_name = "txt";
     slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : o.out + ".slurm");
     const FileLock claim(slurm.dir);
+    auto no_command = [](int) { return std::vector<std::string>{}; };
+    // The split a run directory's parts were made by: "<games in --out before> <games> <tasks>".
+    const std::string split_file = slurm.dir + "/datagen-split";
+    const std::string split = fmt::format("{} {} {}", have, s.games, slurm.tasks);
+    std::string recorded;
+    if (std::ifstream in(split_file); in) std::getline(in, recorded);
+    // A directory whose parts are in --out already (its driver was stopped after the join,
+    // before it cleaned up): its files go.
+    int recorded_have = 0, recorded_games = 0, recorded_tasks = 0;
+    if (const auto words = common::split(recorded, ' '); words.size() == 3) {
+        recorded_have = common::parse_int(words[0]).value_or(0);
+        recorded_games = common::parse_int(words[1]).value_or(0);
+        recorded_tasks = common::parse_int(words[2]).value_or(0);
+    }
+    if (!recorded.empty() && recorded != split && recorded_games <= have) {
+        const SlurmRun earlier(slurm, {}, no_command);
+        const auto active = earlier.active_tasks();
+        if (!active || !active->empty())
+            throw common::InputError(fmt::format("datagen: tasks of the earlier run in {} are still queued or running (or squeue "
+                                                 "does not answer): wait for them or scancel them",
+                                                 slurm.dir));
+        earlier.clean_up();
+        fmt::print("datagen: removed the files of {}, whose parts are in {} already\n", slurm.dir, o.out);
+        recorded.clear();
+    }
+    if (have >= s.games) {
+        fmt::print("datagen: {} holds {} games already\n", o.out, have);
+        return 0;
+    }
+    if (!recorded.empty() && recorded != split)
+        throw common::InputError(fmt::format("datagen: {} holds the parts of another split of the games (games {}-{} over {} tasks; "
+                                             "this run's would be games {}-{} over {}): give the --games and --slurm of that run, "
+                                             "or another --slurm-dir",
+                                             slurm.dir, recorded_have + 1, recorded_games, recorded_tasks, have + 1, s.games,
+                                             slurm.tasks));
     // Task t's games: have+1 .. have + share, consecutive, in order of t.
     auto first_of = [&](int t) {
         return have + static_cast<int>(static_cast<long long>(s.games - have) * (t - 1) / slurm.tasks);
-    };
-    auto part_settings = [&](int t) {
-        DatagenSettings p = s;
-        p.part = true;
-        p.first_game = first_of(t);
-        p.games = first_of(t + 1);
-        return p;
     };
     SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int t) {
         const std::string dir = std::filesystem::absolute(slurm.dir).string();
@@ -128,49 +155,55 @@ int run_on_slurm(Options& o) {
                                         fmt::format("{}..{}", first_of(t) + 1, first_of(t + 1)), "--counts",
                                         fmt::format("{}/task-{}.json", dir, t), "-j", std::to_string(slurm.cpus_per_task)};
     });
-    // Parts of another split (an earlier driver with another --slurm, or before games were
-    // added to --out) would fail in every task: refused here, with the reason.
-    for (int t = 1; t <= slurm.tasks; ++t) {
-        std::ifstream in(run.state_file(t), std::ios::binary);
-        std::string line;
-        if (in && std::getline(in, line) && line != datagen_header(part_settings(t)))
-            throw common::InputError(fmt::format("datagen: {} holds a part of another split of the games (its first line is '{}'): "
-                                                 "give the same --slurm as the run that made it, or another --slurm-dir",
-                                                 run.state_file(t), line.substr(0, 200)));
-    }
+    if (recorded.empty()) replace_file(split_file, split + '\n');
     fmt::print("datagen: games {}-{} over {} Slurm tasks, their files in {}\n", have + 1, s.games, slurm.tasks, slurm.dir);
     std::fflush(stdout);
     const auto began = std::chrono::steady_clock::now();
-    std::set<int> ended;  // games seen ending in the parts (a resumed task writes some again)
+    // Progress: the games seen ending in each part (in order within a part; a resumed task
+    // writes some again).
+    std::map<int, int> last_ended;
+    int ended = 0;
     const int every = std::max(1, (s.games - have) / 20);
-    auto on_line = [&](int, const std::string& line) {
+    auto on_line = [&](int task, const std::string& line) {
         if (!line.starts_with("# end ")) return;
         const auto number = common::parse_int(line.substr(6, line.find(' ', 6) - 6));
-        if (!number || !ended.insert(*number).second) return;
-        const int done = static_cast<int>(ended.size());
-        if (done % every == 0 || done == s.games - have) {
+        if (!number || *number <= last_ended[task]) return;
+        last_ended[task] = *number;
+        ++ended;
+        if (ended % every == 0 || ended == s.games - have) {
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-            fmt::print(stderr, "datagen: {}/{} games, {:.0f} s\n", have + done, s.games, seconds);
+            fmt::print(stderr, "datagen: {}/{} games, {:.0f} s\n", have + ended, s.games, seconds);
         }
     };
-    if (!run.run(on_line, [](int) {}, nullptr)) throw common::InputError("datagen: interrupted; the Slurm tasks go on");
+    install_interrupt_handlers();
+    if (!run.run(on_line, [](int) {}, &interrupt_requested)) {
+        fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\nRun the same command again to follow them and join "
+                   "their parts.\n",
+                   ended, s.games - have);
+        return 130;
+    }
     std::vector<std::string> parts;
     DatagenCounts total;
     for (int t = 1; t <= slurm.tasks; ++t) {
         parts.push_back(run.state_file(t));
         add_counts(run.result_file(t), total);
     }
-    // A resubmitted task resumed games an earlier attempt of this run played: they are this
-    // run's, but their positions were counted by the attempt that failed.
+    // The games, results and lines are the parts'; the positions searched and left out are
+    // the tasks' counts, which lack the games a failed task played before it was resubmitted.
     const int uncounted = total.resumed_games;
-    total.games += uncounted;
+    const JoinedParts joined = join_datagen_parts(s, parts, o.out);
+    total.games = joined.part_games;
     total.resumed_games = have;
-    const int games = join_datagen_parts(s, parts, o.out);
+    total.black_wins = joined.black_wins;
+    total.white_wins = joined.white_wins;
+    total.draws = joined.draws;
+    total.written = joined.positions;
     run.clean_up();
-    fmt::print("datagen: joined {} parts onto {}: {} games\n", slurm.tasks, o.out, games);
+    fmt::print("datagen: joined {} parts onto {}: {} games\n", slurm.tasks, o.out, joined.games);
     print_summary(o, total, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
     if (uncounted > 0)
-        fmt::print("({} games were played by tasks that failed and were resubmitted: their positions are not in the counts above)\n",
+        fmt::print("({} games were played by tasks that failed and were resubmitted: the positions searched and left out in them "
+                   "are not in the counts above)\n",
                    uncounted);
     return 0;
 }
@@ -196,7 +229,7 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
         ->check(CLI::Range(1, 100'000))->capture_default_str();
     datagen->add_flag("--keep-captures", o->s.keep_captures, "Keep positions whose best move is a capture");
     datagen->add_flag("--keep-tactical", o->s.keep_tactical,
-                      "Keep positions where quiescence search changes the score (a capture pending for either side)");
+                      "Keep positions where quiescence search changes the score (a capture line of the side to move beats standing pat)");
     datagen->add_option("--max-plies", o->s.max_plies, "A game still going after this many plies is a draw")->check(CLI::Range(1, 10'000))->capture_default_str();
     datagen->add_option("--seed", o->s.seed, "Seed of the random plies")->capture_default_str();
     datagen->add_option("-j,--concurrency", o->s.threads, "Games at once (the file is the same for any number)")->check(CLI::Range(1, 1024))->capture_default_str();
