@@ -62,8 +62,8 @@ loa::Game game_after_random_plies(const DatagenSettings& s, int index, std::mt19
                                  opening.label, s.random_plies));
 }
 
-// Whether quiescence search at `pos` finds a capture line better than standing pat: its static
-// evaluation is then not its value (a capture is pending for one side or the other), and a net
+// Whether quiescence search at `pos` finds a capture line of the side to move better than
+// standing pat: its static evaluation is then not its value, and a net
 // trained on it would learn the capture's value as the position's. A searcher of its own, never
 // used for a main search, so that its tables (history orders quiescence) stay empty and the
 // answer depends on the position alone; at a full window the line is non-empty exactly when the
@@ -347,9 +347,9 @@ JoinedParts join_datagen_parts(const DatagenSettings& whole, const std::vector<s
     if (std::filesystem::is_symlink(out))
         throw InputError(fmt::format("datagen: '{}' is a symbolic link: give the file it names as --out", out));
     const std::string header = datagen_header(whole);
-    int next = datagen_games_in(whole, out);
+    int next = datagen_games_in(whole, out);  // (refuses what is not a regular data file of these settings)
     const bool out_exists = std::filesystem::exists(out);
-    const std::uintmax_t kept = out_exists ? complete_games(out, header, 0).length : 0;
+    const std::uintmax_t kept = out_exists ? complete_games(out, header, 0).length : 0;  // the bytes of its complete games
     struct Piece {
         std::string path;
         std::uintmax_t from, to;  // the bytes of its games
