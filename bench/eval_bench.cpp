@@ -51,19 +51,22 @@ BENCHMARK(BM_EvaluateSimple);
 // what a trained one of its size does. From scratch (both perspectives' accumulators
 // refreshed), and as the search meets it: a move made, evaluated (an incremental update of the
 // accumulators) and taken back.
-std::shared_ptr<const nnue::Network> bench_network(const benchmark::State& state) {
-    return std::make_shared<const nnue::Network>(
-        nnue::random_network(1, static_cast<int>(state.range(0)), static_cast<int>(state.range(1))));
+// The `Connectivity` ones: the same with the 8 connectivity inputs in the hidden layer.
+std::shared_ptr<const nnue::Network> bench_network(const benchmark::State& state, int extra_inputs_set = 0) {
+    return std::make_shared<const nnue::Network>(nnue::random_network(
+        1, static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), extra_inputs_set));
 }
-void BM_NetEvaluateRefresh(benchmark::State& state) {
-    nnue::AccumulatorStack stack(bench_network(state));  // positions in turn: each one off the stack, refreshed
+void net_evaluate_refresh(benchmark::State& state, int extra_inputs_set) {
+    nnue::AccumulatorStack stack(bench_network(state, extra_inputs_set));  // positions in turn: each one off the stack, refreshed
     evaluation_speed(state, [&](const Position& p) { return stack.evaluate(p); });
 }
+void BM_NetEvaluateRefresh(benchmark::State& state) { net_evaluate_refresh(state, 0); }
+void BM_NetConnectivityEvaluateRefresh(benchmark::State& state) { net_evaluate_refresh(state, nnue::ConnectivityInputsSet); }
 // Each bench position in turn is the parent for 64 iterations (its accumulators computed once);
 // an iteration makes one of its moves, evaluates the child (an update from the parent's entry
 // and the layers above) and takes the move back.
-void BM_NetMakeEvaluateUnmake(benchmark::State& state) {
-    const SearchGame game(RuleSet{}, bench_network(state));
+void net_make_evaluate_unmake(benchmark::State& state, int extra_inputs_set) {
+    const SearchGame game(RuleSet{}, bench_network(state, extra_inputs_set));
     const auto positions = middle_game();
     std::vector<std::pair<Position, MoveList>> nodes;
     for (const Position& p : positions) {
@@ -80,8 +83,14 @@ void BM_NetMakeEvaluateUnmake(benchmark::State& state) {
     }
     state.SetItemsProcessed(state.iterations());
 }
+void BM_NetMakeEvaluateUnmake(benchmark::State& state) { net_make_evaluate_unmake(state, 0); }
+void BM_NetConnectivityMakeEvaluateUnmake(benchmark::State& state) {
+    net_make_evaluate_unmake(state, nnue::ConnectivityInputsSet);
+}
 BENCHMARK(BM_NetEvaluateRefresh)->Args({64, 16})->Args({128, 32})->Args({256, 32});
 BENCHMARK(BM_NetMakeEvaluateUnmake)->Args({64, 16})->Args({128, 32})->Args({256, 32});
+BENCHMARK(BM_NetConnectivityEvaluateRefresh)->Args({128, 32});
+BENCHMARK(BM_NetConnectivityMakeEvaluateUnmake)->Args({128, 32});
 
 // Search speed: preset `full` to depth 5 over the bench positions; counter = nodes/second.
 void search_speed(benchmark::State& state, const SearchGame& game) {

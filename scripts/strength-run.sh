@@ -39,6 +39,9 @@ runs=(
   # loa-net-2 (more data: the network's own self-play) against the default net, loa-net-1.
   "net2-stc|75|50|stc||--test name=net2,preset=full,eval=data/nets/loa-net-2.nnue --base name=net1,preset=full,eval=nnue"
   "net2-ltc|76|25|ltc||--test name=net2,preset=full,eval=data/nets/loa-net-2.nnue --base name=net1,preset=full,eval=nnue"
+  # The connectivity inputs (loa-net-2-conn: loa-net-2's data and settings, and the 8 inputs)
+  # against loa-net-2 itself: what the inputs are worth at equal time, their cost included.
+  "conn-stc|79|50|stc||--test name=net2-conn,preset=full,eval=data/nets/loa-net-2-conn.nnue --base name=net2,preset=full,eval=data/nets/loa-net-2.nnue"
   # The totals of issue #57: the default engine of 16c2bdc (the network) against 1c6ef5a, built
   # by `bash scripts/build-baseline.sh 1c6ef5a`, with LOA_MATCH a snapshot of 16c2bdc's loa-match.
   "total-stc-16c2bdc|40|50|stc|1000|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"

@@ -22,6 +22,7 @@
 #include "loa/movegen.hpp"
 #include "loa/position_text.hpp"
 #include "loa/nnue/accumulator.hpp"
+#include "loa/nnue/connectivity_inputs.hpp"
 #include "loa/nnue/features.hpp"
 #include "loa/nnue/layers.hpp"
 #include "loa/nnue/network.hpp"
@@ -33,8 +34,8 @@
 namespace loa::nnue {
 namespace {
 
-Network random_network(std::uint64_t seed, int accumulator_size = 32, int hidden_size = 8) {
-    return nnue::random_network(seed, accumulator_size, hidden_size);
+Network random_network(std::uint64_t seed, int accumulator_size = 32, int hidden_size = 8, int extra_inputs_set = 0) {
+    return nnue::random_network(seed, accumulator_size, hidden_size, extra_inputs_set);
 }
 
 std::shared_ptr<const Network> shared(Network net) {
@@ -88,7 +89,9 @@ TEST(NnueFile, EveryFaultIsRefusedByName) {
     const std::string good = serialize_network(random_network(2, 16, 4));
     expect_refused("", "not a LOA network file");
     expect_refused("LOA-NNUX" + good.substr(8), "not a LOA network file");
-    expect_refused(with_field(good, 8, 2), "version 2");
+    expect_refused(with_field(good, 8, 3), "version 3");
+    // A version-1 file relabelled 2 reads its description's length as the extra inputs' set.
+    expect_refused(with_field(good, 8, 2), "the extra inputs' set is 22");
     expect_refused(with_field(good, 12, 64), "the input count is 64");
     expect_refused(with_field(good, 16, 24), "the accumulator size is 24");
     expect_refused(with_field(good, 16, 2048), "the accumulator size is 2048");
@@ -103,6 +106,31 @@ TEST(NnueFile, EveryFaultIsRefusedByName) {
         damaged[offset] = static_cast<char>(damaged[offset] ^ 0x10);
         expect_refused(damaged, "wrong checksum");
     }
+}
+
+// A net with the connectivity inputs is a version-2 file: the set named after S, the hidden
+// layer's rows 8 values longer. Set 0 is written as version 1, so older nets stay as they were.
+TEST(NnueFile, ConnectivityInputsMakeAVersionTwoFile) {
+    const Network net = random_network(41, 32, 8, ConnectivityInputsSet);
+    EXPECT_EQ(net.hidden_row_size(), 2u * 32 + 8);
+    EXPECT_EQ(net.l1_weight.size(), (2u * 32 + 8) * 8);
+    const std::string bytes = serialize_network(net);
+    std::uint32_t version = 0, set = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    std::memcpy(&set, bytes.data() + 28, 4);
+    EXPECT_EQ(version, 2u);
+    EXPECT_EQ(set, 1u);
+    const Network back = parse_network(bytes, "test");
+    EXPECT_EQ(back.extra_inputs_set, ConnectivityInputsSet);
+    EXPECT_EQ(back.l1_weight, net.l1_weight);
+    EXPECT_EQ(serialize_network(back), bytes);
+    expect_refused(with_field(bytes, 28, 0), "the extra inputs' set is 0");
+    expect_refused(with_field(bytes, 28, 2), "the extra inputs' set is 2");
+    for (std::size_t size = 8; size < bytes.size(); size += 7) expect_refused(bytes.substr(0, size), "truncated");
+    std::uint32_t plain_version = 0;
+    const std::string plain = serialize_network(random_network(41, 32, 8));
+    std::memcpy(&plain_version, plain.data() + 8, 4);
+    EXPECT_EQ(plain_version, 1u);
 }
 
 TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {
@@ -184,6 +212,51 @@ TEST(NnueKernels, SimdEqualsScalarOnEveryInput) {
     }
 }
 
+TEST(NnueKernels, SimdEqualsScalarWithTheConnectivityInputs) {
+    std::mt19937_64 rng(15);
+    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{128, 32}}) {
+        const Network net = random_network(static_cast<std::uint64_t>(h + l), h, l, ConnectivityInputsSet);
+        std::vector<std::int16_t> stm(static_cast<std::size_t>(h)), other(static_cast<std::size_t>(h));
+        std::array<std::uint8_t, 8> extras{};
+        for (int trial = 0; trial < 200; ++trial) {
+            for (auto* acc : {&stm, &other})
+                for (auto& v : *acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-400, 400)(rng));
+            for (auto& e : extras) e = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 127)(rng));
+            const int simd = propagate(net, stm.data(), other.data(), extras);
+            ASSERT_EQ(simd, propagate_scalar(net, stm.data(), other.data(), extras)) << "H " << h << " trial " << trial;
+            // The inputs are read: raising one by 127 where its weights are nonzero moves the sum.
+            if (trial == 0) {
+                auto changed = extras;
+                changed[3] = static_cast<std::uint8_t>(changed[3] > 63 ? 0 : 127);
+                int differs = 0;
+                for (int t = 0; t < 20; ++t) differs += propagate(net, stm.data(), other.data(), changed) != simd;
+                EXPECT_GT(differs, 0);
+            }
+        }
+        EXPECT_THROW((void)propagate(net, stm.data(), other.data()), std::logic_error);
+    }
+}
+
+// The connectivity inputs on positions worked out by hand from their definitions (docs/nnue.md),
+// and the same in each of the board's 8 symmetries and under the colour swap.
+TEST(NnueConnectivityInputs, HandWorkedPositionsAndTheSymmetries) {
+    // The start: each side two groups (E = 2: 4E = 8 -> 40), mean distance to the centre of
+    // mass 3.5 (-> 63), a box of 6 x 8 (-> 94).
+    const auto start = connectivity_inputs(Position::start());
+    EXPECT_EQ(std::vector<int>(start.begin(), start.end()), (std::vector<int>{11, 40, 63, 94, 11, 40, 63, 94}));
+    // A 2x2 block (one group, E = 1, mean distance 0.5, box 2 x 2) against a diamond (one
+    // group round a hole: E = 0, mean distance 1, box 3 x 3); White to move.
+    const Position pos = Position::from_text("8/8/8/8/8/5w2/1bb1w1w1/1bb2w2 w");
+    const auto inputs = connectivity_inputs(pos);
+    EXPECT_EQ(std::vector<int>(inputs.begin(), inputs.end()), (std::vector<int>{0, 24, 18, 16, 0, 32, 9, 6}));
+    for (const Position& p : testing::random_positions(12, 20, 80)) {
+        const auto want = connectivity_inputs(p);
+        for (int k = 1; k < 8; ++k) ASSERT_EQ(connectivity_inputs(transform(p, k)), want) << p.to_text() << " symmetry " << k;
+        const auto swapped = connectivity_inputs(transform(p, 4, true));
+        ASSERT_EQ(swapped, want) << p.to_text();
+    }
+}
+
 TEST(NnueKernels, UpdateAddsAndRemovesColumnsExactly) {
     std::mt19937_64 rng(6);
     constexpr int H = 48;
@@ -199,41 +272,46 @@ TEST(NnueKernels, UpdateAddsAndRemovesColumnsExactly) {
 // The evaluation at every node of a depth-3 walk over the moves of random game positions
 // (captures and passes included): the stack's incremental accumulators give exactly the
 // refreshed evaluation.
+// With the connectivity inputs too: the side that did not move takes its four from the entry
+// below, and that is exact as well.
 TEST(NnueAccumulator, IncrementalEqualsRefreshAtEveryNodeOfAWalk) {
-    const auto net = shared(random_network(7));
-    const SearchGame game(RuleSet{}, net);
-    std::uint64_t nodes = 0, captures = 0, passes = 0;
-    std::function<void(Position&, int)> walk = [&](Position& pos, int depth) {
-        ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos)) << pos.to_text();
-        ++nodes;
-        if (depth == 0) return;
-        MoveList moves;
-        game.generate(pos, moves);
-        // A few moves a node (captures first), and the null move where the search tries one.
-        std::vector<Move> tried;
-        for (const Move m : moves)
-            if (m.is_capture() && tried.size() < 2) tried.push_back(m);
-        for (std::size_t i = 0; i < moves.size() && tried.size() < 4; i += 5) tried.push_back(moves[i]);
-        if (game.null_move_allowed(pos)) tried.push_back(game.null_move());
-        for (const Move m : tried) {
-            captures += m.is_capture();
-            passes += m.is_pass();
-            const Position before = pos;
-            game.make(pos, m);
-            walk(pos, depth - 1);
-            game.unmake(pos, m);
-            ASSERT_EQ(pos, before);
-            // Back at the parent: still exact, from the stack's entry of it.
-            ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
-        }
-    };
-    for (Position pos : testing::middle_game_positions(12, 71)) walk(pos, 3);
-    EXPECT_GT(nodes, 1500u);
-    EXPECT_GT(captures, 100u);
-    EXPECT_GT(passes, 100u);
-    // And it was incremental: one refresh a walk's root, an update a move.
-    EXPECT_LE(game.network()->refreshes(), 12u);
-    EXPECT_GE(game.network()->updates(), nodes - 12);
+    for (const int extra_inputs_set : {0, ConnectivityInputsSet}) {
+        SCOPED_TRACE(extra_inputs_set);
+        const auto net = shared(random_network(7, 32, 8, extra_inputs_set));
+        const SearchGame game(RuleSet{}, net);
+        std::uint64_t nodes = 0, captures = 0, passes = 0;
+        std::function<void(Position&, int)> walk = [&](Position& pos, int depth) {
+            ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos)) << pos.to_text();
+            ++nodes;
+            if (depth == 0) return;
+            MoveList moves;
+            game.generate(pos, moves);
+            // A few moves a node (captures first), and the null move where the search tries one.
+            std::vector<Move> tried;
+            for (const Move m : moves)
+                if (m.is_capture() && tried.size() < 2) tried.push_back(m);
+            for (std::size_t i = 0; i < moves.size() && tried.size() < 4; i += 5) tried.push_back(moves[i]);
+            if (game.null_move_allowed(pos)) tried.push_back(game.null_move());
+            for (const Move m : tried) {
+                captures += m.is_capture();
+                passes += m.is_pass();
+                const Position before = pos;
+                game.make(pos, m);
+                walk(pos, depth - 1);
+                game.unmake(pos, m);
+                ASSERT_EQ(pos, before);
+                // Back at the parent: still exact, from the stack's entry of it.
+                ASSERT_EQ(game.evaluate(pos), refreshed_evaluation(net, pos));
+            }
+        };
+        for (Position pos : testing::middle_game_positions(12, 71)) walk(pos, 3);
+        EXPECT_GT(nodes, 1500u);
+        EXPECT_GT(captures, 100u);
+        EXPECT_GT(passes, 100u);
+        // And it was incremental: one refresh a walk's root, an update a move.
+        EXPECT_LE(game.network()->refreshes(), 12u);
+        EXPECT_GE(game.network()->updates(), nodes - 12);
+    }
 }
 
 // Only some nodes evaluated (the leaves of walks of depth 2 to 8): the stack computes chains of
@@ -429,7 +507,7 @@ struct VectorErrors {
     double worst = 0, mean = 0;
 };
 
-VectorErrors check_vectors(const std::shared_ptr<const Network>& net, const std::string& vectors_path) {
+VectorErrors check_vectors(const std::shared_ptr<const Network>& net, const std::string& vectors_path, int want_count = 318) {
     const SearchGame game(RuleSet{}, net);
     std::ifstream in(vectors_path);
     std::string line;
@@ -451,8 +529,8 @@ VectorErrors check_vectors(const std::shared_ptr<const Network>& net, const std:
         white_to_move += pos.side_to_move() == Colour::White;
         ++count;
     }
-    EXPECT_EQ(count, 318);
-    EXPECT_GT(white_to_move, 100);
+    EXPECT_EQ(count, want_count);
+    EXPECT_GT(white_to_move, want_count / 3);
     return {worst_error, total_error / std::max(count, 1)};
 }
 
@@ -462,6 +540,18 @@ TEST(NnueVectors, TheEngineComputesTheTrainersIntegerEvaluationExactly) {
     // The quantisation error the trainer reported for this net: max 5.9, mean 2.3 centi-units.
     EXPECT_LT(errors.worst, 6.0);
     EXPECT_LT(errors.mean, 2.4);
+}
+
+// The same for a small net with the connectivity inputs (trained on 20,000 positions): the
+// trainer computes them from their definitions in Python, so its integer evaluations hold the
+// engine's connectivity_inputs to them too.
+TEST(NnueVectors, TheConnectivityInputsAreTheTrainersExactly) {
+    const auto net = load_network_file(LOA_TEST_DATA_DIR "/nnue/test-h32-conn.nnue");
+    ASSERT_EQ(net->extra_inputs_set, ConnectivityInputsSet);
+    const VectorErrors errors = check_vectors(net, LOA_TEST_DATA_DIR "/nnue/test-h32-conn.vectors.txt", 118);
+    // The trainer's report for this net: see tests/data/nnue/README.md.
+    EXPECT_LT(errors.worst, 8.0);
+    EXPECT_LT(errors.mean, 3.0);
 }
 
 // The shipped net (H 128, L 32: the SIMD kernels at a real size) is the file in data/nets/, and

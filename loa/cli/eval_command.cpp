@@ -60,8 +60,10 @@ void add_eval_command(CLI::App& app) {
         fmt::print("total {} (for {}, centi-units)\n", b.total, colour_name(pos.side_to_move()));
         if (net) {
             const std::string name = shipped ? fmt::format("nnue ({})", nnue::shipped_network_name()) : o->net;
-            fmt::print("\nnetwork {}: H {}, L {}, output scale {}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
-                       net->hidden_size, net->output_scale, net->checksum, net->description);
+            fmt::print("\nnetwork {}: H {}, L {}, output scale {}{}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
+                       net->hidden_size, net->output_scale,
+                       net->extra_inputs_set ? fmt::format(", {} connectivity inputs", net->extra_inputs()) : std::string(),
+                       net->checksum, net->description);
             // As the engine evaluates: NetEvaluator answers a board the net is not sized for with
             // the hand-written evaluation.
             const bool too_many = pos.count(Colour::Black) > nnue::MaxPiecesPerSide ||

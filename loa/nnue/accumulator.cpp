@@ -4,6 +4,7 @@
 #include <array>
 
 #include "common/search/score.hpp"
+#include "loa/nnue/connectivity_inputs.hpp"
 #include "loa/nnue/features.hpp"
 #include "loa/nnue/layers.hpp"
 
@@ -104,11 +105,34 @@ void AccumulatorStack::compute(std::size_t entry) {
     }
 }
 
+std::array<std::uint8_t, 8> AccumulatorStack::connectivity(Entry& entry, const Entry* below, const Position& pos) {
+    std::array<std::uint8_t, 8> inputs;
+    const Colour us = pos.side_to_move();
+    for (const Colour side : {us, ~us}) {
+        const auto i = static_cast<std::size_t>(index(side));
+        const auto bit = static_cast<std::uint8_t>(1u << i);
+        if (!(entry.connectivity_known & bit)) {
+            const Bitboard pieces = entry.pieces(side);
+            if (below && (below->connectivity_known & bit) && below->pieces(side) == pieces)
+                entry.connectivity[i] = below->connectivity[i];
+            else
+                entry.connectivity[i] = side_connectivity(pieces, pos.euler_numerator(side));
+            entry.connectivity_known |= bit;
+        }
+        std::copy(entry.connectivity[i].begin(), entry.connectivity[i].end(), inputs.begin() + (side == us ? 0 : 4));
+    }
+    return inputs;
+}
+
 int AccumulatorStack::evaluate(const Position& pos) {
     const std::int16_t* acc;
+    Entry* entry = &scratch_;
+    const Entry* below = nullptr;
     if (size_ > 0 && entries_[size_ - 1].holds(pos)) {
         if (!entries_[size_ - 1].computed) compute(size_ - 1);
         acc = values(size_ - 1);
+        entry = &entries_[size_ - 1];
+        if (size_ > 1) below = &entries_[size_ - 2];
     } else {
         const std::size_t slot = entries_.size();
         if (!scratch_.computed || !scratch_.holds(pos)) {
@@ -119,6 +143,8 @@ int AccumulatorStack::evaluate(const Position& pos) {
         acc = values(slot);
     }
     const std::size_t stm = static_cast<std::size_t>(index(pos.side_to_move())) * width_;
+    if (net_->extra_inputs_set == ConnectivityInputsSet)
+        return propagate(*net_, acc + stm, acc + (width_ - stm), connectivity(*entry, below, pos));
     return propagate(*net_, acc + stm, acc + (width_ - stm));
 }
 

@@ -6,6 +6,7 @@
 // line, a copy, a tool calling with any position) is evaluated from scratch rather than wrongly.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -39,13 +40,20 @@ private:
     struct Entry {
         Bitboard black = 0, white = 0;
         bool computed = false;
+        // A net with the connectivity inputs: each side's four (by colour), once known. A
+        // side whose pieces did not move since the entry below (the side not moving, unless
+        // captured) takes them from there.
+        std::uint8_t connectivity_known = 0;  // bit i: colour i's are known
+        std::array<std::array<std::uint8_t, 4>, 2> connectivity{};
         bool holds(const Position& pos) const {
             return black == pos.pieces(Colour::Black) && white == pos.pieces(Colour::White);
         }
+        Bitboard pieces(Colour c) const { return c == Colour::Black ? black : white; }
     };
     std::int16_t* values(std::size_t entry) { return values_.data() + entry * 2 * width_; }
     void restart_at(const Position& pos);
     void compute(std::size_t entry);
+    std::array<std::uint8_t, 8> connectivity(Entry& entry, const Entry* below, const Position& pos);
 
     std::shared_ptr<const Network> net_;
     std::size_t width_;  // H

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 #if defined(__SSE4_1__)
 #include <smmintrin.h>
@@ -27,6 +29,14 @@ int output_layer(const Network& net, const std::int32_t* hidden) {
 }
 
 std::int32_t clipped_hidden(std::int32_t sum) { return std::clamp(sum >> HiddenWeightShift, 0, WeightScale); }
+
+// The callers hand exactly the net's extra inputs, each within the activations' 0..127 (what
+// the load check's bound on the hidden sums assumes): a wrong count is a programming error.
+void check_extras(const Network& net, std::span<const std::uint8_t> extras) {
+    if (extras.size() != static_cast<std::size_t>(net.extra_inputs()))
+        throw std::logic_error("nnue::propagate: " + std::to_string(extras.size()) + " extra inputs for a net that reads " +
+                               std::to_string(net.extra_inputs()));
+}
 
 }  // namespace
 
@@ -58,27 +68,33 @@ void update_accumulator(const std::int16_t* in, std::int16_t* out, int size, std
 #endif
 }
 
-int propagate_scalar(const Network& net, const std::int16_t* stm, const std::int16_t* other) {
+int propagate_scalar(const Network& net, const std::int16_t* stm, const std::int16_t* other,
+                     std::span<const std::uint8_t> extras) {
     const int h = net.accumulator_size;
-    std::array<std::uint8_t, 2 * MaxAccumulatorSize> input{};
+    const std::size_t row_size = net.hidden_row_size();
+    check_extras(net, extras);
+    std::array<std::uint8_t, 2 * MaxAccumulatorSize + MaxExtraInputs> input{};
     for (int i = 0; i < h; ++i) {
         input[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(std::clamp<int>(stm[i], 0, WeightScale));
         input[static_cast<std::size_t>(h + i)] = static_cast<std::uint8_t>(std::clamp<int>(other[i], 0, WeightScale));
     }
+    std::copy(extras.begin(), extras.end(), input.begin() + 2 * h);
     std::array<std::int32_t, MaxHiddenSize> hidden{};
     for (int j = 0; j < net.hidden_size; ++j) {
-        const std::int8_t* row = net.l1_weight.data() + static_cast<std::size_t>(j) * static_cast<std::size_t>(2 * h);
+        const std::int8_t* row = net.l1_weight.data() + static_cast<std::size_t>(j) * row_size;
         std::int32_t sum = net.l1_bias[static_cast<std::size_t>(j)];
-        for (int i = 0; i < 2 * h; ++i) sum += input[static_cast<std::size_t>(i)] * row[i];
+        for (std::size_t i = 0; i < row_size; ++i) sum += input[i] * row[i];
         hidden[static_cast<std::size_t>(j)] = clipped_hidden(sum);
     }
     return output_layer(net, hidden.data());
 }
 
-int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* other) {
+int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* other,
+              std::span<const std::uint8_t> extras) {
 #if defined(__SSE4_1__)
+    check_extras(net, extras);
     const int h = net.accumulator_size;
-    alignas(16) std::array<std::uint8_t, 2 * MaxAccumulatorSize> input;
+    alignas(16) std::array<std::uint8_t, 2 * MaxAccumulatorSize + MaxExtraInputs> input;
     // Clipped ReLU to bytes: packus saturates to 0..255, the min to 0..127.
     const __m128i top = _mm_set1_epi8(WeightScale);
     auto clip_half = [&](const std::int16_t* acc, std::uint8_t* to) {
@@ -90,19 +106,29 @@ int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* o
     };
     clip_half(stm, input.data());
     clip_half(other, input.data() + h);
+    std::copy(extras.begin(), extras.end(), input.begin() + 2 * h);
 
     // Four hidden units at once: u8 x s8 products summed in pairs (maddubs; 2 * 127 * 128 fits
     // int16, so it never saturates), then in fours (madd), then across registers (hadd).
     alignas(16) std::array<std::int32_t, MaxHiddenSize> hidden;
     const __m128i ones = _mm_set1_epi16(1);
-    const std::size_t row_size = static_cast<std::size_t>(2 * h);
+    const std::size_t halves = static_cast<std::size_t>(2 * h), row_size = net.hidden_row_size();
     for (int j = 0; j < net.hidden_size; j += 4) {
         const std::int8_t* rows = net.l1_weight.data() + static_cast<std::size_t>(j) * row_size;
         __m128i sums[4] = {_mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128(), _mm_setzero_si128()};
-        for (std::size_t i = 0; i < row_size; i += 16) {
+        for (std::size_t i = 0; i < halves; i += 16) {
             const __m128i x = _mm_load_si128(reinterpret_cast<const __m128i*>(input.data() + i));
             for (std::size_t r = 0; r < 4; ++r) {
                 const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows + r * row_size + i));
+                sums[r] = _mm_add_epi32(sums[r], _mm_madd_epi16(_mm_maddubs_epi16(x, w), ones));
+            }
+        }
+        // The extra inputs, 8 a step (a set's size is a multiple of 8): the loads fill the low
+        // half and zero the high one, which then adds nothing.
+        for (std::size_t i = halves; i < row_size; i += 8) {
+            const __m128i x = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(input.data() + i));
+            for (std::size_t r = 0; r < 4; ++r) {
+                const __m128i w = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(rows + r * row_size + i));
                 sums[r] = _mm_add_epi32(sums[r], _mm_madd_epi16(_mm_maddubs_epi16(x, w), ones));
             }
         }
@@ -114,7 +140,7 @@ int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* o
     }
     return output_layer(net, hidden.data());
 #else
-    return propagate_scalar(net, stm, other);
+    return propagate_scalar(net, stm, other, extras);
 #endif
 }
 

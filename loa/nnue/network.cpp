@@ -77,7 +77,7 @@ void check_no_overflow(const Network& net, std::string_view what) {
             throw InputError(std::string(what) + ": first-layer weights so large that the accumulator could overflow (unit " +
                              std::to_string(i) + ")");
     }
-    const std::int64_t products = std::int64_t{2} * net.accumulator_size * WeightScale * 128;
+    const std::int64_t products = static_cast<std::int64_t>(net.hidden_row_size()) * WeightScale * 128;
     for (const std::int32_t bias : net.l1_bias)
         if (std::abs(std::int64_t{bias}) + products > std::numeric_limits<std::int32_t>::max())
             throw InputError(std::string(what) + ": a hidden-layer bias so large that the layer could overflow");
@@ -85,7 +85,7 @@ void check_no_overflow(const Network& net, std::string_view what) {
 
 std::size_t largest_file() {
     const std::size_t h = MaxAccumulatorSize, l = MaxHiddenSize;
-    return 8 + 6 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + 2 * h * l + 4 + 2 * l + 8;
+    return 8 + 7 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + (2 * h + MaxExtraInputs) * l + 4 + 2 * l + 8;
 }
 
 }  // namespace
@@ -96,9 +96,10 @@ Network parse_network(std::string_view bytes, std::string_view what) {
         throw InputError(std::string(what) + ": not a LOA network file (it does not start with \"LOA-NNUE\")");
     (void)in.text(Magic.size(), "the magic");
     const auto version = in.value<std::uint32_t>("the version");
-    if (version != FormatVersion)
+    if (version != FormatVersion && version != FormatVersionExtras)
         throw InputError(std::string(what) + ": network format version " + std::to_string(version) +
-                         ", and this program reads version " + std::to_string(FormatVersion));
+                         ", and this program reads versions " + std::to_string(FormatVersion) + " and " +
+                         std::to_string(FormatVersionExtras));
     Network net;
     check_size(what, "the input count", in.value<std::uint32_t>("the input count"), InputCount, InputCount, 1);
     const std::uint32_t accumulator_size = in.value<std::uint32_t>("the accumulator size");
@@ -109,6 +110,12 @@ Network parse_network(std::string_view bytes, std::string_view what) {
     net.hidden_size = static_cast<int>(hidden_size);
     net.output_scale = in.value<std::int32_t>("the output scale");
     check_size(what, "the output scale", net.output_scale, 1, MaxOutputScale, 1);
+    if (version == FormatVersionExtras) {
+        // Set 0 is written as version 1: a version-2 file names a set.
+        const auto set = in.value<std::uint32_t>("the extra inputs' set");
+        check_size(what, "the extra inputs' set", set, ConnectivityInputsSet, ConnectivityInputsSet, 1);
+        net.extra_inputs_set = static_cast<int>(set);
+    }
     const auto description_size = in.value<std::uint32_t>("the description's length");
     check_size(what, "the description's length", description_size, 0, MaxDescription, 1);
     net.description = in.text(description_size, "the description");
@@ -119,7 +126,7 @@ Network parse_network(std::string_view bytes, std::string_view what) {
     net.ft_bias = in.array<std::int16_t>(h, "the first layer's biases");
     net.ft_weight = in.array<std::int16_t>(InputCount * h, "the first layer's weights");
     net.l1_bias = in.array<std::int32_t>(l, "the hidden layer's biases");
-    net.l1_weight = in.array<std::int8_t>(2 * h * l, "the hidden layer's weights");
+    net.l1_weight = in.array<std::int8_t>(net.hidden_row_size() * l, "the hidden layer's weights");
     net.out_bias = in.value<std::int32_t>("the output bias");
     net.out_weight = in.array<std::int16_t>(l, "the output weights");
 
@@ -149,11 +156,12 @@ void append(std::string& out, const std::vector<T>& values) {
 
 std::string serialize_network(const Network& net) {
     std::string out(Magic);
-    append(out, FormatVersion);
+    append(out, net.extra_inputs_set ? FormatVersionExtras : FormatVersion);
     append(out, static_cast<std::uint32_t>(InputCount));
     append(out, static_cast<std::uint32_t>(net.accumulator_size));
     append(out, static_cast<std::uint32_t>(net.hidden_size));
     append(out, static_cast<std::int32_t>(net.output_scale));
+    if (net.extra_inputs_set) append(out, static_cast<std::uint32_t>(net.extra_inputs_set));
     append(out, static_cast<std::uint32_t>(net.description.size()));
     out += net.description;
     append(out, net.ft_bias);
@@ -166,19 +174,20 @@ std::string serialize_network(const Network& net) {
     return out;
 }
 
-Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size) {
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set) {
     std::mt19937_64 rng(seed);
     auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
     Network net;
     net.accumulator_size = accumulator_size;
     net.hidden_size = hidden_size;
     net.output_scale = 400;
+    net.extra_inputs_set = extra_inputs_set;
     net.description = "random network, seed " + std::to_string(seed);
     const auto h = static_cast<std::size_t>(accumulator_size), l = static_cast<std::size_t>(hidden_size);
     for (std::size_t i = 0; i < h; ++i) net.ft_bias.push_back(static_cast<std::int16_t>(uniform(-200, 300)));
     for (std::size_t i = 0; i < InputCount * h; ++i) net.ft_weight.push_back(static_cast<std::int16_t>(uniform(-120, 120)));
     for (std::size_t j = 0; j < l; ++j) net.l1_bias.push_back(uniform(-20000, 20000));
-    for (std::size_t i = 0; i < 2 * h * l; ++i) net.l1_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
+    for (std::size_t i = 0; i < net.hidden_row_size() * l; ++i) net.l1_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
     net.out_bias = uniform(-5000, 5000);
     for (std::size_t j = 0; j < l; ++j) net.out_weight.push_back(static_cast<std::int16_t>(uniform(-2000, 2000)));
     return net;

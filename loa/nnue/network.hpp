@@ -20,21 +20,31 @@ inline constexpr int MaxAccumulatorSize = 1024;
 inline constexpr int MaxHiddenSize = 256;
 inline constexpr int MaxOutputScale = 100000;
 inline constexpr std::size_t MaxDescription = 4096;
-inline constexpr std::uint32_t FormatVersion = 1;
+inline constexpr std::uint32_t FormatVersion = 1;  // a net without extra inputs
+inline constexpr std::uint32_t FormatVersionExtras = 2;  // the header names a set of extra inputs
+// Extra inputs of the hidden layer, after the two accumulator halves: set 0 none, set 1 the
+// eight connectivity inputs (connectivity_inputs.hpp). Each set's size is a multiple of 8.
+inline constexpr int ConnectivityInputsSet = 1;
+inline constexpr int MaxExtraInputs = 8;
+constexpr int extra_input_count(int set) { return set == ConnectivityInputsSet ? 8 : 0; }
 
 struct Network {
     int accumulator_size = 0;  // H: per perspective, a multiple of 16
     int hidden_size = 0;       // L: a multiple of 4
     int output_scale = 0;      // S: centi-units per unit of the float network's output
+    int extra_inputs_set = 0;  // 0, or ConnectivityInputsSet (a version-2 file)
     std::string description;   // how the net was made (the trainer's command, data, seed)
     std::uint64_t checksum = 0;  // the file's own (FNV-1a of its bytes before the checksum)
 
     std::vector<std::int16_t> ft_bias;    // [H]
     std::vector<std::int16_t> ft_weight;  // [InputCount][H], feature-major
     std::vector<std::int32_t> l1_bias;    // [L]
-    std::vector<std::int8_t> l1_weight;   // [L][2H], side to move's half first
+    std::vector<std::int8_t> l1_weight;   // [L][2H + E], side to move's half first, then the E extra inputs
     std::int32_t out_bias = 0;
     std::vector<std::int16_t> out_weight;  // [L]
+
+    int extra_inputs() const { return extra_input_count(extra_inputs_set); }  // E
+    std::size_t hidden_row_size() const { return static_cast<std::size_t>(2 * accumulator_size + extra_inputs()); }
 
     const std::int16_t* feature_column(int feature) const {
         return ft_weight.data() + static_cast<std::size_t>(feature) * static_cast<std::size_t>(accumulator_size);
@@ -50,7 +60,7 @@ Network parse_network(std::string_view bytes, std::string_view what);
 std::string serialize_network(const Network& net);
 // A network of seeded random weights within a trained one's ranges (and the reader's bounds),
 // for tests and benchmarks: its values mean nothing, its cost and arithmetic are a real net's.
-Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size);
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set = 0);
 // Reads and parses a file (at most the largest valid size).
 std::shared_ptr<const Network> load_network_file(const std::string& path);
 

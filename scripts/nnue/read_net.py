@@ -15,7 +15,8 @@ import sys
 import numpy as np
 
 MAGIC = b"LOA-NNUE"
-VERSION = 1
+VERSION = 1             # a net without extra inputs is written as version 1, as before them
+VERSION_EXTRAS = 2      # version 2 adds, after S, the id of a set of extra inputs
 INPUTS = 128
 FT_SCALE = 127          # ft_weight, ft_bias and the accumulator's activations
 WEIGHT_SCALE = 64       # l1_weight and out_weight
@@ -28,8 +29,13 @@ FNV_OFFSET = 0xCBF29CE484222325
 FNV_PRIME = 0x100000001B3
 MASK64 = (1 << 64) - 1
 
-# The fixed part of the header: magic, version, inputs, H, L, S, description length.
+# The fixed part of the header: magic, version, inputs, H, L, S, description length; version 2
+# has the extra inputs' set id between S and the description length.
 HEADER = struct.Struct("<8sIIIIiI")
+HEADER_V2 = struct.Struct("<8sIIIIiII")
+# Extra inputs of the hidden layer, by set id: how many values each set adds after the two
+# accumulator halves. Set 1 is the connectivity inputs (connectivity_inputs below).
+EXTRA_SETS = {0: 0, 1: 8}
 CHECKSUM = struct.Struct("<Q")
 
 
@@ -117,9 +123,86 @@ def features(black, white, perspective):
 
 
 # ---------------------------------------------------------------------------------------------
+# Connectivity inputs (extra set 1): for each side, side to move first, four values in 0..127
+# (the same fixed point as the accumulator's activations), written here from their
+# definitions; docs/nnue.md has the same ones. Each is invariant under the board's 8
+# symmetries, so the trainer's augmentation leaves them as they are.
+
+def king_neighbours(s):
+    f, r = s % 8, s // 8
+    return [ff + 8 * rr for ff in (f - 1, f, f + 1) for rr in (r - 1, r, r + 1)
+            if (ff, rr) != (f, r) and 0 <= ff < 8 and 0 <= rr < 8]
+
+
+def group_count(squares):
+    """8-connected groups of a set of squares (depth-first search)."""
+    left, groups = set(squares), 0
+    while left:
+        groups += 1
+        todo = [left.pop()]
+        while todo:
+            for n in king_neighbours(todo.pop()):
+                if n in left:
+                    left.remove(n)
+                    todo.append(n)
+    return groups
+
+
+def euler_numerator(squares):
+    """Q1 - Q3 - 2 Qd over the 81 2x2 windows of the board extended by one empty square on
+    each side (four times the 8-connected Euler number: groups minus holes)."""
+    occupied = set(squares)
+    q1 = q3 = qd = 0
+    for f in range(-1, 8):
+        for r in range(-1, 8):
+            a, b = (f + 8 * r in occupied) and f >= 0 and r >= 0, (f + 1 + 8 * r in occupied) and f < 7 and r >= 0
+            c = (f + 8 * (r + 1) in occupied) and f >= 0 and r < 7
+            d = (f + 1 + 8 * (r + 1) in occupied) and f < 7 and r < 7
+            n = a + b + c + d
+            q1 += n == 1
+            q3 += n == 3
+            qd += n == 2 and a == d
+    return q1 - q3 - 2 * qd
+
+
+def side_connectivity(squares):
+    """[groups, Euler, concentration, box] of one side's pieces, each 0..127:
+    groups 11 * min(groups - 1, 11); Euler clamp(2 * (Q1 - Q3 - 2Qd) + 24, 0, 127);
+    concentration min(127, floor(18 * D / n^2)) with D the sum over the pieces of
+    max(|n x - sum x|, |n y - sum y|) (n times the Chebyshev distance to the centre of mass:
+    D / n^2 is the mean distance, 0..7); box 2 * width * height - 2 of the smallest rectangle
+    holding the pieces. A side without pieces has all four 0."""
+    n = len(squares)
+    if n == 0:
+        return [0, 0, 0, 0]
+    groups = 11 * min(group_count(squares) - 1, 11)
+    euler = max(0, min(127, 2 * euler_numerator(squares) + 24))
+    xs, ys = [s % 8 for s in squares], [s // 8 for s in squares]
+    sx, sy = sum(xs), sum(ys)
+    d = sum(max(abs(n * x - sx), abs(n * y - sy)) for x, y in zip(xs, ys))
+    concentration = min(127, 18 * d // (n * n))
+    box = 2 * (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1) - 2
+    return [groups, euler, concentration, box]
+
+
+def connectivity_inputs(black, white, stm):
+    """The 8 connectivity inputs: the side to move's four, then the opponent's."""
+    own, other = (black, white) if stm == "b" else (white, black)
+    return side_connectivity(own) + side_connectivity(other)
+
+
+def extra_inputs(net, black, white, stm):
+    if net.get("extras", 0) == 0:
+        return []
+    return connectivity_inputs(black, white, stm)
+
+
+# ---------------------------------------------------------------------------------------------
 # The net: a dict of sizes and integer arrays
 
-def check_sizes(H, L, S, description_length):
+def check_sizes(H, L, S, description_length, extras=0):
+    if extras not in EXTRA_SETS:
+        raise NetFormatError(f"extra inputs set {extras}: want one of {sorted(EXTRA_SETS)}")
     if not (16 <= H <= 1024 and H % 16 == 0):
         raise NetFormatError(f"H = {H}: want a multiple of 16 in 16..1024")
     if not (4 <= L <= 256 and L % 4 == 0):
@@ -130,13 +213,14 @@ def check_sizes(H, L, S, description_length):
         raise NetFormatError(f"description length {description_length}: want 0..{MAX_DESCRIPTION}")
 
 
-def body_layout(H, L):
+def body_layout(H, L, extras=0):
     """(name, little-endian dtype, shape) of each array after the description, in file order."""
+    E = EXTRA_SETS[extras]
     return [
         ("ft_bias", "<i2", (H,)),
         ("ft_weight", "<i2", (INPUTS, H)),
         ("l1_bias", "<i4", (L,)),
-        ("l1_weight", "<i1", (L, 2 * H)),
+        ("l1_weight", "<i1", (L, 2 * H + E)),
         ("out_bias", "<i4", ()),
         ("out_weight", "<i2", (L,)),
     ]
@@ -144,12 +228,15 @@ def body_layout(H, L):
 
 def encode_net(net):
     """The bytes of a `.nnue` file, checksum included. Refuses values outside their type."""
-    H, L, S = net["H"], net["L"], net["S"]
+    H, L, S, extras = net["H"], net["L"], net["S"], net.get("extras", 0)
     description = net["description"].encode("utf-8")
-    check_sizes(H, L, S, len(description))
-    out = bytearray(HEADER.pack(MAGIC, VERSION, INPUTS, H, L, S, len(description)))
+    check_sizes(H, L, S, len(description), extras)
+    if extras == 0:
+        out = bytearray(HEADER.pack(MAGIC, VERSION, INPUTS, H, L, S, len(description)))
+    else:
+        out = bytearray(HEADER_V2.pack(MAGIC, VERSION_EXTRAS, INPUTS, H, L, S, extras, len(description)))
     out += description
-    for name, dtype, shape in body_layout(H, L):
+    for name, dtype, shape in body_layout(H, L, extras):
         values = np.asarray(net[name], dtype=np.int64)
         if values.shape != shape:
             raise ValueError(f"{name}: shape {values.shape}, want {shape}")
@@ -165,17 +252,28 @@ def decode_net(data):
     """The inverse of encode_net; raises NetFormatError naming the fault."""
     if len(data) < HEADER.size:
         raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {HEADER.size}")
-    magic, version, inputs, H, L, S, n = HEADER.unpack_from(data, 0)
+    magic, version = struct.unpack_from("<8sI", data, 0)
     if magic != MAGIC:
         raise NetFormatError(f"wrong magic {magic!r}, want {MAGIC!r}")
-    if version != VERSION:
-        raise NetFormatError(f"unknown version {version}, want {VERSION}")
+    if version == VERSION:
+        header = HEADER
+        _, _, inputs, H, L, S, n = header.unpack_from(data, 0)
+        extras = 0
+    elif version == VERSION_EXTRAS:
+        header = HEADER_V2
+        if len(data) < header.size:
+            raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {header.size}")
+        _, _, inputs, H, L, S, extras, n = header.unpack_from(data, 0)
+        if extras == 0:
+            raise NetFormatError("version 2 with no extra inputs (set 0 is written as version 1)")
+    else:
+        raise NetFormatError(f"unknown version {version}, want {VERSION} or {VERSION_EXTRAS}")
     if inputs != INPUTS:
         raise NetFormatError(f"inputs = {inputs}, want {INPUTS}")
-    check_sizes(H, L, S, n)
-    layout = body_layout(H, L)
+    check_sizes(H, L, S, n, extras)
+    layout = body_layout(H, L, extras)
     body_bytes = sum(np.dtype(d).itemsize * int(np.prod(shape)) for _, d, shape in layout)
-    want = HEADER.size + n + body_bytes + CHECKSUM.size
+    want = header.size + n + body_bytes + CHECKSUM.size
     if len(data) < want:
         raise NetFormatError(f"short file: {len(data)} bytes, want {want}")
     if len(data) > want:
@@ -185,11 +283,11 @@ def decode_net(data):
     if stored != computed:
         raise NetFormatError(f"wrong checksum: stored {stored:016x}, computed {computed:016x}")
     try:
-        description = data[HEADER.size: HEADER.size + n].decode("utf-8")
+        description = data[header.size: header.size + n].decode("utf-8")
     except UnicodeDecodeError as e:
         raise NetFormatError(f"description is not UTF-8: {e}") from None
-    net = {"H": H, "L": L, "S": S, "description": description, "checksum": stored}
-    offset = HEADER.size + n
+    net = {"H": H, "L": L, "S": S, "extras": extras, "description": description, "checksum": stored}
+    offset = header.size + n
     for name, dtype, shape in layout:
         count = int(np.prod(shape))
         values = np.frombuffer(data, dtype=dtype, count=count, offset=offset)
@@ -227,7 +325,7 @@ def integer_eval(net, black, white, stm):
         acc = net["ft_bias"] + net["ft_weight"][features(black, white, perspective)].sum(axis=0)
         in_range(acc, np.int16, "accumulator")
         halves.append(np.clip(acc, 0, FT_SCALE))
-    x = np.concatenate(halves)
+    x = np.concatenate(halves + [np.array(extra_inputs(net, black, white, stm), dtype=np.int64)])
     h_int = net["l1_bias"] + net["l1_weight"] @ x
     in_range(h_int, np.int32, "hidden layer")
     hq = np.clip(h_int >> 6, 0, FT_SCALE)  # numpy's >> on signed ints is an arithmetic shift
@@ -252,13 +350,15 @@ def read_vectors(path):
 # ---------------------------------------------------------------------------------------------
 
 def describe(net, path):
-    H, L = net["H"], net["L"]
+    H, L, extras = net["H"], net["L"], net.get("extras", 0)
+    version = VERSION if extras == 0 else VERSION_EXTRAS
     lines = [
-        f"{path}: LOA-NNUE version {VERSION}, checksum {net['checksum']:016x} (verified)",
-        f"  inputs {INPUTS}, H {H} per perspective, L {L}, output scale S {net['S']}",
+        f"{path}: LOA-NNUE version {version}, checksum {net['checksum']:016x} (verified)",
+        f"  inputs {INPUTS}, H {H} per perspective, L {L}, output scale S {net['S']}, extra inputs "
+        + ("none" if extras == 0 else f"set {extras} ({EXTRA_SETS[extras]} connectivity inputs)"),
         f"  description ({len(net['description'].encode('utf-8'))} bytes): {net['description']}",
     ]
-    for name, _, shape in body_layout(H, L):
+    for name, _, shape in body_layout(H, L, extras):
         v = np.asarray(net[name])
         lines.append(f"  {name:10s} {str(shape):12s} min {int(v.min()):>8d}  max {int(v.max()):>8d}")
     return "\n".join(lines)

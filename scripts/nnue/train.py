@@ -5,7 +5,9 @@ summary beside it.
 
 The network: per perspective an EmbeddingBag over the <= 24 active inputs plus a bias (H
 values, shared by both perspectives), clamp(0, 1), [side to move's half | other half],
-Linear(2H, L), clamp(0, 1), Linear(L, 1); evaluation = output * S centi-units.
+Linear(2H, L), clamp(0, 1), Linear(L, 1); evaluation = output * S centi-units. With
+--connectivity, the hidden layer also reads 8 connectivity inputs (groups, Euler number,
+concentration and bounding box of each side, read_net.connectivity_inputs): Linear(2H + 8, L).
 
 The loss is the mean squared error between sigmoid(K * evaluation) and the target
 lambda * sigmoid(K * score) + (1 - lambda) * result, score and result those of the data
@@ -68,6 +70,10 @@ def parse_args(argv):
                    help="accumulator size per perspective (multiple of 16, 16..1024; default 128)")
     p.add_argument("--l2", type=int, default=32, metavar="L",
                    help="hidden layer size (multiple of 4, 4..256; default 32)")
+    p.add_argument("--connectivity", action="store_true",
+                   help="feed the 8 connectivity inputs (each side's groups, Euler number, "
+                        "concentration, bounding box) into the hidden layer: a version-2 net with "
+                        "extra inputs set 1 (default: none, a version-1 net)")
     p.add_argument("--scale", type=int, default=100, metavar="S",
                    help="output scale, centi-units per unit of the network's output (default 100: "
                         "about 1/K, so the output is close to the logit of the expected result)")
@@ -98,7 +104,7 @@ def parse_args(argv):
                         "(default 20)")
     args = p.parse_args(argv)
     try:
-        fmt.check_sizes(args.hidden, args.l2, args.scale, 0)
+        fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0)
     except fmt.NetFormatError as e:
         p.error(str(e))
     if not 0 <= args.lam <= 1:
@@ -138,6 +144,7 @@ class Data:
         self.result = np.array(self.result, dtype=np.float64)
         self.game = np.array(self.game, dtype=np.int64)
         self.file = np.array(self.file, dtype=np.int64)
+        self.conn = None  # (n, 8) connectivity inputs, when the net reads them
         return self
 
     def __len__(self):
@@ -271,10 +278,109 @@ def batch_features(codes, black_to_move, symmetry):
     return np.where(stm, black_view, white_view), np.where(stm, white_view, black_view)
 
 
+# Connectivity inputs of many positions at once, in numpy over bitboards: the same values as
+# read_net.connectivity_inputs (checked against it on every run, see check_connectivity).
+
+NOT_FILE_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+NOT_FILE_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+ONE = np.uint64(1)
+SQUARE_FILE = np.arange(64) % 8
+SQUARE_RANK = np.arange(64) // 8
+
+
+def king_grow(b):
+    """b and its king-step neighbours (uint64 bitboards, a1 = bit 0)."""
+    row = b | ((b << ONE) & NOT_FILE_A) | ((b >> ONE) & NOT_FILE_H)
+    return row | (row << np.uint64(8)) | (row >> np.uint64(8))
+
+
+def batch_groups(bb):
+    """8-connected groups of each bitboard: flood fill from the lowest piece left, all
+    positions at once, until every piece is in a counted group."""
+    left, groups = bb.copy(), np.zeros(len(bb), np.int64)
+    while np.any(left):
+        group = left & (~left + ONE)  # the lowest piece left (0 where none is left)
+        groups += group != 0
+        while True:
+            grown = king_grow(group) & left
+            if np.array_equal(grown, group):
+                break
+            group = grown
+        left &= ~group
+    return groups
+
+
+def batch_side_connectivity(bb):
+    """(n, 4): [groups, Euler, concentration, box] of each bitboard, as side_connectivity."""
+    occupied = ((bb[:, None] >> np.arange(64, dtype=np.uint64)) & ONE).astype(np.int64)  # (n, 64)
+    n = occupied.sum(axis=1)
+    out = np.zeros((len(bb), 4), np.int64)
+    some = n > 0
+    out[:, 0] = np.where(some, 11 * np.minimum(batch_groups(bb) - 1, 11), 0)
+    board = np.zeros((len(bb), 10, 10), np.int64)  # [rank + 1, file + 1]: one empty square around
+    board[:, 1:9, 1:9] = occupied.reshape(-1, 8, 8)
+    a, b = board[:, :-1, :-1], board[:, :-1, 1:]
+    c, d = board[:, 1:, :-1], board[:, 1:, 1:]
+    count = a + b + c + d
+    diagonal = (count == 2) & (a == d)
+    euler = ((count == 1).sum(axis=(1, 2)) - (count == 3).sum(axis=(1, 2))
+             - 2 * diagonal.sum(axis=(1, 2)))
+    out[:, 1] = np.where(some, np.clip(2 * euler + 24, 0, 127), 0)
+    safe_n = np.maximum(n, 1)
+    sx = occupied @ SQUARE_FILE
+    sy = occupied @ SQUARE_RANK
+    dist = np.maximum(np.abs(safe_n[:, None] * SQUARE_FILE[None, :] - sx[:, None]),
+                      np.abs(safe_n[:, None] * SQUARE_RANK[None, :] - sy[:, None]))
+    d_sum = (dist * occupied).sum(axis=1)
+    out[:, 2] = np.where(some, np.minimum(127, 18 * d_sum // (safe_n * safe_n)), 0)
+    files = occupied.reshape(-1, 8, 8).any(axis=1)  # (n, 8) over files
+    ranks = occupied.reshape(-1, 8, 8).any(axis=2)  # (n, 8) over ranks
+
+    def extent(mask):
+        first = np.argmax(mask, axis=1)
+        last = 7 - np.argmax(mask[:, ::-1], axis=1)
+        return last - first + 1
+
+    out[:, 3] = np.where(some, 2 * extent(files) * extent(ranks) - 2, 0)
+    return out
+
+
+def batch_connectivity(codes, black_to_move, chunk=65536):
+    """(n, 8) int64: the connectivity inputs of each position, side to move's four first."""
+    out = np.zeros((len(codes), 8), np.int64)
+    for start in range(0, len(codes), chunk):
+        part = codes[start:start + chunk].astype(np.int64)
+        bits = np.left_shift(ONE, (part & 63).astype(np.uint64))
+        black = np.bitwise_or.reduce(np.where((part >= 0) & (part < 64), bits, np.uint64(0)), axis=1)
+        white = np.bitwise_or.reduce(np.where(part >= 64, bits, np.uint64(0)), axis=1)
+        b, w = batch_side_connectivity(black), batch_side_connectivity(white)
+        stm = black_to_move[start:start + chunk, None]
+        out[start:start + chunk] = np.concatenate([np.where(stm, b, w), np.where(stm, w, b)], axis=1)
+    return out
+
+
+def check_connectivity(positions):
+    """The vectorised inputs must equal the per-position definitions (read_net), and each
+    position's must equal those of its 8 images under the board's symmetries (which is why the
+    augmentation may leave them as they are). Raises SystemExit on a difference."""
+    codes = np.array([piece_codes(b, w) for b, w, _ in positions], dtype=np.int16)
+    stm = np.array([s == "b" for _, _, s in positions], dtype=bool)
+    fast = batch_connectivity(codes, stm)
+    for i, (b, w, s) in enumerate(positions):
+        want = fmt.connectivity_inputs(b, w, s)
+        if fast[i].tolist() != want:
+            raise SystemExit(f"connectivity inputs differ for {fmt.position_text(b, w, s)}: "
+                             f"vectorised {fast[i].tolist()}, definition {want}")
+        for row in SYMMETRIES[1:]:
+            image = fmt.connectivity_inputs([int(row[q]) for q in b], [int(row[q]) for q in w], s)
+            if image != want:
+                raise SystemExit(f"connectivity inputs not symmetric for {fmt.position_text(b, w, s)}")
+
+
 # ---------------------------------------------------------------------------------------------
 # The model (torch is imported in main, after the thread count is set)
 
-def make_model(torch, H, L):
+def make_model(torch, H, L, E):
     nn = torch.nn
 
     class Nnue(nn.Module):
@@ -284,7 +390,7 @@ def make_model(torch, H, L):
             # gradient is zero; it is not exported.
             self.ft = nn.EmbeddingBag(fmt.INPUTS + 1, H, mode="sum", padding_idx=PAD)
             self.ft_bias = nn.Parameter(torch.zeros(H))
-            self.l1 = nn.Linear(2 * H, L)
+            self.l1 = nn.Linear(2 * H + E, L)  # E extra inputs (0 or 8) after the halves
             self.out = nn.Linear(L, 1)
             with torch.no_grad():
                 # Small columns and a bias of 0.5 start every accumulator inside (0, 1), where
@@ -293,10 +399,11 @@ def make_model(torch, H, L):
                 self.ft_bias.fill_(0.5)
                 self.out.bias.zero_()
 
-        def forward(self, stm, other):
+        def forward(self, stm, other, extra):
             a_stm = torch.clamp(self.ft(stm) + self.ft_bias, 0.0, 1.0)
             a_other = torch.clamp(self.ft(other) + self.ft_bias, 0.0, 1.0)
-            h = torch.clamp(self.l1(torch.cat([a_stm, a_other], dim=1)), 0.0, 1.0)
+            # The extra inputs are integers 0..127 as the engine reads them: 1.0 is 127.
+            h = torch.clamp(self.l1(torch.cat([a_stm, a_other, extra], dim=1)), 0.0, 1.0)
             return self.out(h).squeeze(1)
 
         @torch.no_grad()
@@ -304,7 +411,7 @@ def make_model(torch, H, L):
             self.ft.weight.clamp_(-FT_LIMIT, FT_LIMIT)
             self.ft_bias.clamp_(-FT_LIMIT, FT_LIMIT)
             self.l1.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
-            l1_bias = bias_limit(2 * H, 127 * 127)
+            l1_bias = bias_limit(2 * H + E, 127 * 127)
             self.l1.bias.clamp_(-l1_bias, l1_bias)
             self.out.weight.clamp_(-OUT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT)
             out_bias = bias_limit(L, 127 * 32767)
@@ -321,8 +428,16 @@ def predict(torch, model, data, indices, batch=65536):
             sel = indices[start:start + batch]
             identity = np.zeros(len(sel), np.int64)
             stm, other = batch_features(data.codes[sel], data.black_to_move[sel], identity)
-            outputs.append(model(torch.from_numpy(stm), torch.from_numpy(other)).numpy())
+            outputs.append(model(torch.from_numpy(stm), torch.from_numpy(other),
+                                 extra_tensor(torch, data, sel)).numpy())
     return np.concatenate(outputs) if outputs else np.zeros(0, np.float32)
+
+
+def extra_tensor(torch, data, sel):
+    """The extra inputs of data[sel] as the model reads them: (n, 0) without, (n, 8) / 127."""
+    if data.conn is None:
+        return torch.zeros((len(sel), 0), dtype=torch.float32)
+    return torch.from_numpy(data.conn[sel].astype(np.float32) / fmt.FT_SCALE)
 
 
 def targets(data, k, lam):
@@ -353,7 +468,7 @@ def train(torch, model, data, train_idx, val_idx, target, args, k, rng, log):
             sel = order[start:start + args.batch]
             stm, other = batch_features(data.codes[sel], data.black_to_move[sel],
                                         symmetry[start:start + args.batch])
-            y = model(torch.from_numpy(stm), torch.from_numpy(other))
+            y = model(torch.from_numpy(stm), torch.from_numpy(other), extra_tensor(torch, data, sel))
             p = torch.sigmoid(y * (k * args.scale))
             loss = torch.mean((p - target_t[torch.from_numpy(sel)]) ** 2)
             opt.zero_grad()
@@ -384,12 +499,12 @@ def round_half_away(x):
     return (np.sign(x) * np.floor(np.abs(x) + 0.5)).astype(np.int64)
 
 
-def quantise(model, scale, description):
+def quantise(model, scale, description, extras):
     def w(t):
         return t.detach().numpy().astype(np.float64)
 
     return {
-        "H": model.ft_bias.shape[0], "L": model.l1.bias.shape[0], "S": scale,
+        "H": model.ft_bias.shape[0], "L": model.l1.bias.shape[0], "S": scale, "extras": extras,
         "description": description,
         "ft_bias": round_half_away(w(model.ft_bias) * fmt.FT_SCALE),
         "ft_weight": round_half_away(w(model.ft.weight)[: fmt.INPUTS] * fmt.FT_SCALE),
@@ -413,7 +528,8 @@ def make_description(args, data):
                 f"--k {'fitted' if args.k is None else format(args.k, 'g')} --seed {args.seed} "
                 f"--threads {args.threads} --val-every {args.val_every}"
                 + (f" --max-positions {args.max_positions}" if args.max_positions else "")
-                + (" --no-augment" if args.no_augment else ""))
+                + (" --no-augment" if args.no_augment else "")
+                + (" --connectivity" if args.connectivity else ""))
     text = f"scripts/train-net.sh {settings} | data: {files}"
     encoded = text.encode("utf-8")[: fmt.MAX_DESCRIPTION]
     return encoded.decode("utf-8", errors="ignore")
@@ -466,7 +582,7 @@ def vector_positions(data, val_idx, count, rng):
     return positions + synthetic_positions(rng)
 
 
-def float_evals(torch, model, positions, scale):
+def float_evals(torch, model, positions, scale, connectivity):
     """The PyTorch model's evaluations (centi-units, unrounded, clamped like the engine's)."""
     pos = Data()
     for b, w, stm in positions:
@@ -477,6 +593,8 @@ def float_evals(torch, model, positions, scale):
         pos.game.append(-1)
         pos.file.append(-1)
     pos.finish()
+    if connectivity:
+        pos.conn = np.array([fmt.connectivity_inputs(*p) for p in positions], dtype=np.int64)
     y = predict(torch, model, pos, np.arange(len(pos))).astype(np.float64) * scale
     return np.clip(y, -fmt.EVAL_LIMIT, fmt.EVAL_LIMIT)
 
@@ -572,6 +690,15 @@ def main(argv=None):
         f"{' '.join(blas['paths'])}")
 
     data = load_data(args.data, args.max_positions)
+    if args.connectivity:
+        began = time.perf_counter()
+        data.conn = batch_connectivity(data.codes, data.black_to_move)
+        sample = np.random.default_rng(args.seed + 1).choice(len(data), min(len(data), 2000), replace=False)
+        check_connectivity([(*decode_codes(data.codes[i]), "b" if data.black_to_move[i] else "w")
+                            for i in sample] + synthetic_positions(np.random.default_rng(0)))
+        log(f"connectivity inputs: {time.perf_counter() - began:.1f} s (2,000 of them checked "
+            f"against their definitions and the 8 symmetries); means "
+            + " ".join(f"{v:.1f}" for v in data.conn.mean(axis=0)))
     train_idx, val_idx = split_by_game(data, args.val_every)
     for f in data.files:
         log(f"data {f['path']}: {f['positions']} positions, {f['games']} games, {f['bytes']} bytes")
@@ -595,16 +722,17 @@ def main(argv=None):
     score_only = float(np.mean((1 / (1 + np.exp(-k * data.score[val_idx])) - target[val_idx]) ** 2))
     log(f"validation loss of sigmoid(K * search score) itself: {score_only:.6f}")
 
-    model = make_model(torch, args.hidden, args.l2)
+    extras = 1 if args.connectivity else 0
+    model = make_model(torch, args.hidden, args.l2, fmt.EXTRA_SETS[extras])
     history = train(torch, model, data, train_idx, val_idx, target, args, k, rng, log)
 
     description = make_description(args, data)
-    net = fmt.decode_net(fmt.encode_net(quantise(model, args.scale, description)))
+    net = fmt.decode_net(fmt.encode_net(quantise(model, args.scale, description, extras)))
     blob = fmt.encode_net(net)
     write_atomically(args.out, blob)
 
     positions = vector_positions(data, val_idx, args.vector_count, rng)
-    floats = float_evals(torch, model, positions, args.scale)
+    floats = float_evals(torch, model, positions, args.scale, args.connectivity)
     ints = [fmt.integer_eval(net, *p) for p in positions]
     vectors = args.vectors or beside(args.out, ".vectors.txt")
     write_vectors(vectors, positions, floats, ints)
@@ -616,7 +744,7 @@ def main(argv=None):
         "positions": {"train": int(len(train_idx)), "validation": int(len(val_idx))},
         "games": {"train": n_games(train_idx), "validation": n_games(val_idx)},
         "K": k, "K_fitted": args.k is None, "lambda": args.lam,
-        "H": args.hidden, "L": args.l2, "S": args.scale,
+        "H": args.hidden, "L": args.l2, "S": args.scale, "extras": extras,
         "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
         "augment": not args.no_augment, "val_every": args.val_every,
         "threads": args.threads, "torch": torch.__version__, "blas": blas,
