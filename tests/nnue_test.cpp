@@ -140,6 +140,13 @@ TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {
     Network biased = random_network(3, 16, 4);
     biased.l1_bias[2] = std::numeric_limits<std::int32_t>::max() - 10;
     expect_refused(serialize_network(biased), "hidden-layer bias");
+    // The bound counts the extra inputs' columns: a bias safe for 2H products but not for 2H + 8.
+    Network connected = random_network(3, 16, 4, ConnectivityInputsSet);
+    connected.l1_bias[1] = std::numeric_limits<std::int32_t>::max() - 2 * 16 * 127 * 128;
+    expect_refused(serialize_network(connected), "hidden-layer bias");
+    Network unknown_set = random_network(3, 16, 4);
+    unknown_set.extra_inputs_set = 2;
+    EXPECT_THROW((void)serialize_network(unknown_set), std::logic_error);
 }
 
 // The engine reads its evaluation's file when the option is set, once: the searchers it builds
@@ -218,22 +225,24 @@ TEST(NnueKernels, SimdEqualsScalarWithTheConnectivityInputs) {
         const Network net = random_network(static_cast<std::uint64_t>(h + l), h, l, ConnectivityInputsSet);
         std::vector<std::int16_t> stm(static_cast<std::size_t>(h)), other(static_cast<std::size_t>(h));
         std::array<std::uint8_t, 8> extras{};
+        std::array<int, 8> read{};
         for (int trial = 0; trial < 200; ++trial) {
             for (auto* acc : {&stm, &other})
                 for (auto& v : *acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-400, 400)(rng));
             for (auto& e : extras) e = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 127)(rng));
             const int simd = propagate(net, stm.data(), other.data(), extras);
             ASSERT_EQ(simd, propagate_scalar(net, stm.data(), other.data(), extras)) << "H " << h << " trial " << trial;
-            // The inputs are read: raising one by 127 where its weights are nonzero moves the sum.
-            if (trial == 0) {
+            // Every input is read: moving it across its range changes the evaluation on some trial.
+            for (std::size_t i = 0; i < extras.size(); ++i) {
                 auto changed = extras;
-                changed[3] = static_cast<std::uint8_t>(changed[3] > 63 ? 0 : 127);
-                int differs = 0;
-                for (int t = 0; t < 20; ++t) differs += propagate(net, stm.data(), other.data(), changed) != simd;
-                EXPECT_GT(differs, 0);
+                changed[i] = static_cast<std::uint8_t>(changed[i] > 63 ? 0 : 127);
+                read[i] += propagate(net, stm.data(), other.data(), changed) != simd;
             }
         }
+        for (std::size_t i = 0; i < read.size(); ++i) EXPECT_GT(read[i], 0) << "input " << i << " H " << h;
         EXPECT_THROW((void)propagate(net, stm.data(), other.data()), std::logic_error);
+        extras[5] = 128;  // beyond the activations' range: the kernels' bounds assume 0..127
+        EXPECT_THROW((void)propagate(net, stm.data(), other.data(), extras), std::logic_error);
     }
 }
 
@@ -249,6 +258,11 @@ TEST(NnueConnectivityInputs, HandWorkedPositionsAndTheSymmetries) {
     const Position pos = Position::from_text("8/8/8/8/8/5w2/1bb1w1w1/1bb2w2 w");
     const auto inputs = connectivity_inputs(pos);
     EXPECT_EQ(std::vector<int>(inputs.begin(), inputs.end()), (std::vector<int>{0, 24, 18, 16, 0, 32, 9, 6}));
+    // A 12-piece checkerboard in a 5 x 5 square: one group round 4 holes (Q1 - Q3 - 2Qd = -16,
+    // the Euler input clamped to 0), mean distance 5/3 (-> 30), a box of 25 (-> 48).
+    const auto board = connectivity_inputs(Position::from_text("7w/8/8/1b1b4/b1b1b3/1b1b4/b1b1b3/1b1b4 b"));
+    EXPECT_EQ(std::vector<int>(board.begin(), board.end()), (std::vector<int>{0, 0, 30, 48, 0, 32, 0, 0}));
+    EXPECT_EQ(side_connectivity(0, 0), (std::array<std::uint8_t, 4>{0, 0, 0, 0}));
     for (const Position& p : testing::random_positions(12, 20, 80)) {
         const auto want = connectivity_inputs(p);
         for (int k = 1; k < 8; ++k) ASSERT_EQ(connectivity_inputs(transform(p, k)), want) << p.to_text() << " symmetry " << k;

@@ -105,8 +105,9 @@ void AccumulatorStack::compute(std::size_t entry) {
     }
 }
 
-std::array<std::uint8_t, 8> AccumulatorStack::connectivity(Entry& entry, const Entry* below, const Position& pos) {
-    std::array<std::uint8_t, 8> inputs;
+std::array<std::uint8_t, ConnectivityInputCount> AccumulatorStack::connectivity(Entry& entry, const Entry* below,
+                                                                                 const Position& pos) {
+    std::array<std::uint8_t, ConnectivityInputCount> inputs;
     const Colour us = pos.side_to_move();
     for (const Colour side : {us, ~us}) {
         const auto i = static_cast<std::size_t>(index(side));

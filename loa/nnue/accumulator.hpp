@@ -13,6 +13,7 @@
 
 #include "loa/move.hpp"
 #include "loa/position.hpp"
+#include "loa/nnue/connectivity_inputs.hpp"
 #include "loa/nnue/network.hpp"
 
 namespace loa::nnue {
@@ -53,7 +54,7 @@ private:
     std::int16_t* values(std::size_t entry) { return values_.data() + entry * 2 * width_; }
     void restart_at(const Position& pos);
     void compute(std::size_t entry);
-    std::array<std::uint8_t, 8> connectivity(Entry& entry, const Entry* below, const Position& pos);
+    std::array<std::uint8_t, ConnectivityInputCount> connectivity(Entry& entry, const Entry* below, const Position& pos);
 
     std::shared_ptr<const Network> net_;
     std::size_t width_;  // H

@@ -9,11 +9,13 @@
 #include <array>
 #include <cstdint>
 
+#include "loa/nnue/network.hpp"
 #include "loa/position.hpp"
 
 namespace loa::nnue {
 
 inline constexpr int ConnectivityInputCount = 8;
+static_assert(ConnectivityInputCount == extra_input_count(ConnectivityInputsSet) && ConnectivityInputCount <= MaxExtraInputs);
 
 // [groups, Euler, concentration, box] of one side's pieces (all 0 for none):
 //   groups        11 * min(groups - 1, 11)

@@ -31,11 +31,14 @@ int output_layer(const Network& net, const std::int32_t* hidden) {
 std::int32_t clipped_hidden(std::int32_t sum) { return std::clamp(sum >> HiddenWeightShift, 0, WeightScale); }
 
 // The callers hand exactly the net's extra inputs, each within the activations' 0..127 (what
-// the load check's bound on the hidden sums assumes): a wrong count is a programming error.
+// maddubs and the load check's bound on the hidden sums assume): anything else is a
+// programming error, refused rather than computed wrongly.
 void check_extras(const Network& net, std::span<const std::uint8_t> extras) {
     if (extras.size() != static_cast<std::size_t>(net.extra_inputs()))
         throw std::logic_error("nnue::propagate: " + std::to_string(extras.size()) + " extra inputs for a net that reads " +
                                std::to_string(net.extra_inputs()));
+    if (std::any_of(extras.begin(), extras.end(), [](std::uint8_t v) { return v > WeightScale; }))
+        throw std::logic_error("nnue::propagate: an extra input above 127");
 }
 
 }  // namespace

@@ -16,8 +16,8 @@ void update_accumulator(const std::int16_t* in, std::int16_t* out, int size, std
                         std::span<const std::int16_t* const> removed);
 
 // The evaluation (centi-units, side to move's view, clamped to +-20000) from the two
-// perspectives' accumulators and the net's extra inputs (net.extra_inputs() values in 0..127,
-// read after the two halves; none for a net without them).
+// perspectives' accumulators and the net's extra inputs (exactly net.extra_inputs() values, each
+// in 0..127, read after the two halves; none for a net without them; std::logic_error otherwise).
 int propagate(const Network& net, const std::int16_t* stm, const std::int16_t* other,
               std::span<const std::uint8_t> extras = {});
 int propagate_scalar(const Network& net, const std::int16_t* stm, const std::int16_t* other,

@@ -7,6 +7,7 @@
 #include <limits>
 #include <random>
 #include <cstring>
+#include <stdexcept>
 
 #include "common/bounded_io.hpp"
 #include "common/fnv1a.hpp"
@@ -155,6 +156,8 @@ void append(std::string& out, const std::vector<T>& values) {
 }  // namespace
 
 std::string serialize_network(const Network& net) {
+    if (net.extra_inputs_set != 0 && net.extra_inputs_set != ConnectivityInputsSet)
+        throw std::logic_error("serialize_network: unknown extra inputs set " + std::to_string(net.extra_inputs_set));
     std::string out(Magic);
     append(out, net.extra_inputs_set ? FormatVersionExtras : FormatVersion);
     append(out, static_cast<std::uint32_t>(InputCount));
@@ -175,6 +178,8 @@ std::string serialize_network(const Network& net) {
 }
 
 Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set) {
+    if (extra_inputs_set != 0 && extra_inputs_set != ConnectivityInputsSet)
+        throw std::logic_error("random_network: unknown extra inputs set " + std::to_string(extra_inputs_set));
     std::mt19937_64 rng(seed);
     auto uniform = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(rng); };
     Network net;
