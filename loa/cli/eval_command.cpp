@@ -6,6 +6,7 @@
 #include "loa/display.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/game.hpp"
+#include "loa/nnue/connectivity_inputs.hpp"
 #include "loa/nnue/evaluator.hpp"
 #include "loa/nnue/shipped.hpp"
 #include "loa/notation.hpp"
@@ -64,6 +65,11 @@ void add_eval_command(CLI::App& app) {
                        net->hidden_size, net->output_scale,
                        net->extra_inputs_set ? fmt::format(", {} connectivity inputs", net->extra_inputs()) : std::string(),
                        net->checksum, net->description);
+            if (net->extra_inputs_set == nnue::ConnectivityInputsSet) {
+                const auto c = nnue::connectivity_inputs(pos);
+                fmt::print("connectivity inputs (0..127; {} first): groups {} / {}, euler {} / {}, concentration {} / {}, box {} / {}\n",
+                           colour_name(pos.side_to_move()), c[0], c[4], c[1], c[5], c[2], c[6], c[3], c[7]);
+            }
             // As the engine evaluates: NetEvaluator answers a board the net is not sized for with
             // the hand-written evaluation.
             const bool too_many = pos.count(Colour::Black) > nnue::MaxPiecesPerSide ||
