@@ -107,7 +107,6 @@ void AccumulatorStack::compute(std::size_t entry) {
 
 std::array<std::uint8_t, ConnectivityInputCount> AccumulatorStack::connectivity(Entry& entry, const Entry* below,
                                                                                  const Position& pos) {
-    std::array<std::uint8_t, ConnectivityInputCount> inputs;
     const Colour us = pos.side_to_move();
     for (const Colour side : {us, ~us}) {
         const auto i = static_cast<std::size_t>(index(side));
@@ -120,9 +119,9 @@ std::array<std::uint8_t, ConnectivityInputCount> AccumulatorStack::connectivity(
                 entry.connectivity[i] = side_connectivity(pieces, pos.euler_numerator(side));
             entry.connectivity_known |= bit;
         }
-        std::copy(entry.connectivity[i].begin(), entry.connectivity[i].end(), inputs.begin() + (side == us ? 0 : 4));
     }
-    return inputs;
+    return side_to_move_first(entry.connectivity[static_cast<std::size_t>(index(us))],
+                              entry.connectivity[static_cast<std::size_t>(index(~us))]);
 }
 
 int AccumulatorStack::evaluate(const Position& pos) {

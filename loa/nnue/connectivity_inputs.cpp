@@ -35,14 +35,18 @@ std::array<std::uint8_t, 4> side_connectivity(Bitboard pieces, int euler_numerat
             static_cast<std::uint8_t>(box)};
 }
 
+std::array<std::uint8_t, ConnectivityInputCount> side_to_move_first(const std::array<std::uint8_t, 4>& ours,
+                                                                    const std::array<std::uint8_t, 4>& theirs) {
+    std::array<std::uint8_t, ConnectivityInputCount> inputs{};
+    std::copy(ours.begin(), ours.end(), inputs.begin());
+    std::copy(theirs.begin(), theirs.end(), inputs.begin() + ours.size());
+    return inputs;
+}
+
 std::array<std::uint8_t, ConnectivityInputCount> connectivity_inputs(const Position& pos) {
     const Colour us = pos.side_to_move(), them = ~us;
-    const auto own = side_connectivity(pos.pieces(us), pos.euler_numerator(us));
-    const auto other = side_connectivity(pos.pieces(them), pos.euler_numerator(them));
-    std::array<std::uint8_t, ConnectivityInputCount> inputs{};
-    std::copy(own.begin(), own.end(), inputs.begin());
-    std::copy(other.begin(), other.end(), inputs.begin() + 4);
-    return inputs;
+    return side_to_move_first(side_connectivity(pos.pieces(us), pos.euler_numerator(us)),
+                              side_connectivity(pos.pieces(them), pos.euler_numerator(them)));
 }
 
 }  // namespace loa::nnue

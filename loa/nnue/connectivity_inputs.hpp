@@ -24,7 +24,11 @@ static_assert(ConnectivityInputCount == extra_input_count(ConnectivityInputsSet)
 //   box           2 * width * height - 2 of the smallest rectangle holding the pieces
 std::array<std::uint8_t, 4> side_connectivity(Bitboard pieces, int euler_numerator);
 
-// The eight inputs of a position: the side to move's four, then the opponent's.
+// The eight inputs in the network's order: the side to move's four, then the opponent's.
+std::array<std::uint8_t, ConnectivityInputCount> side_to_move_first(const std::array<std::uint8_t, 4>& ours,
+                                                                    const std::array<std::uint8_t, 4>& theirs);
+
+// The eight inputs of a position.
 std::array<std::uint8_t, ConnectivityInputCount> connectivity_inputs(const Position& pos);
 
 }  // namespace loa::nnue
