@@ -25,6 +25,8 @@ classic="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"
 # The frontier margins that cover 99% of every band with the network (`loa-match margins --eval
 # nnue`, docs/results/margins/evals/margins-nnue.txt).
 nnue_margins="futility=30:150,ext_futility=50:130,razoring=50:190"
+# The keys the SPSA run net2-spsa ended at (docs/spsa.md), rounded as the engine plays them.
+spsa_keys="lmr_min_depth=2,lmr_min_moves=4,lmr_deep_depth=4,lmr_deep_moves=2,aspiration=27,tm_start=64,tm_max=440,tm_stable=68"
 base_1c6ef5a="name=base-1c6ef5a,cmd=build/baseline-1c6ef5a/build/loa/loa,args=uci,proto=uci"
 runs=(
   "frontier-stc|66|50|stc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
@@ -42,6 +44,9 @@ runs=(
   # The connectivity inputs (loa-net-2-conn: loa-net-2's data and settings, and the 8 inputs)
   # against loa-net-2 itself: what the inputs are worth at equal time, their cost included.
   "conn-stc|79|50|stc||--test name=net2-conn,preset=full,eval=data/nets/loa-net-2-conn.nnue --base name=net2,preset=full,eval=data/nets/loa-net-2.nnue"
+  # The SPSA result of net2-spsa (scripts/spsa-run.sh, docs/spsa.md) on the engine it tuned:
+  # loa-net-2 with the network's margins, tuned keys against untuned.
+  "spsa-stc|81|50|stc||--test name=net2-spsa,preset=full,eval=data/nets/loa-net-2.nnue,$nnue_margins,$spsa_keys --base name=net2m,preset=full,eval=data/nets/loa-net-2.nnue,$nnue_margins"
   # The totals of issue #57: the default engine of 16c2bdc (the network) against 1c6ef5a, built
   # by `bash scripts/build-baseline.sh 1c6ef5a`, with LOA_MATCH a snapshot of 16c2bdc's loa-match.
   "total-stc-16c2bdc|40|50|stc|1000|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"
