@@ -11,6 +11,7 @@
 # every setting it records, not the code: use a build with the same search.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/named-runs.sh"
 
 # name | seed | iterations | tc | engine | parameters (NAME=start,min,max,c_end,r_end, space-separated)
 # r_end 0.01, five times fishtest's default: over 2,000 iterations of one pair, 0.002 would move
@@ -32,11 +33,7 @@ case "${1:-}" in
   --list) list; exit 0 ;;
 esac
 name="$1"; shift
-spec=""
-for r in "${runs[@]}"; do [[ "${r%%|*}" == "$name" ]] && spec="$r"; done
-if [[ -z "$spec" ]]; then
-  echo "spsa-run.sh: unknown run '$name'; known runs:" >&2; list >&2; exit 2
-fi
+find_run "$name"
 IFS='|' read -r _ seed iterations tc engine params <<< "$spec"
 resume=0
 if [[ "${1:-}" == "--resume" ]]; then resume=1; shift; fi
@@ -45,14 +42,7 @@ match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 cd "$root"  # the engine names its net by a path from the root
 out="out/spsa"; mkdir -p "$out"
 record="$out/$name.jsonl"
-if (( resume )) && [[ ! -e "$record" ]]; then
-  paused="docs/results/spsa/$name.jsonl"
-  if [[ ! -e "$paused" ]]; then
-    echo "spsa-run.sh: --resume: neither $record nor $paused exists" >&2; exit 2
-  fi
-  cp "$paused" "$record"
-  echo "spsa-run.sh: resuming from $paused ($(($(wc -l < "$record") - 1)) iterations)" >&2
-fi
+(( resume )) && restore_paused "$record" "docs/results/spsa/$name.jsonl" iterations
 param_args=()
 for p in $params; do param_args+=(--param "$p"); done
 exec "$match" spsa --engine "$engine" --tc "$tc" "${param_args[@]}" --iterations "$iterations" \

@@ -13,6 +13,7 @@
 # but not the code (docs/strength.md names the snapshot each run used).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+source "$root/scripts/named-runs.sh"
 
 # name | seed | report every | tc | games | engines. A seed belongs to one run: a new run takes a
 # new one (the totals share theirs, 40 at stc and 41 at ltc, so that every total against a
@@ -66,11 +67,7 @@ case "${1:-}" in
   --list) list; exit 0 ;;
 esac
 name="$1"; shift
-spec=""
-for r in "${runs[@]}"; do [[ "${r%%|*}" == "$name" ]] && spec="$r"; done
-if [[ -z "$spec" ]]; then
-  echo "strength-run.sh: unknown run '$name'; known runs:" >&2; list >&2; exit 2
-fi
+find_run "$name"
 IFS='|' read -r _ seed every tc games engines <<< "$spec"
 # A total's test engine plays in process: its name says which commit, and only LOA_MATCH, a
 # snapshot of that commit's loa-match, makes it so (this checkout's build may be another).
@@ -89,14 +86,7 @@ match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 cd "$root"
 out="out/strength"; mkdir -p "$out"
 state="$out/$name.json.state"
-if (( resume )) && [[ ! -e "$state" ]]; then
-  paused="docs/results/strength/$name-paused.state.json"
-  if [[ ! -e "$paused" ]]; then
-    echo "strength-run.sh: --resume: neither $state nor $paused exists" >&2; exit 2
-  fi
-  cp "$paused" "$state"
-  echo "strength-run.sh: resuming from $paused ($(($(wc -l < "$state") - 1)) games)" >&2
-fi
+(( resume )) && restore_paused "$state" "docs/results/strength/$name-paused.state.json" games
 
 # shellcheck disable=SC2086  # $engines is a list of words on purpose
 exec "$match" $engines --tc "$tc" --openings data/openings/balanced-4-8.txt \

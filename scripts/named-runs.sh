@@ -1,0 +1,24 @@
+# Sourced by strength-run.sh and spsa-run.sh: the parts of a table of named runs they share.
+# The caller defines `runs` (rows "name|...") and `list` (prints the known runs).
+
+# find_run NAME: sets spec to NAME's row; an unknown name lists the runs and exits 2.
+find_run() {
+  spec=""
+  local r
+  for r in "${runs[@]}"; do [[ "${r%%|*}" == "$1" ]] && spec="$r"; done
+  if [[ -z "$spec" ]]; then
+    echo "$(basename "$0"): unknown run '$1'; known runs:" >&2; list >&2; exit 2
+  fi
+}
+
+# restore_paused LIVE PAUSED UNIT: unless LIVE exists, starts it from the committed PAUSED (a
+# copy: the committed file is never written by a run).
+restore_paused() {
+  local live="$1" paused="$2" unit="$3"
+  [[ -e "$live" ]] && return 0
+  if [[ ! -e "$paused" ]]; then
+    echo "$(basename "$0"): --resume: neither $live nor $paused exists" >&2; exit 2
+  fi
+  cp "$paused" "$live"
+  echo "$(basename "$0"): resuming from $paused ($(($(wc -l < "$live") - 1)) $unit)" >&2
+}
