@@ -29,7 +29,7 @@ nnue_margins="futility=30:150,ext_futility=50:130,razoring=50:190"
 # The keys the SPSA run net2-spsa ended at (docs/spsa.md), rounded as the engine plays them.
 spsa_keys="lmr_min_depth=2,lmr_min_moves=4,lmr_deep_depth=4,lmr_deep_moves=2,aspiration=27,tm_start=64,tm_max=440,tm_stable=68"
 # The default engine before loa-net-2 and the tuned keys, key by key (what `preset=full` played
-# from 16c2bdc on).
+# from 16c2bdc until row 28 made the candidate below the default).
 default_net1="preset=full,eval=data/nets/loa-net-1.nnue,futility=40:320,ext_futility=50:250,razoring=50:340,lmr_min_depth=3,lmr_min_moves=3,lmr_deep_depth=6,lmr_deep_moves=3,aspiration=50,tm_start=60,tm_max=400,tm_stable=60"
 base_1c6ef5a="name=base-1c6ef5a,cmd=build/baseline-1c6ef5a/build/loa/loa,args=uci,proto=uci"
 runs=(
@@ -55,10 +55,18 @@ runs=(
   # out (loa-net-1, the hce margins, the untuned keys) so that the run stays resumable once the
   # candidate has become `full`: the ltc confirmation that decides the new default.
   "candidate-ltc|82|25|ltc||--test name=net2-tuned,preset=full,eval=data/nets/loa-net-2.nnue,$nnue_margins,$spsa_keys --base name=net1-default,$default_net1"
+  # The default engine since row 28 (loa-net-2, its margins, the tuned keys) against the
+  # hand-written evaluation with its own margins and the same keys: what the net gained at
+  # equal time (docs/evaluation.md).
+  "net2-hce-stc|83|50|stc||--test name=net2,preset=full --base name=hce,preset=full,eval=hce,futility=40:320,ext_futility=50:250,razoring=50:340"
   # The totals of issue #57: the default engine of 16c2bdc (the network) against 1c6ef5a, built
   # by `bash scripts/build-baseline.sh 1c6ef5a`, with LOA_MATCH a snapshot of 16c2bdc's loa-match.
   "total-stc-16c2bdc|40|50|stc|1000|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"
   "total-ltc-16c2bdc|41|25|ltc|600|--test name=head-16c2bdc,preset=full --base $base_1c6ef5a"
+  # The same totals for the default engine since row 28 (loa-net-2, its margins, the SPSA keys:
+  # preset=full of the commit that made them the default, or any later one with the same search).
+  "total-stc-net2|40|50|stc|1000|--test name=head-net2,preset=full --base $base_1c6ef5a"
+  "total-ltc-net2|41|25|ltc|600|--test name=head-net2,preset=full --base $base_1c6ef5a"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }

@@ -366,15 +366,16 @@ const char* const EveryPreset[] = {
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
 };
 
-// The LMR constants SPSA tunes act: two-ply reductions from depth 4 (instead of 6) or after one
-// lmr_min_moves (instead of three) shrink the tree.
+// The LMR constants SPSA tunes act: from the values SPSA started from, two-ply reductions from
+// depth 4 (instead of 6) or after one lmr_min_moves (instead of three) shrink the tree.
 TEST(LoaSearch, TheLmrConstantsAct) {
     std::uint64_t standard = 0, deeper_earlier = 0, sooner = 0;
+    const std::string start = "full,lmr_min_depth=3,lmr_min_moves=3,lmr_deep_depth=6,lmr_deep_moves=3";
     for (std::size_t i = 0; i < 8; ++i) {
         const Position pos = loa::parse_position(loa::BenchPositions[i].text);
-        standard += run("full", pos, 7).stats.nodes;
-        deeper_earlier += run("full,lmr_deep_depth=4", pos, 7).stats.nodes;
-        sooner += run("full,lmr_deep_moves=1", pos, 7).stats.nodes;
+        standard += run(start.c_str(), pos, 7).stats.nodes;
+        deeper_earlier += run((start + ",lmr_deep_depth=4").c_str(), pos, 7).stats.nodes;
+        sooner += run((start + ",lmr_deep_moves=1").c_str(), pos, 7).stats.nodes;
     }
     EXPECT_LT(deeper_earlier, standard);
     EXPECT_LT(sooner, standard);
@@ -395,11 +396,12 @@ TEST(LoaSearch, SelectiveSearchPrunesAndFullIsTheClassicPresetPlusTheFrontier) {
         const auto alternate = run("full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_types=alternate", pos, 6);
         alternate_tries += alternate.stats.multicut_tries;
         if (alternate.stats.multicut_tries != selective.stats.multicut_tries) ++positions_with_other_tries;
-        // `full` is the 8 classic enhancements plus the frontier trio with its standard margins.
+        // `full` is the 8 classic enhancements plus the frontier trio with its standard margins
+        // and the tuned numbers.
         plain_nodes += run("full", pos, 6).stats.nodes;
-        on_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr,futility=on,ext_futility=on,razoring=on,multicut=off", pos, 6).stats.nodes;
+        on_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr+tuned,futility=on,ext_futility=on,razoring=on,multicut=off", pos, 6).stats.nodes;
         off_nodes += run("full,futility=off,ext_futility=off,razoring=off", pos, 6).stats.nodes;
-        classic_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr", pos, 6).stats.nodes;
+        classic_nodes += run("pvs+asp+tt+killers+rhh+caps+null+lmr+tuned", pos, 6).stats.nodes;
         // Node types serve multi-cut alone: without it the scheme changes nothing, not even
         // in the frontier rules, null-move verification or extensions.
         const char* const frontier = "full,futility=40,ext_futility=80,razoring=160,extensions=on,null_verify=on";

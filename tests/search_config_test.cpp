@@ -45,9 +45,18 @@ TEST(SearchConfig, PresetsTurnOnExactlyWhatTheirNameSays) {
     EXPECT_EQ(full.razor_margin, frontier.razor_margin);
     EXPECT_EQ(preset_config("ab+frontier").razor_margin, frontier.razor_margin);
     EXPECT_FALSE(preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr").futility_margin.on());
+    // Without the trio, `full` is the eight classic enhancements with the numbers SPSA tuned.
     SearchConfig full_without_frontier = parse_search_config("full,futility=off,ext_futility=off,razoring=off");
-    full_without_frontier.preset = "pvs+asp+tt+killers+rhh+caps+null+lmr";  // informational only
-    EXPECT_EQ(full_without_frontier, preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr"));
+    full_without_frontier.preset = "pvs+asp+tt+killers+rhh+caps+null+lmr+tuned";  // informational only
+    EXPECT_EQ(full_without_frontier, preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr+tuned"));
+    // `tuned` moves numbers only, and no other preset has them: with the values every preset
+    // starts from written back, pvs+asp+lmr+tuned is pvs+asp+lmr.
+    EXPECT_NE(preset_config("pvs+asp+lmr+tuned"), preset_config("pvs+asp+lmr"));
+    SearchConfig untuned = parse_search_config(
+        "pvs+asp+lmr+tuned,lmr_min_depth=3,lmr_min_moves=3,lmr_deep_depth=6,lmr_deep_moves=3,aspiration=50,tm_start=60,"
+        "tm_max=400,tm_stable=60");
+    untuned.preset = "pvs+asp+lmr";
+    EXPECT_EQ(untuned, preset_config("pvs+asp+lmr"));
     // The horizon treatment is the same in every preset.
     for (const char* p : {"ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full"})
         EXPECT_EQ(preset_config(p).qsearch, preset_config("ab").qsearch) << p;

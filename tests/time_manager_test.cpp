@@ -123,9 +123,11 @@ TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
     EXPECT_NEAR(TimeManager(sudden_death(30'000), 0, TimePolicy::Tournament).optimum_ms(), 1000, 1e-9);
 }
 
-// The tm_* keys move the constants the plans above were written with, and the defaults are them.
+// The tm_* keys move the constants the plans above were written with, and the defaults are them
+// (`full` plays the values SPSA tuned, preset token `tuned`).
 TEST(TimeManager, TuningKeysMoveTheConstants) {
-    EXPECT_EQ(parse_search_config("preset=full").time_tuning, TimeTuning{});
+    EXPECT_EQ(parse_search_config("preset=pvs+tt").time_tuning, TimeTuning{});
+    EXPECT_EQ(parse_search_config("preset=full,tm_start=60,tm_max=400,tm_stable=60").time_tuning, TimeTuning{});
     const TimeTuning tuned = parse_search_config("preset=full,tm_start=50,tm_max=250,tm_stable=80").time_tuning;
     const double left = 60'000;
     TimeManager standard(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);

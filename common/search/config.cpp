@@ -36,15 +36,25 @@ void apply_token(SearchConfig& c, std::string_view token) {
         c.futility_margin = StandardFutility;
         c.ext_futility_margin = StandardExtFutility;
         c.razor_margin = StandardRazoring;
+    } else if (token == "tuned") {
+        // The numbers SPSA tuned on `full` with the network (net2-spsa, docs/spsa.md): LMR's, the
+        // aspiration window and the time manager's. The other presets keep the values they
+        // started from, the struct's defaults.
+        c.lmr_min_depth = 2;
+        c.lmr_min_moves = 4;
+        c.lmr_deep_depth = 4;
+        c.lmr_deep_moves = 2;
+        c.aspiration_window = 27;
+        c.time_tuning = TimeTuning{.start_percent = 64, .max_slice_percent = 440, .stable_percent = 68};
     } else if (token == "full") {
         // The frontier trio joined `full` when its SPRTs accepted (docs/strength.md): +19.4 Elo
-        // at stc, +16.1 at ltc.
-        for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr", "frontier"}) apply_token(c, t);
+        // at stc, +16.1 at ltc; the tuned numbers with loa-net-2 (rows 27 and 28).
+        for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr", "frontier", "tuned"}) apply_token(c, t);
     } else {
         const std::string near = common::nearest_word(
-            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "full", "mcts"});
+            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "tuned", "full", "mcts"});
         throw InputError(fmt::format(
-            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full mcts)",
+            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier tuned full mcts)",
             token, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
     }
 }

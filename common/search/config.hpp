@@ -51,13 +51,16 @@ struct TaperedMargin {
 };
 
 // What `on` means for the frontier margins (opening:endgame): the least tapered margins that
-// cover 99% of the nodes of every band of pieces in `loa-match margins` on
-// data/margins/positions.txt (docs/strength.md). One quiet move lifts a node by about 40 in the
-// opening and 200-300 in a sparse endgame, so one fixed margin is too wide early and too
-// narrow late.
-inline constexpr TaperedMargin StandardFutility{40, 320};
-inline constexpr TaperedMargin StandardExtFutility{50, 250};
-inline constexpr TaperedMargin StandardRazoring{50, 340};
+// cover 99% of the nodes of every band of pieces in `loa-match margins --eval nnue` on
+// data/margins/positions.txt (docs/results/margins/evals/margins-nnue.txt, measured with
+// loa-net-1; SPSA and the SPRTs played them with loa-net-2). The best quiet move's lift at the
+// 99th percentile grows from about 30 with 21-24 pieces to about 100 with 9-12, so one fixed
+// margin is too wide early and too narrow late. The hand-written evaluation swings further: its
+// margins, measured the same way, are 40:320, 50:250 and 50:340 (spell them out beside
+// eval=hce).
+inline constexpr TaperedMargin StandardFutility{30, 150};
+inline constexpr TaperedMargin StandardExtFutility{50, 130};
+inline constexpr TaperedMargin StandardRazoring{50, 190};
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
