@@ -48,6 +48,9 @@ runs=(
   # The connectivity inputs (loa-net-2-conn: loa-net-2's data and settings, and the 8 inputs)
   # against loa-net-2 itself: what the inputs are worth at equal time, their cost included.
   "conn-stc|79|50|stc||--test name=net2-conn,preset=full,eval=data/nets/loa-net-2-conn.nnue --base name=net2,preset=full,eval=data/nets/loa-net-2.nnue"
+  # loa-net-3 (2.3 times loa-net-2's data, played by the default engine since row 28) against
+  # loa-net-2, both the default engine otherwise (its margins and the tuned keys of `full`).
+  "net3-stc|84|50|stc||--test name=net3,preset=full,eval=data/nets/loa-net-3.nnue --base name=net2,preset=full,eval=data/nets/loa-net-2.nnue"
   # The SPSA result of net2-spsa (scripts/spsa-run.sh, docs/spsa.md) on the engine it tuned:
   # loa-net-2 with the network's margins, tuned keys against untuned.
   "spsa-stc|81|50|stc||--test name=net2-spsa,preset=full,eval=data/nets/loa-net-2.nnue,$nnue_margins,$spsa_keys --base name=net2m,preset=full,eval=data/nets/loa-net-2.nnue,$nnue_margins"
