@@ -1,5 +1,6 @@
 #include "matches/engine_spec.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -29,6 +30,67 @@ bool key_is_known(search::SearchConfig& probe, std::string_view key, std::string
     }
 }
 
+// The UCI options of `loa uci` (loa/engine/session.cpp) that mean nothing to an engine the
+// runner plays in its own process, with why: refused, never dropped without a word.
+const std::vector<std::pair<std::string, std::string>> OptionsWithoutMeaningHere = {
+    {"rules", "the rules are the match's: --rules"},
+    {"ponder", "engines in process do not ponder"},
+};
+
+// An option.NAME=VALUE of an in-process engine, applied as `loa uci` applies `setoption`.
+void apply_builtin_option(EngineSpec& spec, const std::string& raw_name, const std::string& value) {
+    const std::string name = common::lowercase(raw_name);
+    const std::string id = fmt::format("engine '{}': option.{}", spec.name, raw_name);
+    auto whole_number = [&](int low, int high) {
+        const auto v = common::parse_int(value);
+        if (!v || *v < low || *v > high) throw InputError(fmt::format("{}: needs a whole number {}..{}, not '{}'", id, low, high, value));
+        return *v;
+    };
+    if (name == "hash") {  // the main table: the transposition table, or MCTS's tree
+        const int mb = whole_number(1, 65536);
+        spec.config.tt = true;
+        spec.config.tt_mb = mb;
+        spec.config.mcts.tree_mb = mb;
+    } else if (name == "multipv") {
+        spec.multipv = whole_number(1, 64);
+    } else if (name == "moveoverhead" || name == "move overhead") {
+        spec.move_overhead_ms = whole_number(0, 5000);
+    } else if (name == "eval" || name == "weights" || name == "evalfile") {
+        spec.eval = value.empty() || value == "<empty>" ? std::string("nnue") : value;
+    } else if (name == "rps") {
+        spec.rps = value == "<empty>" ? std::string() : value;
+    } else if (name == "variant" || name == "preset") {
+        try {
+            spec.config = search::parse_search_config(name == "preset" ? "preset=" + value : value);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: {}", id, e.what()));
+        }
+    } else if (const auto it = std::find_if(OptionsWithoutMeaningHere.begin(), OptionsWithoutMeaningHere.end(),
+                                            [&](const auto& o) { return o.first == name; });
+               it != OptionsWithoutMeaningHere.end()) {
+        throw InputError(fmt::format("{}: not an option of an engine in process ({})", id, it->second));
+    } else {
+        bool known = false;
+        try {
+            known = search::apply_search_option(spec.config, name, value);
+        } catch (const InputError& e) {
+            throw InputError(fmt::format("{}: {}", id, e.what()));
+        }
+        if (!known) {
+            std::vector<std::string> names = {"Hash", "Threads", "MultiPV", "MoveOverhead", "Eval", "Rps", "Variant"};
+            for (std::string& key : search::search_key_names()) names.push_back(std::move(key));
+            std::vector<std::string> lowered;
+            for (const std::string& n : names) lowered.push_back(common::lowercase(n));
+            const std::string near = common::nearest_word(name, lowered);
+            std::string meant;
+            for (std::size_t i = 0; i < names.size(); ++i)
+                if (lowered[i] == near) meant = names[i];
+            throw InputError(fmt::format("{}: no such option of this engine{} (its options: loa uci, then uci)", id,
+                                         meant.empty() ? "" : fmt::format("; did you mean 'option.{}'?", meant)));
+        }
+    }
+}
+
 }  // namespace
 
 std::optional<TimeControl> named_time_control(std::string_view name) {
@@ -40,10 +102,18 @@ std::optional<TimeControl> named_time_control(std::string_view name) {
 TimeControl parse_time_control(std::string_view text, const std::string& context) {
     if (const auto named = named_time_control(text)) return *named;
     const auto plus = text.find('+');
-    const auto base = common::parse_double(text.substr(0, plus));
+    // BASE is seconds, or minutes:seconds as cutechess writes it (tc=1:30+1 is 90 s + 1 s).
+    const std::string_view base_text = text.substr(0, plus);
+    std::optional<double> base = common::parse_double(base_text);
+    if (const auto colon = base_text.find(':'); colon != std::string_view::npos) {
+        const auto minutes = common::parse_int(base_text.substr(0, colon));
+        const auto seconds = common::parse_double(base_text.substr(colon + 1));
+        base = minutes && *minutes >= 0 && seconds && *seconds >= 0 && *seconds < 60 ? std::optional(60.0 * *minutes + *seconds)
+                                                                                   : std::nullopt;
+    }
     const auto increment = plus == std::string_view::npos ? std::optional<double>(0) : common::parse_double(text.substr(plus + 1));
     if (!base || !increment || !(*base > 0) || !(*increment >= 0) || !std::isfinite(*base) || !std::isfinite(*increment))
-        throw InputError(fmt::format("{}: tc must be stc, ltc or BASE+INC in seconds (BASE > 0), not '{}'", context, text));
+        throw InputError(fmt::format("{}: tc must be stc, ltc or BASE+INC in seconds (BASE > 0; or M:SS+INC), not '{}'", context, text));
     return TimeControl{1000 * *base, 1000 * *increment};
 }
 
@@ -139,6 +209,8 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     } catch (const InputError& e) {
         throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
     }
+    if (!spec.external())
+        for (const auto& [name, value] : spec.options) apply_builtin_option(spec, name, value);
     if (spec.config.erps && spec.rps.empty())
         throw InputError(fmt::format("engine '{}': erps=on needs rps=FILE (realization probabilities from loa-match learn-rps)", spec.name));
     const bool mcts_knowledge = spec.config.algorithm == search::Algorithm::Mcts &&

@@ -4,8 +4,11 @@
 // (full = hce|nnue|hand|concentration|simple|material|FILE.json|FILE.nnue: docs/nnue.md), weights (= eval=FILE.json), rps (FILE.json: realization
 // probabilities for erps=on, from loa-match learn-rps); every other key is a
 // search-config key (see `loa variants`).
+// option.NAME=VALUE: for an in-process engine, one of the UCI options `loa uci` offers (Hash,
+// Threads, MultiPV, Eval, Rps, Variant, MoveOverhead and every search key; names
+// case-insensitive), applied as `loa uci` applies it; any other name is refused.
 // External engines: cmd=PROGRAM, args="a b" (space-separated), proto=uci|gtp, option.NAME=VALUE
-// (sent as setoption / set_option), timeout=SECONDS for a move without a clock (default 60),
+// (sent as setoption / set_option; a refusal stops the run before its first game), timeout=SECONDS for a move without a clock (default 60),
 // position=auto|startpos|fen: how UCI engines are told the game (auto: `position startpos
 // moves ...` when the game starts from the standard position, as cutechess and fastchess do,
 // else `position fen <position> moves ...`; startpos: never a FEN, and openings that start
@@ -38,6 +41,10 @@ struct EngineSpec {
     std::string rps;  // realization probabilities (learn-rps JSON) for erps=on
     int depth = 0;
     std::uint64_t nodes = 0;
+    // In process, the engine's UCI options given as option.NAME=VALUE (Hash, Threads, Eval, ...,
+    // every search key) set what `loa uci` sets; these two have no search key of their own.
+    int multipv = 1;               // MultiPV: the move is the best of N lines searched
+    double move_overhead_ms = 0;   // MoveOverhead: kept back from the clock each move
     double move_time_ms = 0;
     std::optional<TimeControl> time_control;
 

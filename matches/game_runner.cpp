@@ -63,7 +63,13 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         const int side = loa::index(us);
         Player& player = *players[side];
         const auto start = std::chrono::steady_clock::now();
-        const MoveChoice choice = player.choose(game, clocks[side]);
+        ClockState clock = clocks[side];
+        if (players[1 - side]->spec().time_control) {
+            clock.opponent_on_clock = true;
+            clock.opponent_remaining_ms = clocks[1 - side].remaining_ms;
+            clock.opponent_increment_ms = clocks[1 - side].increment_ms;
+        }
+        const MoveChoice choice = player.choose(game, clock);
         const double call_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const double used = choice.clock_ms >= 0 ? choice.clock_ms : call_ms;
         (us == loa::Colour::Black ? record.black_ms : record.white_ms) += used;
@@ -82,6 +88,13 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
         }
         if (!choice.failure.empty()) {
             finish(loa::win_for(~us), fmt::format("{} loses: {}", loa::colour_name(us), choice.failure), false);
+            break;
+        }
+        // A fixed time a move (st=) is a limit too (after a failure, which says more): an answer later than it by more than the
+        // margin loses on time, as a clock that falls would.
+        if (const double st = player.spec().move_time_ms; st > 0 && used > st + adjudication.time_margin_ms) {
+            finish(loa::win_for(~us), fmt::format("{} loses on time ({:.0f} ms for a move of {:.0f} ms)", loa::colour_name(us), used, st),
+                   false);
             break;
         }
         if (!loa::is_legal(game.position(), choice.move)) {

@@ -80,6 +80,9 @@ struct GameInPlay {
 
 struct MatchCallbacks {
     std::function<void(const GameRecord&, const PairingStats&)> on_game;  // under the result lock
+    // When a game begins (its 0-based number, White's name, Black's), under the result lock:
+    // the "Started game" lines of cutechess-cli's and fastchess's output.
+    std::function<void(int, const std::string&, const std::string&)> on_start;
     // Raised (by a signal handler) to stop the run: the moves being chosen end at once, the
     // games in play are dropped, engines are stopped; the state so far can be resumed.
     const std::atomic<bool>* interrupt = nullptr;

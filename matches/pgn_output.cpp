@@ -55,7 +55,7 @@ bool same_game_as_read(std::string_view chunk, const std::vector<GameRecord>& sa
 // Whether what follows `offset` in `path` is records of `saved` only: each as written with
 // `event` (or, by an earlier version of the writer, the same game: same_game_as_read), whole,
 // but the last, which may be cut short (a kill while it was written); one newline may come
-// first (append_pgn's separator).
+// first, or two (append_pgn's separator).
 bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const std::vector<GameRecord>& saved,
                            const std::string& event) {
     std::string tail;
@@ -67,7 +67,7 @@ bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const
     std::vector<std::string> written;
     for (const GameRecord& g : saved) written.push_back(records_text({g}, event));
     // The records, each from its Event tag to the next one's.
-    std::size_t at = tail.starts_with('\n') ? 1 : 0;
+    std::size_t at = tail.starts_with("\n\n") ? 2 : tail.starts_with('\n') ? 1 : 0;
     while (at < tail.size()) {
         if (tail.compare(at, 7, "[Event ") != 0) return false;
         const std::size_t next = tail.find("\n[Event ", at);
@@ -175,15 +175,21 @@ void append_pgn(const std::string& path, std::string_view records) {
         replace_file(path, records);  // written in place (a device, a FIFO with a reader)
         return;
     }
-    bool ends_a_line = true;
+    // A record follows the one before after a blank line (PGN's export format, 8.2.4): a file
+    // that ends with one newline (a user's, or one cut short) gets one more, a file that ends
+    // mid-line gets two. A reader then sees this record's tags as a record of its own.
+    int newlines_at_end = 2;  // an empty file needs none
     if (const std::uintmax_t size = size_of(path); size > 0) {
         std::ifstream in(path, std::ios::binary);
-        in.seekg(static_cast<std::streamoff>(size - 1));
-        ends_a_line = in.get() == '\n';
+        const std::uintmax_t tail = std::min<std::uintmax_t>(size, 2);
+        in.seekg(static_cast<std::streamoff>(size - tail));
+        std::string last(tail, ' ');
+        in.read(last.data(), static_cast<std::streamsize>(tail));
+        newlines_at_end = last.ends_with("\n\n") || (size == 1 && last == "\n") ? 2 : last.ends_with('\n') ? 1 : 0;
     }
     std::string text;
-    text.reserve(records.size() + 1);
-    if (!ends_a_line) text.push_back('\n');
+    text.reserve(records.size() + 2);
+    text.append(static_cast<std::size_t>(2 - newlines_at_end), '\n');
     text.append(records);
     append_to_file(path, text);
 }

@@ -32,20 +32,21 @@ MoveChoice InProcessPlayer::choose(const loa::Game& game, const ClockState& cloc
     std::optional<search::TimeManager> time;
     if (spec_.move_time_ms <= 0 && spec_.time_control) {
         // Sudden death with increment, the engine's own time manager (classic or tournament);
-        // no protocol overhead in process.
+        // no protocol overhead in process unless option.MoveOverhead asks for one.
         search::ClockLimits c;
         // After an overrun within the margin the clock is below zero; to the time manager a
         // negative time means "no clock", which would search without a limit.
         c.time_left_ms = std::max(0.0, clock.remaining_ms);
         c.increment_ms = clock.increment_ms;
         c.expected_moves_left = loa::expected_moves_left(game);
-        time.emplace(c, 0.0, spec_.config.timeman, spec_.config.time_tuning);
+        time.emplace(c, spec_.move_overhead_ms, spec_.config.timeman, spec_.config.time_tuning);
         limits.timer = &*time;
     }
     limits.game_plies_left = loa::plies_until_limit(game);
     limits.stop = interrupt_;
     const auto history = loa::search_history(game);
-    const auto result = searcher_.search(game.position(), limits, history);
+    // MultiPV N (option.MultiPV): the move is the best of N lines, as `loa uci` plays it.
+    const auto result = searcher_.search_lines(game.position(), limits, history, spec_.multipv, {});
     MoveChoice choice;
     choice.move = result.best_move;
     choice.score = result.score;
@@ -87,6 +88,16 @@ int parse_uci_score(const std::string& info, int previous) {
     return previous;
 }
 
+// How UCI engines refuse a `setoption`: Stockfish says "No such option: X", others (this
+// program among them) "info string error: ..." or "Unknown option".
+bool refuses_option(const std::string& line) {
+    const std::string said = common::lowercase(line);
+    if (said.find("no such option") != std::string::npos || said.find("unknown option") != std::string::npos) return true;
+    return said.starts_with("info string") &&
+           (said.find("error") != std::string::npos || said.find("invalid") != std::string::npos ||
+            said.find("refused") != std::string::npos);
+}
+
 // GTP times are in seconds. Whole seconds print as integers (what GTP engines expect);
 // fractions keep milliseconds, so a control under a second is not sent as 0.
 std::string gtp_seconds(double ms) {
@@ -98,6 +109,19 @@ std::string gtp_seconds(double ms) {
 }
 
 }  // namespace
+
+std::string uci_clocks(bool black_to_move, const ClockState& clock) {
+    // Both clocks, in the order cutechess and fastchess send them; an opponent off the clock
+    // (a depth or node limit) has no time to send.
+    const double own = std::max(0.0, clock.remaining_ms), theirs = std::max(0.0, clock.opponent_remaining_ms);
+    if (!clock.opponent_on_clock)
+        return black_to_move ? fmt::format(" btime {:.0f} binc {:.0f}", own, clock.increment_ms)
+                             : fmt::format(" wtime {:.0f} winc {:.0f}", own, clock.increment_ms);
+    const double white = black_to_move ? theirs : own, black = black_to_move ? own : theirs;
+    const double white_inc = black_to_move ? clock.opponent_increment_ms : clock.increment_ms;
+    const double black_inc = black_to_move ? clock.increment_ms : clock.opponent_increment_ms;
+    return fmt::format(" wtime {:.0f} btime {:.0f} winc {:.0f} binc {:.0f}", white, black, white_inc, black_inc);
+}
 
 std::string uci_position(PositionCommand how, const loa::Game& game) {
     std::string moves;
@@ -120,7 +144,19 @@ void ExternalPlayer::start() {
     if (spec_.proto == "uci") {
         process_->write_line("uci");
         if (!expect("uciok", StartupTimeoutMs)) throw common::InputError(who + ": no 'uciok' after 'uci'");
-        for (const auto& [name, value] : spec_.options) process_->write_line(fmt::format("setoption name {} value {}", name, value));
+        // Each option is followed by isready, so that what the engine says before readyok is
+        // its answer to that option: a refusal stops the run before its first game (an
+        // experiment played with other settings than asked for measures the wrong thing).
+        for (const auto& [name, value] : spec_.options) {
+            process_->write_line(fmt::format("setoption name {} value {}", name, value));
+            process_->write_line("isready");
+            std::vector<std::string> said;
+            if (!expect("readyok", ReadyTimeoutMs, &said))
+                throw common::InputError(fmt::format("{}: no 'readyok' after 'setoption name {}'", who, name));
+            for (const std::string& line : said)
+                if (refuses_option(line))
+                    throw common::InputError(fmt::format("{} refused option.{}={}: {}", who, name, value, common::excerpt(line)));
+        }
         process_->write_line("isready");
         if (!expect("readyok", ReadyTimeoutMs)) throw common::InputError(who + ": no 'readyok' after 'isready'");
     } else {
@@ -144,7 +180,7 @@ std::optional<std::string> ExternalPlayer::read_line(double timeout_ms) {
     }
 }
 
-std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, double timeout_ms) {
+std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, double timeout_ms, std::vector<std::string>* before) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(static_cast<long long>(timeout_ms * 1000));
     for (;;) {
         const double left = std::chrono::duration<double, std::milli>(deadline - std::chrono::steady_clock::now()).count();
@@ -152,6 +188,7 @@ std::optional<std::string> ExternalPlayer::expect(const std::string& prefix, dou
         if (!line) return std::nullopt;
         if (line->starts_with(prefix)) return line;
         last_info_ = *line;
+        if (before && before->size() < 100) before->push_back(*line);
     }
 }
 
@@ -221,9 +258,7 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
         if (spec_.depth) go += fmt::format(" depth {}", spec_.depth);
         if (spec_.nodes) go += fmt::format(" nodes {}", spec_.nodes);
         if (spec_.move_time_ms > 0) go += fmt::format(" movetime {:.0f}", spec_.move_time_ms);
-        if (spec_.time_control)
-            go += fmt::format(" {} {:.0f} {} {:.0f}", black ? "btime" : "wtime", std::max(0.0, clock.remaining_ms),
-                              black ? "binc" : "winc", clock.increment_ms);
+        if (spec_.time_control) go += uci_clocks(black, clock);
         last_info_.clear();
         const search::Stopwatch asked;
         process_->write_line(go);
@@ -247,6 +282,9 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
             gtp(fmt::format("time_settings {} {}", gtp_seconds(spec_.time_control->base_ms), gtp_seconds(spec_.time_control->increment_ms)),
                 ReadyTimeoutMs);
             gtp(fmt::format("time_left {} {}", colour, gtp_seconds(std::max(0.0, clock.remaining_ms))), ReadyTimeoutMs);
+            if (clock.opponent_on_clock)  // both clocks, as GTP controllers send them
+                gtp(fmt::format("time_left {} {}", black ? "w" : "b", gtp_seconds(std::max(0.0, clock.opponent_remaining_ms))),
+                    ReadyTimeoutMs);
         }
         const search::Stopwatch asked;
         const auto answer = gtp(fmt::format("genmove {}", colour), timeout);
@@ -257,6 +295,9 @@ MoveChoice ExternalPlayer::choose(const loa::Game& game, const ClockState& clock
     MoveChoice choice;
     choice.score = score;
     choice.clock_ms = thought_ms;
+    // A fixed time a move is the move's hard limit: a later answer is an overshoot, and past the
+    // runner's margin a loss on time (game_runner.cpp), as for the engines in process.
+    if (spec_.move_time_ms > 0) choice.hard_limit_ms = spec_.move_time_ms;
     // Engines that know no pass (LinesOfActionBot says "(none)") when passing is the only move.
     if ((move_text == "(none)" || move_text == "0000" || move_text == "none") && !loa::has_real_move(pos)) move_text = "pass";
     try {

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/variant_searcher.hpp"
 #include "loa/game.hpp"
@@ -27,11 +28,16 @@ struct MoveChoice {
     std::string failure;       // set when the engine crashed, hung or broke the protocol
 };
 
-// Time the runner's clock gives the side to move.
+// Time the runner's clock gives the side to move, and what the opponent's clock shows: UCI's
+// `go` carries both clocks (wtime and btime), as cutechess and fastchess send them, and an
+// engine may plan with the opponent's time.
 struct ClockState {
     double remaining_ms = 0;  // with a time control; below zero after an overrun the margin allowed
     double increment_ms = 0;
     double margin_ms = 0;     // how far below zero the runner lets the clock go before the flag falls
+    bool opponent_on_clock = false;  // false: the opponent plays by depth, nodes or time a move
+    double opponent_remaining_ms = 0;
+    double opponent_increment_ms = 0;
 };
 
 class Player {
@@ -61,6 +67,9 @@ private:
     common::VariantSearcher<loa::SearchGame> searcher_;
 };
 
+// The clocks of a UCI `go` (" wtime W btime B winc I binc I", each clock that runs).
+std::string uci_clocks(bool black_to_move, const ClockState& clock);
+
 // The UCI `position` command for a game (see EngineSpec::position_command).
 std::string uci_position(PositionCommand how, const loa::Game& game);
 
@@ -78,7 +87,8 @@ private:
     void start();
     std::optional<std::string> read_line(double timeout_ms);
     std::string no_answer(const char* otherwise);  // why a move did not come: interrupt, crash or `otherwise`  // nullopt: timeout, end of output or interrupt
-    std::optional<std::string> expect(const std::string& prefix, double timeout_ms);  // UCI
+    // UCI: reads up to the line that starts with `prefix`; the lines before it go to `before`.
+    std::optional<std::string> expect(const std::string& prefix, double timeout_ms, std::vector<std::string>* before = nullptr);
     std::optional<std::string> gtp(const std::string& command, double timeout_ms);    // "= x" -> "x"
     MoveChoice fail(std::string why);
 

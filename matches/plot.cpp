@@ -1,10 +1,13 @@
 #include "matches/plot.hpp"
 
 #include <spawn.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -12,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/text.hpp"
 #include "matches/checked_file.hpp"
 
 extern "C" char** environ;  // (unistd.h declares it only with _GNU_SOURCE)
@@ -19,6 +23,27 @@ extern "C" char** environ;  // (unistd.h declares it only with _GNU_SOURCE)
 namespace matches {
 
 namespace {
+
+// The first bytes of the files a plot writes beside its picture: what marks them as ours, so
+// that a file of the same name that is not (a user's notes.png.dat) is never replaced.
+constexpr std::string_view PlotDataMark = "# loa-match plot data: ";
+constexpr std::string_view PlotScriptMark = "# loa-match plot script\n";
+constexpr std::string_view PngSignature = "\x89PNG\r\n\x1a\n";
+
+std::string first_bytes(const std::string& path, std::size_t n) {
+    std::ifstream in(path, std::ios::binary);
+    std::string head(n, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(n));
+    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
+    return head;
+}
+
+bool gnuplot_on_path() {
+    const char* path = std::getenv("PATH");
+    for (const std::string_view dir : common::split(path ? path : "", ':'))
+        if (!dir.empty() && ::access((std::string(dir) + "/gnuplot").c_str(), X_OK) == 0) return true;
+    return false;
+}
 
 // Several pairings (a gauntlet, an ablation): one row per pairing, its Elo with the 95%
 // interval of the summary (pentanomial when there are pairs), so that the pairings compare at a
@@ -29,7 +54,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
     const std::string data_path = png_path + ".dat";
     {
         std::ostringstream data;
-        data << "# row elo elo_low elo_high games label\n";
+        data << PlotDataMark << "row elo elo_low elo_high games label\n";
         int row = 0;
         for (auto it = r.pairings.rbegin(); it != r.pairings.rend(); ++it) {  // the first pairing on top
             const EloEstimate e = it->pairs.pairs() ? estimate(it->pairs, it->games) : estimate(it->games);
@@ -48,7 +73,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
     {
         std::ostringstream gp;
         const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
-        gp << "set terminal pngcairo noenhanced size 900," << height << " font 'sans,10'\n";
+        gp << PlotScriptMark << "set terminal pngcairo noenhanced size 900," << height << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         gp << (gauntlet ? "set title 'Elo of each engine against the base, with 95% interval'\n"
                         : "set title 'Elo of the first engine of each pairing, with 95% interval'\n")
@@ -64,7 +89,39 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
 
 }  // namespace
 
+void check_plot_outputs(const std::string& png_path) {
+    const auto refuse = [&](const std::string& path, const std::string& why) {
+        return common::InputError(fmt::format("--plot '{}': {} {}; it is left as it is (choose another --plot)", png_path, path, why));
+    };
+    // The plots of earlier versions began without the mark: theirs are recognised too.
+    const std::vector<std::string_view> picture = {PngSignature}, data = {PlotDataMark, "# games elo ", "# row elo "},
+                                        script = {PlotScriptMark, "set terminal pngcairo "};
+    const std::pair<std::string, const std::vector<std::string_view>*> outputs[] = {
+        {png_path, &picture}, {png_path + ".dat", &data}, {png_path + ".gp", &script}};
+    for (const auto& [path, marks] : outputs) {
+        std::error_code error;
+        const auto status = std::filesystem::symlink_status(path, error);
+        if (std::filesystem::exists(status)) {
+            if (std::filesystem::is_symlink(status)) throw refuse(path, "is a symbolic link");
+            if (!std::filesystem::is_regular_file(status)) throw refuse(path, "is not a regular file");
+            // A file that is not a picture or a plot's own file is a user's: never replaced.
+            const std::string head = first_bytes(path, 64);
+            const bool ours = std::any_of(marks->begin(), marks->end(), [&](std::string_view m) { return head.starts_with(m); });
+            if (std::filesystem::file_size(path, error) > 0 && !ours)
+                throw refuse(path, marks == &picture ? "is not a PNG picture" : "was not written by a loa-match plot");
+        }
+        const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+        const std::filesystem::path dir = parent.empty() ? std::filesystem::path(".") : parent;
+        if (!std::filesystem::is_directory(dir, error))
+            throw refuse(path, fmt::format("cannot be written: no directory '{}'", dir.string()));
+        if (::access(dir.c_str(), W_OK) != 0)
+            throw refuse(path, fmt::format("cannot be written: directory '{}' is not writable", dir.string()));
+    }
+    if (!gnuplot_on_path()) throw common::InputError("--plot: gnuplot is not installed (apt-get install gnuplot-nox)");
+}
+
 void write_plot(const MatchSettings& s, const MatchResult& r, const std::string& png_path) {
+    check_plot_outputs(png_path);  // again: the files may have changed during the run
     if (r.pairings.empty() || r.games.empty()) throw common::InputError("plot: no games to plot");
     if (r.pairings.size() > 1) return write_pairings_plot(s, r, png_path);
     const PairingStats& first = r.pairings.front();
@@ -78,7 +135,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
         // the run reported at game N. The games are replayed in the order the run counted them
         // (the JSON's counting_order), the order its SPRT decided in; without one (merged
         // shards), in schedule order.
-        data << "# games elo elo_low elo_high llr   (after each whole game pair; games replayed in "
+        data << PlotDataMark << "games elo elo_low elo_high llr   (after each whole game pair; games replayed in "
              << (r.counting_order.empty() ? "schedule order" : "the order the run counted them") << ")\n";
         std::map<int, const GameRecord*> by_index;
         for (const GameRecord& g : r.games) by_index[g.index] = &g;
@@ -108,7 +165,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
     const std::string script_path = png_path + ".gp";
     {
         std::ostringstream gp;
-        gp << "set terminal pngcairo noenhanced size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
+        gp << PlotScriptMark << "set terminal pngcairo noenhanced size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         if (s.sprt) gp << "set multiplot layout 2,1\n";
         gp << "set title "

@@ -1,5 +1,6 @@
 #include "matches/records.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -20,6 +21,25 @@ std::string escape(const std::string& s) {
         if (c == '"' || c == '\\') out += '\\';
         out += static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
     }
+    return out;
+}
+
+// PGN's Termination tag takes one of its own words (standard, 9.8.1); the runner's reason
+// ("white loses on time", "black wins by connection") goes into the comment before the result.
+std::string pgn_termination(const GameRecord& r) {
+    if (r.outcome == loa::Outcome::Ongoing) return "unterminated";
+    if (r.rules_ending) return "normal";
+    const auto says = [&](const char* words) { return r.termination.find(words) != std::string::npos; };
+    if (says("on time")) return "time forfeit";
+    if (says("illegal move")) return "rules infraction";
+    if (says("(adjudicated)")) return "adjudication";
+    return "abandoned";  // a crash, a hang, a protocol error: the engine stopped playing
+}
+
+// A brace comment ends at the first '}': one in the text would end it early.
+std::string comment_text(const std::string& s) {
+    std::string out = escape(s);
+    std::replace(out.begin(), out.end(), '}', ')');
     return out;
 }
 
@@ -51,7 +71,7 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
         tag("WhiteLimit", r.white_limit);
     }
     tag("Opening", r.opening);
-    tag("Termination", r.termination);
+    tag("Termination", pgn_termination(r));
     tag("PlyCount", std::to_string(r.moves.size()));
     if (!r.rules.empty()) tag("Rules", r.rules);
     out << '\n';
@@ -78,6 +98,7 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
         emit(loa::move_to_text(r.moves[i]));
         if (static_cast<int>(i) + 1 == r.opening_plies) emit("{end of opening}");
     }
+    if (!r.termination.empty() && r.outcome != loa::Outcome::Ongoing) emit(fmt::format("{{{}}}", comment_text(r.termination)));
     emit(r.result_text());
     out << line << "\n\n";
 }
@@ -104,8 +125,10 @@ std::vector<ParsedRecord> read_records(std::istream& in) {
             try {
                 const loa::MoveText parsed = loa::parse_movetext(movetext);
                 for (const std::string_view m : parsed.moves) current.moves.emplace_back(m);
-                for (const auto& [before, text] : parsed.comments)
+                for (const auto& [before, text] : parsed.comments) {
                     if (common::trim(text) == "end of opening") current.opening_plies = static_cast<int>(before);
+                    else if (before == parsed.moves.size()) current.reason = std::string(common::trim(text));
+                }
             } catch (const common::InputError& e) {
                 throw common::InputError(fmt::format("records: the moves from line {}: {}", movetext_line, e.what()));
             }

@@ -5,6 +5,8 @@
 //   [SetUp "1"] [FEN "<position text>"] only when the game does not start from the standard start
 //   [TimeControl "5+0.05"] (a clock both share), else "-" or "?" and [BlackLimit] [WhiteLimit]
 //   [Opening] [Termination] [PlyCount], and [Rules] when the record says its rule set
+// Termination is PGN's word (normal, time forfeit, rules infraction, adjudication, abandoned);
+// the runner's own reason ("white loses on time") is the comment before the result.
 // Result follows PGN's convention on the White/Black tags, so Ordo and BayesElo read it.
 #pragma once
 
@@ -29,6 +31,7 @@ struct ParsedRecord {
     std::map<std::string, std::string> tags;
     std::vector<std::string> moves;
     int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
+    std::string reason;      // the comment after the last move: how the game ended, in words
     // The position the game starts from: the FEN tag (with SetUp "1"), the Position tag of
     // records written before FEN, or the standard start.
     std::string start_text() const;

@@ -130,6 +130,11 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
         out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>8}\n", "", "wins", "draws", "losses", "score");
         out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>7.1f}%\n", name(s, p.first), p.games.wins, p.games.draws,
                            p.games.losses, 100 * p.games.score());
+        if (p.pairs.pairs() == 0) {
+            // One game says nothing of a difference: the estimates need a whole pair.
+            out += "  no game pair finished yet: no Elo, nElo or LOS\n";
+            continue;
+        }
         out += fmt::format("  Elo difference {} (95% interval {} to {}), nElo {:+.1f} +- {:.1f}\n", signed_elo(e.elo),
                            signed_elo(e.elo_low), signed_elo(e.elo_high), e.normalized_elo, e.nelo_error);
         out += fmt::format("  LOS {:.1f}%, draw ratio {:.1f}%\n", 100 * e.los, 100 * e.draw_ratio);

@@ -118,6 +118,10 @@ private:
                 on_move = [&, index = 2 * job.global_pair + game](const loa::Game& g) {
                     callbacks_.on_move({worker, index, black.spec().name, white.spec().name, &g});
                 };
+            if (callbacks_.on_start) {
+                const std::lock_guard guard(lock_);
+                callbacks_.on_start(2 * job.global_pair + game, white.spec().name, black.spec().name);
+            }
             GameRecord record = play_game(black, white, opening, s_.rules, s_.adjudication, on_move);
             record.pair = job.global_pair;
             record.index = 2 * job.global_pair + game;

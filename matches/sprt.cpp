@@ -120,8 +120,14 @@ SprtSettings parse_sprt(const std::string& spec) {
         }
         if (value.empty() && common::parse_double(key))
             throw common::InputError(fmt::format("sprt: name the bounds: elo0=...,elo1=... (e.g. --sprt elo0=0,elo1=10), not '{}'", spec));
+        if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta") {
+            const std::string near = common::nearest_word(key, {"elo0", "elo1", "alpha", "beta", "model"});
+            throw common::InputError(fmt::format("sprt: unknown key '{}'{} (--sprt elo0=0,elo1=10,alpha=0.05,beta=0.05,model=normalized)",
+                                                 key, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+        }
         const auto parsed = common::parse_double(value);
-        if (!parsed) throw common::InputError(fmt::format("sprt: '{}' needs a number, not '{}'", key, value));
+        if (!parsed || !std::isfinite(*parsed))
+            throw common::InputError(fmt::format("sprt: {} needs a number ({}=10), not '{}'", key, key, value));
         const double v = *parsed;
         if (key == "elo0") s.elo0 = v;
         else if (key == "elo1") s.elo1 = v;

@@ -73,6 +73,10 @@ snapshot mistake.illegal-move loa analyze --moves "b1-d9" --depth 1
 snapshot mistake.missing-openings loa-match --engine name=a,nodes=100 --engine name=b,nodes=100 --openings no-such-file.txt
 snapshot mistake.perft-depth loa perft --depth 0
 snapshot mistake.rules-name loa analyze --rules olympic --depth 1
+snapshot mistake.long-option-spelling loa-match --gmaes 2
+snapshot mistake.long-option-spelling-loa loa analyze --dpeth 5
+snapshot mistake.sprt-number loa-match --engine name=a,nodes=100 --engine name=b,nodes=100 --sprt elo0=foo,elo1=10
+snapshot mistake.games-number loa-match --games many
 
 if [ "$update" = 1 ]; then
   # Snapshots of commands that no longer exist would be kept for ever otherwise.

@@ -41,6 +41,7 @@ TEST(FastchessArgs, AMatchWithEachRoundsRepeatAndOutputsIsOurs) {
     ASSERT_TRUE(uses_fastchess_options(in));
     const Args expected = {"loa-match", "-j",       "2",      "--pgn",   "out.pgn",
                            "--event",   "fc",       "--report-every", "20", "--seed", "7",
+                           "--output-format", "fastchess",
                            "--engine",  "cmd=./loa,name=new,args=uci,tc=5+0.05",
                            "--engine",  "cmd=./loa-base,name=base,args=uci,tc=5+0.05",
                            "--games",   "20"};
@@ -100,6 +101,22 @@ TEST(FastchessArgs, OptionsWithoutAnEquivalentAreRefusedWithWhatToWriteInstead) 
     EXPECT_NE(error_of(words("x -engine name=a -engine name=b -rounds 5 --games 10")).find("give one or the other"), std::string::npos);
     EXPECT_NE(error_of(words("x -sprt")).find("give the bounds"), std::string::npos);
     EXPECT_NE(error_of(words("x -engine name=a,b")).find("a value with a comma"), std::string::npos);
+}
+
+// cutechess's arg= (one argument each) joins args=; tc=inf is no clock when a limit is given.
+TEST(FastchessArgs, CutechessArgAndInfiniteClockWithADepth) {
+    const Args in = words("loa-match -engine name=a cmd=./loa arg=uci arg=--quiet -engine name=b depth=3 -each tc=inf depth=2");
+    const Args expected = {"loa-match", "--engine", "name=a,cmd=./loa,args=uci --quiet,depth=2", "--engine", "name=b,depth=2"};
+    EXPECT_EQ(translate_fastchess_options(in), expected);
+    EXPECT_NE(error_of(words("x -engine name=a -engine name=b -each tc=inf")).find("tc=inf: give the engine a limit"), std::string::npos);
+}
+
+// The schedule in 64 bits: -rounds 65536 -games 65537 is 4.3e9 games, not a wrapped int.
+TEST(FastchessArgs, GamesBeyondTheLimitAreRefusedNotWrapped) {
+    EXPECT_NE(error_of(words("x -engine name=a depth=1 -engine name=b depth=1 -rounds 65536 -games 65537")).find("4295032832 games per pairing"),
+              std::string::npos);
+    EXPECT_NE(error_of(words("x -engine name=a depth=1 -engine name=b depth=1 -rounds 1073741824 -games 2")).find("at most 10000000"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 
 #include "common/error.hpp"
 #include "common/text.hpp"
+#include "loa/engine/session.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -506,7 +507,8 @@ TEST(Match, RecordsReplayLegallyToTheRecordedResult) {
         EXPECT_EQ(rec.tags.at("Result"), expected);
         EXPECT_EQ(rec.tags.at("White"), result.games[i].white);
         EXPECT_EQ(rec.tags.at("PlyCount"), std::to_string(rec.moves.size()));
-        EXPECT_EQ(rec.tags.at("Termination"), loa::describe(game.result()));
+        EXPECT_EQ(rec.tags.at("Termination"), "normal");  // PGN's word; the reason is the comment
+        EXPECT_EQ(rec.reason, loa::describe(game.result()));
     }
 }
 
@@ -1504,6 +1506,90 @@ TEST(TreeSize, RawRunsOfShardsMergeIntoTheWholeRunAndOtherExperimentsAreRefused)
     EXPECT_THROW(merge_treesize_runs(other, testing::TempDir() + "runs-0.json", ignored, filled), common::InputError);
     std::ofstream(testing::TempDir() + "runs-bad.json") << "{\"runs\": 3}";
     EXPECT_THROW(merge_treesize_runs(s, testing::TempDir() + "runs-bad.json", ignored, filled), common::InputError);
+}
+
+}  // namespace
+}  // namespace matches
+
+namespace matches {
+namespace {
+
+// option.NAME of an engine in process sets what `loa uci` sets for the same option, or is
+// refused with the reason: never dropped (issue 82). Every option the engine offers is tried,
+// so that an option added to the engine and not to the runner fails here.
+TEST(EngineOptions, EveryUciOptionOfTheEngineIsAppliedOrRefusedWithAReason) {
+    const loa::engine::Session session;
+    int applied = 0;
+    for (const loa::engine::OptionInfo& o : session.options()) {
+        const std::string value = o.value.empty() ? "<empty>" : o.value;
+        if (value.find(',') != std::string::npos) continue;  // cannot be written in an engine string
+        try {
+            (void)parse_engine_spec(fmt::format("name=a,depth=1,option.{}={}", o.name, value), 0);
+            ++applied;
+        } catch (const common::InputError& e) {
+            EXPECT_NE(std::string(e.what()).find("not an option of an engine in process"), std::string::npos) << o.name << ": " << e.what();
+        }
+    }
+    EXPECT_GT(applied, 20);
+}
+
+TEST(EngineOptions, HashThreadsMultiPvEvalAndSwitchesApply) {
+    const EngineSpec e = parse_engine_spec("name=a,depth=1,option.Hash=8,option.Threads=2,option.MultiPV=3,option.Eval=hce,"
+                                           "option.lmr=false,option.MoveOverhead=20", 0);
+    EXPECT_TRUE(e.config.tt);
+    EXPECT_EQ(e.config.tt_mb, 8);
+    EXPECT_EQ(e.config.threads, 2);
+    EXPECT_EQ(e.multipv, 3);
+    EXPECT_EQ(e.eval, "full");  // hce's one name
+    EXPECT_FALSE(e.config.lmr);
+    EXPECT_EQ(e.move_overhead_ms, 20);
+    // The defaults, without options.
+    const EngineSpec plain = parse_engine_spec("name=a,depth=1", 0);
+    EXPECT_EQ(plain.config.tt_mb, 16);
+    EXPECT_TRUE(plain.config.lmr);
+}
+
+TEST(EngineOptions, UnknownOrBadOptionsAreRefusedNamingThem) {
+    auto message = [](const std::string& text) {
+        try {
+            (void)parse_engine_spec(text, 0);
+        } catch (const common::InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_NE(message("name=a,depth=1,option.Hahs=8").find("did you mean 'option.Hash'?"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=1,option.Hash=0").find("option.Hash: needs a whole number 1..65536"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=1,option.lmr=maybe").find("option.lmr"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=1,option.Rules=codingame").find("--rules"), std::string::npos);
+    // An external engine's options are its own: sent, not checked here.
+    EXPECT_EQ(message("name=a,depth=1,cmd=./x,option.Anything=1"), "accepted");
+}
+
+// Both clocks in UCI's order, as cutechess and fastchess send them; an opponent off the clock
+// has none to send.
+TEST(UciClocks, BothClocksInEveryGo) {
+    ClockState c;
+    c.remaining_ms = 957;
+    c.increment_ms = 10;
+    c.opponent_on_clock = true;
+    c.opponent_remaining_ms = 1000;
+    c.opponent_increment_ms = 10;
+    EXPECT_EQ(uci_clocks(/*black_to_move=*/true, c), " wtime 1000 btime 957 winc 10 binc 10");
+    EXPECT_EQ(uci_clocks(/*black_to_move=*/false, c), " wtime 957 btime 1000 winc 10 binc 10");
+    c.remaining_ms = -20;  // overran within the margin: no negative time on the wire
+    EXPECT_EQ(uci_clocks(true, c), " wtime 1000 btime 0 winc 10 binc 10");
+    c.opponent_on_clock = false;
+    EXPECT_EQ(uci_clocks(false, c), " wtime 0 winc 10");
+}
+
+// cutechess's M:SS base and every spelling of a time control.
+TEST(TimeControlText, MinutesAndSeconds) {
+    EXPECT_EQ(parse_time_control("1:30+1", "tc").base_ms, 90000);
+    EXPECT_EQ(parse_time_control("1:30+1", "tc").increment_ms, 1000);
+    EXPECT_EQ(parse_time_control("0:05", "tc").base_ms, 5000);
+    EXPECT_THROW(parse_time_control("1:75+1", "tc"), common::InputError);
+    EXPECT_THROW(parse_time_control("x:10", "tc"), common::InputError);
 }
 
 }  // namespace

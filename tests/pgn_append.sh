@@ -36,8 +36,9 @@ kill_after r 6                                     # resumed without --pgn: the 
 kill_after r 8 --pgn "$dir/user.pgn" --event other  # and with another event
 "$loa_match" "${match[@]}" --json "$dir/r.json" --pgn "$dir/user.pgn" > /dev/null
 cmp -s <(head -c "$size" "$dir/user.pgn") "$dir/user-before.pgn" || fail "the user's text was changed"
-[ "$(tail -c +$((size + 1)) "$dir/user.pgn" | head -c 1 | od -An -c | tr -d ' ')" = '\n' ] || fail "no newline before the run's records"
-tail -c +$((size + 2)) "$dir/user.pgn" > "$dir/run-part.pgn"
+# The user's last line is ended, and a blank line parts it from the first record (PGN 8.2.4).
+[ "$(tail -c +$((size + 1)) "$dir/user.pgn" | head -c 2 | od -An -c | tr -d ' ')" = '\n\n' ] || fail "no blank line before the run's records"
+tail -c +$((size + 3)) "$dir/user.pgn" > "$dir/run-part.pgn"
 diff <(games "$dir/ref.pgn") <(games "$dir/run-part.pgn") > /dev/null \
   || fail "the resumed run's records are not the uninterrupted run's games, each once"
 echo "appended after the user's text, which is unchanged; killed and resumed three times: each game once"
@@ -81,3 +82,17 @@ cp "$dir/user-before.pgn" "$dir/merged.pgn"
 cmp -s <(head -c "$size" "$dir/merged.pgn") "$dir/user-before.pgn" || fail "merge changed the user's text"
 [ "$(grep -c '^\[Event ' "$dir/merged.pgn")" -eq 11 ] || fail "merge did not append the 10 games"
 echo "a shortened or changed PGN and a user's JSON refused and untouched; merge appends"
+
+# A file that ends with one newline after its last result: the next record still comes after a
+# blank line, so that a reader sees its tags as a new game's (issue 82).
+printf '[Event "mine"]\n[Result "*"]\n\n1. b1-d3 *\n' > "$dir/one-newline.pgn"
+"$loa_match" merge "$dir/ref.json" --pgn "$dir/one-newline.pgn" > /dev/null
+awk 'NR > 1 && /^\[Event / && previous != "" { bad = 1 } { previous = $0 } END { exit bad }' "$dir/one-newline.pgn" \
+  || fail "a record follows the one before without a blank line"
+[ "$(grep -c '^\[Event ' "$dir/one-newline.pgn")" -eq 11 ] || fail "merge did not append the 10 games"
+# PGN's own Termination words; the runner's reason is the comment before the result.
+grep -q '^\[Termination "normal"\]' "$dir/ref.pgn" || fail "no Termination \"normal\""
+! grep '^\[Termination ' "$dir/ref.pgn" | grep -qv '"normal"\|"time forfeit"\|"rules infraction"\|"adjudication"\|"abandoned"' \
+  || fail "a Termination that is not one of PGN's words"
+grep -q '{[a-z]* wins by connection} [01]-[01]$' "$dir/ref.pgn" || fail "no reason in the comment before the result"
+echo "a blank line before every record; Termination in PGN's words, the reason in a comment"

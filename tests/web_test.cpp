@@ -188,7 +188,8 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     auto records = records_of({{"moves", won}, {"black", "user"}, {"white", "loa (full)"}, {"date", "2026.11.29"}});
     ASSERT_EQ(records.size(), 1u);
     EXPECT_EQ(records[0].tags["Result"], "0-1");
-    EXPECT_EQ(records[0].tags["Termination"], "black wins by connection");
+    EXPECT_EQ(records[0].tags["Termination"], "normal");  // PGN's word; the reason is the comment
+    EXPECT_EQ(records[0].reason, "black wins by connection");
     EXPECT_EQ(records[0].tags["Black"], "user");
     EXPECT_EQ(records[0].tags["White"], "loa (full)");
     EXPECT_EQ(records[0].tags["Date"], "2026.11.29");
@@ -198,7 +199,8 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     records = records_of({{"moves", "b1-d3"}, {"time_forfeit", "w"}, {"time_control", "300+3"}});
     ASSERT_EQ(records.size(), 1u);
     EXPECT_EQ(records[0].tags["Result"], "0-1");
-    EXPECT_EQ(records[0].tags["Termination"], "white loses on time");
+    EXPECT_EQ(records[0].tags["Termination"], "time forfeit");
+    EXPECT_EQ(records[0].reason, "white loses on time");
     EXPECT_EQ(records[0].tags["TimeControl"], "300+3");
     records = records_of({{"moves", won}, {"time_forfeit", "b"}});
     EXPECT_EQ(records.at(0).tags["Result"], "0-1");

@@ -144,6 +144,20 @@ std::string to_string(const SearchConfig& c) {
     return text;
 }
 
+std::string preset_and_changes(const SearchConfig& c) {
+    SearchConfig preset;
+    try {
+        preset = preset_config(c.preset);
+    } catch (const InputError&) {
+        return to_string(c);  // no preset to start from (a config built key by key): every key
+    }
+    std::string text = c.preset;
+    for (const SearchKey& key : search_keys())
+        if (key.name != "preset" && key_applies(key, c) && key.get(c) != key.get(preset))
+            text += fmt::format(",{}={}", key.name, key.get(c));
+    return text;
+}
+
 double table_memory_mb(const SearchConfig& c) {
     if (c.algorithm == Algorithm::Mcts) return mcts_memory_mb(c.mcts);
     const double tt = c.tt ? c.tt_mb : 0;

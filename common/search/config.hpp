@@ -190,6 +190,8 @@ SearchConfig preset_config(std::string_view preset);
 // parse_search_config returned (one built key by key with apply_search_option may hold what the
 // parser refuses as a whole, e.g. solver_score with the solver off: a UCI GUI sends keys one by one).
 std::string to_string(const SearchConfig& config);
+// The preset and the keys that differ from it, as a person writes it: "full,history=absolute".
+std::string preset_and_changes(const SearchConfig& config);
 // The memory, in MB, that the tables of a search with `config` claim: the transposition table
 // (one, shared by every thread), each thread's evaluation cache, and the solver's proof tree at
 // its node budget (24 bytes a node). Move-ordering tables and the like are a few KB a thread.

@@ -52,6 +52,9 @@ const std::map<std::string, std::string, std::less<>> Refused = {
     {"livepgnout", "the games in play are in the state file's .live file (the web board's Watch tab)"},
 };
 
+// What engine_keys makes of tc=inf: no clock (dropped once the engine's keys are merged).
+constexpr std::string_view NoClock = "tc=inf";
+
 // One option as given: its name (without the dash) and the words that follow it.
 struct Given {
     std::string name;
@@ -104,9 +107,9 @@ std::vector<std::string> engine_keys(const Given& g) {
                 throw InputError(fmt::format("-{} tc={}: moves-per-period time controls are not supported; give BASE+INC "
                                              "in seconds (tc=5+0.05)",
                                              g.name, v));
-            if (v == "inf" || v == "infinite")
-                throw InputError(fmt::format("-{} tc={}: give a limit (depth=, nodes=, st= or tc=BASE+INC)", g.name, v));
-            out.push_back("tc=" + v);
+            // tc=inf: no clock; the engine's limit is depth=, nodes= or st= (checked once -each
+            // and -engine are merged).
+            out.push_back(v == "inf" || v == "infinite" ? std::string(NoClock) : "tc=" + v);
         } else if (key == "timemargin") {
             throw InputError(fmt::format("-{} timemargin={}: the margin is one for every engine: --time-margin {}", g.name, v, v));
         } else if (key == "dir") {
@@ -117,6 +120,15 @@ std::vector<std::string> engine_keys(const Given& g) {
                 throw InputError(fmt::format("-{} restart={}: engines are kept between games (and restarted after a crash); "
                                              "leave out restart=",
                                              g.name, v));
+        } else if (key == "arg") {
+            // cutechess's arg= (one argument each, repeatable) as our space-separated args=.
+            if (v.find(' ') != std::string::npos)
+                throw InputError(fmt::format("-{} arg={}: an argument with a space cannot be passed on (args= splits at "
+                                             "spaces); run the engine through a script instead",
+                                             g.name, v));
+            const auto args = std::find_if(out.begin(), out.end(), [](const std::string& k) { return k.starts_with("args="); });
+            if (args == out.end()) out.push_back("args=" + v);
+            else *args += " " + v;
         } else {
             // name, cmd, args, st, nodes, depth, option.NAME: the same here; and loa-match's own
             // keys (preset, history, eval, ...), which its engine parser checks.
@@ -268,10 +280,13 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
         } else if (g.name == "ratinginterval") {
             if (one_word(g) != "0") out.insert(out.end(), {"--report-every", std::to_string(positive_int(g))});  // 0: none
         } else if (g.name == "output") {
-            for (const auto& [key, value] : key_values(g))
+            for (const auto& [key, value] : key_values(g)) {
                 if (key != "format" || (value != "fastchess" && value != "cutechess"))
-                    throw InputError(fmt::format("-output {}={}: loa-match has one output (the summary, and --json for tools)",
+                    throw InputError(fmt::format("-output {}={}: the formats are format=cutechess and format=fastchess (and "
+                                                 "--json for tools)",
                                                  key, value));
+                out.insert(out.end(), {"--output-format", value});
+            }
         } else if (g.name == "srand") {
             out.insert(out.end(), {"--seed", one_word(g)});
         } else if (g.name == "tournament") {
@@ -305,6 +320,12 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
             std::erase_if(keys, [&](const std::string& own) { return key_of(own) == key_of(kv); });
             keys.push_back(kv);
         }
+        if (std::erase(keys, std::string(NoClock)) > 0 &&
+            std::none_of(keys.begin(), keys.end(), [&](const std::string& k) {
+                const std::string key = key_of(k);
+                return key == "depth" || key == "nodes" || key == "st" || key == "tc";
+            }))
+            throw InputError("tc=inf: give the engine a limit (depth=, nodes= or st=), or a clock (tc=BASE+INC)");
         std::string text;
         for (const std::string& k : keys) text += (text.empty() ? "" : ",") + k;
         out.insert(out.end(), {"--engine", text});
@@ -314,8 +335,13 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
     if (ours("--rules") > 1) throw InputError("-maxmoves and --rules: give the ply limit in --rules (plylimit=2N)");
     if (rounds > 0 || repeat || games_per_round > 1) {
         if (ours("--games") > 0) throw InputError("-rounds/-games/-repeat and --games: give one or the other");
-        const int per_round = repeat ? std::max(2, games_per_round) : games_per_round;
-        out.insert(out.end(), {"--games", std::to_string(std::max(1, rounds) * per_round)});
+        // In 64 bits: -rounds 65536 -games 65537 is 4.3e9 games, which an int would wrap.
+        const long long per_round = repeat ? std::max(2, games_per_round) : games_per_round;
+        const long long games = std::max(1LL, static_cast<long long>(rounds)) * per_round;
+        if (games > MaxGamesPerPairing)
+            throw InputError(fmt::format("-rounds {} -games {}: {} games per pairing; at most {} (--games)", std::max(1, rounds),
+                                         per_round, games, MaxGamesPerPairing));
+        out.insert(out.end(), {"--games", std::to_string(games)});
     }
     return out;
 }

@@ -11,6 +11,9 @@
 
 namespace matches::cli {
 
+// The most games a pairing may have (--games), in every spelling of the schedule.
+inline constexpr long long MaxGamesPerPairing = 10'000'000;
+
 // Whether the command line (program name first) uses an option written their way: a word
 // after a single dash (-engine, -rounds, -pgnout, ...). loa-match's own one-letter options
 // (-e, -g, -j, -q) are not.

@@ -18,12 +18,15 @@
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/cli/fastchess_args.hpp"
 #include "matches/checked_file.hpp"
 #include "matches/file_lock.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
+#include "matches/output_format.hpp"
 #include "matches/pgn_output.hpp"
+#include "matches/player.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
@@ -74,8 +77,43 @@ struct Options {
     std::string slurm_args, slurm_dir;
     int slurm_retries = 2, slurm_cpus = 1, slurm_round = 0;
     int max_pairs = 0;
+    std::string format_text = "native";
+    OutputFormat format = OutputFormat::Native;
     std::vector<std::string> args;  // the command line as given
 };
+
+// What plays, as it plays: an external engine by its command and protocol, one of ours by its
+// preset and what differs from it; the games as they will be played (whole pairs).
+std::string banner(const MatchSettings& s) {
+    std::string out = "Engines:\n";
+    for (const EngineSpec& e : s.engines) {
+        if (e.external()) {
+            std::string command = e.cmd;
+            for (const std::string& a : e.args) command += " " + a;
+            std::string options;
+            for (const auto& [name, value] : e.options) options += fmt::format(", {}={}", name, value);
+            out += fmt::format("  {:<12} external {} engine: {} ({}{})\n", e.name, e.proto, command, e.limit_text(), options);
+        } else {
+            std::string extra;
+            if (e.multipv > 1) extra += fmt::format(", MultiPV {}", e.multipv);
+            if (e.move_overhead_ms > 0) extra += fmt::format(", MoveOverhead {:g} ms", e.move_overhead_ms);
+            out += fmt::format("  {:<12} {} ({}, eval {}{})\n", e.name, search::preset_and_changes(e.config), e.limit_text(),
+                               e.eval, extra);
+        }
+    }
+    const int per_pairing = 2 * ((s.games + 1) / 2);
+    out += fmt::format("{} games per pairing ({} pair{}, colours swapped in each{}), concurrency {}, rules {}\n", per_pairing,
+                       per_pairing / 2, per_pairing == 2 ? "" : "s", per_pairing != s.games ? fmt::format("; {} asked, rounded up to whole pairs", s.games) : "",
+                       s.concurrency, loa::to_string(s.rules));
+    return out;
+}
+
+// An external engine is started once before the run: one that does not start, or refuses an
+// option it is given, stops the run before any file is written.
+void check_external_engines(const MatchSettings& s) {
+    for (const EngineSpec& e : s.engines)
+        if (e.external()) (void)make_player(e, s.rules);
+}
 
 // The match the options describe: engines, schedule, rules, openings, SPRT.
 MatchSettings build_settings(Options* o) {
@@ -140,19 +178,40 @@ MatchSettings build_settings(Options* o) {
         std::shuffle(s.openings.begin(), s.openings.end(), rng);
     }
     s.openings_digest = openings_digest(s.openings);
-    if (!o->quiet) {
-        fmt::print("Engines:\n");
-        for (const EngineSpec& e : s.engines)
-            fmt::print("  {:<12} {} ({}, eval {})\n", e.name, e.config.preset, e.limit_text(), e.eval);
-        fmt::print("{} games per pairing, concurrency {}, rules {}\n", s.games, s.concurrency, loa::to_string(s.rules));
-        std::fflush(stdout);
-    }
+    if (!o->quiet) fmt::print("{}", banner(s));
+    std::fflush(stdout);
     return s;
+}
+
+// Where a run stands after a game.
+struct Progress {
+    const std::vector<PairingStats>& pairings;  // every pairing with games so far
+    int finished = 0, scheduled = 0;
+    double elapsed_seconds = 0;
+    int played_this_run = 0;
+    int games_per_pairing = 0;  // of this run (its shard's)
+};
+
+// What a run prints after each game, in its output format: the game's line and the score so
+// far, then, every --report-every games, the results so far: after the game that completes
+// them, so that a report counts the game printed above it.
+void print_after_game(const MatchSettings& s, const Options& o, const GameRecord& g, const PairingStats& p, const Progress& now) {
+    if (!o.quiet) {
+        fmt::print("{}\n", finished_line(g));
+        if (o.format == OutputFormat::Native) fmt::print("{}\n", progress_line(s, p, now.games_per_pairing));
+        if (o.format == OutputFormat::Cutechess) fmt::print("{}\n", cutechess_score_line(s, p));
+    }
+    if (o.report_every > 0 && now.finished % o.report_every == 0)
+        fmt::print("{}", o.format == OutputFormat::Native
+                             ? interim_report(s, now.pairings, now.finished, now.scheduled, now.elapsed_seconds, now.played_this_run)
+                             : foreign_results(o.format, s, now.pairings));
+    std::fflush(stdout);
 }
 
 // Writes the summary, plot and JSON of a run (its PGN is written before).
 void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o) {
-    fmt::print("{}", summary(s, result));
+    if (o->format == OutputFormat::Native) fmt::print("{}", summary(s, result));
+    else fmt::print("{}Finished match\n", foreign_results(o->format, s, result.pairings));
     if (!o->plot_path.empty()) {
         write_plot(s, result, o->plot_path);
         fmt::print("Plot written to {}\n", o->plot_path);
@@ -210,6 +269,7 @@ int run_locally(const MatchSettings& s, Options* o) {
                                              o->json_path, o->json_path));
     const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
     check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
+    if (!o->plot_path.empty()) check_plot_outputs(o->plot_path);  // before a game: not after the match
     StateFile state(o->state_path, s);
     if (o->fresh) state.remove();
     // The PGN gathers games: this run's records begin where the file ended when the run began
@@ -266,15 +326,14 @@ int run_locally(const MatchSettings& s, Options* o) {
         ++finished;
         ++played_this_run;
         latest[{p.first, p.second}] = p;
-        if (o->report_every > 0 && finished % o->report_every == 0) {
-            std::vector<PairingStats> pairings;
-            for (const auto& [key, stats] : latest) pairings.push_back(stats);
-            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
-            fmt::print("{}", interim_report(s, pairings, finished, scheduled, elapsed.count(), played_this_run));
-            std::fflush(stdout);
-        }
-        if (o->quiet) return;
-        fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing / s.shard_count));
+        std::vector<PairingStats> pairings;
+        for (const auto& [key, stats] : latest) pairings.push_back(stats);
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
+        print_after_game(s, *o, g, p, {pairings, finished, scheduled, elapsed.count(), played_this_run, total_per_pairing / s.shard_count});
+    };
+    callbacks.on_start = [&](int index, const std::string& white, const std::string& black) {
+        if (o->quiet || o->format == OutputFormat::Native) return;
+        fmt::print("{}\n", started_game_line(index + 1, scheduled, white, black));
         std::fflush(stdout);
     };
     callbacks.on_move = [&live](const GameInPlay& g) { live.update(g); };
@@ -335,6 +394,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
     if (s.max_pairs > 0) throw common::InputError("--slurm sets each task's --max-pairs itself: leave it out");
     check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
+    if (!o->plot_path.empty()) check_plot_outputs(o->plot_path);
     install_interrupt_handlers();
     SlurmSettings slurm;
     slurm.tasks = o->slurm_tasks;
@@ -402,12 +462,8 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         PairingStats& p = pairings[static_cast<std::size_t>(g.pair % per_round)];
         add_game(p, g, s.engines[static_cast<std::size_t>(p.first)].name, pending[g.pair % per_round]);
         ++finished;
-        if (o->report_every > 0 && finished % o->report_every == 0) {
-            const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
-            fmt::print("{}", interim_report(s, pairings, finished, scheduled, elapsed.count(), finished));
-        }
-        if (!o->quiet) fmt::print("{}\n{}\n", finished_line(g), progress_line(s, p, total_per_pairing));
-        std::fflush(stdout);
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - run_start;
+        print_after_game(s, *o, g, p, {pairings, finished, scheduled, elapsed.count(), finished, total_per_pairing});
     };
     auto on_line = [&](int, const std::string& line) {
         const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
@@ -470,7 +526,9 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
 }
 
 int run_match_command(Options* o) {
+    o->format = parse_output_format(o->format_text);
     const MatchSettings s = build_settings(o);
+    check_external_engines(s);
     return o->slurm_tasks > 0 ? run_on_slurm(s, o) : run_locally(s, o);
 }
 
@@ -517,7 +575,7 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_option("--base", o->base_text, "Test-vs-base run: the engine it is measured against (named 'base'); see scripts/build-baseline.sh");
     app.add_option("--tc", o->tc_text, "Time control of every engine without a limit of its own: stc (5+0.05), ltc (20+0.2) or BASE+INC seconds");
     app.add_option("--report-every", o->report_every, "Print the summary so far every N finished games (also with -q)")->check(CLI::Range(1, 100000000));
-    app.add_option("-g,--games", o->games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1, 10000000))->capture_default_str();
+    app.add_option("-g,--games", o->games, "Games per pairing (rounded up to whole pairs)")->check(CLI::Range(1LL, MaxGamesPerPairing))->capture_default_str();
     app.add_option("-j,--concurrency", o->concurrency, "Games played at once (default: cores - 1)")->check(CLI::Range(1, 1024))->take_last();
     app.add_option("--openings", o->openings_file, "Openings file: a position string or a move list a line");
     app.add_option("--opening-plies", o->opening_plies, "Random plies of generated openings")->check(CLI::Range(0, 40))->capture_default_str();
@@ -540,6 +598,10 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
     app.add_flag("--fresh", o->fresh, "Ignore (and replace) an existing state file");
     app.add_flag("--gauntlet", o->gauntlet, "First engine against each other one (default: round robin)");
     app.add_flag("-q,--quiet", o->quiet, "Only the summary");
+    app.add_option("--output-format", o->format_text,
+                   "Lines printed: native, cutechess (cutechess-cli's) or fastchess (fastchess's), for scripts that read them")
+        ->check(CLI::IsMember({"native", "cutechess", "fastchess"}))
+        ->capture_default_str();
     app.add_option("--slurm", o->slurm_tasks, "Play the match as a Slurm job array of N tasks (shards), follow and merge them")
         ->check(CLI::Range(1, 100000));
     app.add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments, e.g. \"--partition=short --time=2:00:00\"");

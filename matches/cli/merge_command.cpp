@@ -22,6 +22,7 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
     MergedGames merged = merge_result_files(files);
     // Before anything is written.
     check_result_path(json_path, merged.settings, "--json", /*any_shard=*/true);
+    if (!plot_path.empty()) check_plot_outputs(plot_path);
     const std::optional<PgnStart> pgn_start = pgn_path.empty() ? std::nullopt : std::optional(pgn_end(pgn_path, merged.event));
     MatchSettings s = settings_from_json(merged.settings);
     s.event = merged.event;

@@ -131,7 +131,7 @@ nlohmann::json RecordsDir::records_text_json(const std::string& name, const std:
             nlohmann::json moves = nlohmann::json::array();
             for (const Move m : game.moves()) moves.push_back(move_to_text(m));
             games.push_back({{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves},
-                             {"rules", to_string(rules)}});
+                             {"rules", to_string(rules)}, {"reason", r.reason}});
         } catch (const InputError& e) {
             throw InputError(fmt::format("{}: game {}: {}", name, i + 1, e.what()));
         }

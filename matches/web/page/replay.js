@@ -74,7 +74,8 @@ async function showPly(ply) {
   $("replay-status").textContent = describeGame(state);
   const t = g.tags;
   renderMoveList($("replay-moves"), { moves: g.moves, startSide: g.start.trim().slice(-1) === "w" ? "w" : "b", current: ply,
-    result: t.Result && t.Result !== "*" ? resultLine(t.Result, t.Termination || "") : "", onSelect: showPly });
+    // The runner's reason (the comment before the result); PGN's Termination word otherwise.
+    result: t.Result && t.Result !== "*" ? resultLine(t.Result, g.reason || t.Termination || "") : "", onSelect: showPly });
 }
 
 export async function initReplay() {
