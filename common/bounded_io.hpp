@@ -1,6 +1,6 @@
-// Reading input whose size the reader does not control, within a bound: one protocol line, one
-// option file. A line or file over its bound is refused with a clear error instead of growing
-// memory without limit (a 10 MB token on stdin, `setoption ... value /dev/zero`).
+// Reading input whose size the reader does not control, within a bound: one protocol line. A
+// line over its bound is refused with a clear error instead of growing memory without limit
+// (a 10 MB token on stdin). Files: common/files.hpp.
 #pragma once
 
 #include <cstddef>
@@ -22,16 +22,6 @@ LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_
 template <class OnTooLong>
 bool next_protocol_line(std::istream& in, std::string& line, OnTooLong&& on_too_long);
 
-// The whole content of a regular file of at most `max_bytes`. Throws InputError naming `what`
-// and the path when it is missing, not a regular file (a FIFO, a device such as /dev/zero), or
-// larger.
-std::string read_small_file(const std::string& path, std::size_t max_bytes, std::string_view what);
-
-// Whether `path` names something other than a regular file (a FIFO, a device, a directory):
-// what a program must not open as one of its files (a FIFO would block the reader). A missing
-// path is not one.
-bool names_a_special_file(const std::string& path);
-
 // The memory this machine can still give a process, in MB (MemAvailable of /proc/meminfo);
 // nullopt where it cannot be read. Linux lets an allocation succeed beyond it (overcommit) and
 // kills the process when the pages are touched: a table larger than this is refused instead.
@@ -40,8 +30,6 @@ std::optional<double> available_memory_mb();
 // The bound on a protocol input line: far above any real command (a position with a thousand
 // moves is 5 KB).
 inline constexpr std::size_t MaxProtocolLine = 1 << 20;
-// The bound on an option file (evaluation weights, realization probabilities: a few KB).
-inline constexpr std::size_t MaxOptionFile = 4 << 20;
 
 template <class OnTooLong>
 bool next_protocol_line(std::istream& in, std::string& line, OnTooLong&& on_too_long) {

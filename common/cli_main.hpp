@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,10 @@ int run_cli(std::string_view program, CLI::App& app, Body&& body) {
         return 2;
     } catch (const InputError& e) {
         fmt::print(stderr, "{}: error: {}\n", program, e.what());
+        return 2;
+    } catch (const std::bad_alloc&) {
+        // What was asked for does not fit: the same request with less memory works.
+        fmt::print(stderr, "{}: error: out of memory: ask for less (fewer games or threads at once, smaller tables)\n", program);
         return 2;
     } catch (const std::exception& e) {
         fmt::print(stderr, "{}: internal error: {}\n", program, e.what());

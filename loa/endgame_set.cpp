@@ -1,9 +1,8 @@
 #include "loa/endgame_set.hpp"
 
-#include <fstream>
-
 #include <fmt/format.h>
 
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/position_text.hpp"
@@ -34,8 +33,8 @@ std::string format_endgame_line(const EndgamePosition& entry) {
 }
 
 std::vector<EndgamePosition> load_endgame_set(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("cannot read endgame set '{}'", path));
+    common::FileReader reader(path, common::MaxListFile, "endgame set");
+    std::istream& in = reader.stream();
     std::vector<EndgamePosition> out;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
@@ -47,6 +46,7 @@ std::vector<EndgamePosition> load_endgame_set(const std::string& path) {
             throw InputError(fmt::format("{} line {}: {}", path, number, e.what()));
         }
     }
+    reader.check();
     if (out.empty()) throw InputError(fmt::format("'{}' holds no position", path));
     return out;
 }

@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/bounded_io.hpp"
+#include "common/files.hpp"
 #include "loa/connectivity.hpp"
 #include "loa/error.hpp"
 #include "loa/movegen.hpp"
@@ -255,7 +254,7 @@ EvalWeights parse_weights_json(std::string_view text, const EvalWeights& base) {
 }
 
 EvalWeights load_weights_file(const std::string& path, const EvalWeights& base) {
-    return parse_weights_json(common::read_small_file(path, common::MaxOptionFile, "evaluation weights"), base);
+    return parse_weights_json(common::read_file(path, common::MaxOptionFile, "evaluation weights"), base);
 }
 
 std::string weights_to_json(const EvalWeights& w) {

@@ -1,13 +1,12 @@
 #include "loa/realization.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "common/bounded_io.hpp"
+#include "common/files.hpp"
 #include "loa/error.hpp"
 
 namespace loa {
@@ -78,7 +77,7 @@ RealizationProbabilities parse_realization_json(const std::string& text) {
 }
 
 RealizationProbabilities load_realization_file(const std::string& path) {
-    const std::string text = common::read_small_file(path, common::MaxOptionFile, "realization probabilities");
+    const std::string text = common::read_file(path, common::MaxOptionFile, "realization probabilities");
     try {
         return parse_realization_json(text);
     } catch (const InputError& e) {

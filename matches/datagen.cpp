@@ -5,7 +5,6 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -18,17 +17,18 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "common/splitmix64.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/search/score.hpp"
 #include "common/search/search.hpp"
+#include "common/splitmix64.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/file_digest.hpp"
-#include "matches/file_lock.hpp"
+#include "matches/own_files.hpp"
 #include "matches/parallel.hpp"
 #include "matches/player.hpp"
 
@@ -150,15 +150,28 @@ void add(DatagenCounts& total, const DatagenCounts& g) {
 struct FileGames {
     int games = 0;
     std::uintmax_t length = 0;
+    // > 0: where a whole line after the last complete game begins that no game writes (a note
+    // of the user's): such a tail is not a game cut short, and is never cut.
+    std::uintmax_t foreign_after = 0;
     int black_wins = 0, white_wins = 0, draws = 0;
     std::uint64_t positions = 0;
 };
 
+// Whether `line` is a position line of a game ("position | score | move | result").
+bool is_position_line(const std::string& line) {
+    try {
+        (void)parse_training_line(line);
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
 // The complete games of an existing file made with `header` whose first game is number
 // first_game + 1. Throws when the file is not such a file.
 FileGames complete_games(const std::string& path, const std::string& header, int first_game) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("datagen: cannot read '{}'", path));
+    common::FileReader reader(path, common::MaxRecordFile, "datagen");
+    std::istream& in = reader.stream();
     std::string line;
     const bool read_header = static_cast<bool>(std::getline(in, line));
     if (read_header && line == header && in.eof())  // the header without its newline: a file cut while it began
@@ -193,8 +206,13 @@ FileGames complete_games(const std::string& path, const std::string& header, int
             f.positions = positions;
         } else if (!line.starts_with("#")) {
             ++positions;
+            if (!is_position_line(line)) f.foreign_after = at - line.size() - 1;
+        } else if (!line.starts_with("# game ")) {
+            f.foreign_after = at - line.size() - 1;
         }
+        if (f.foreign_after && f.foreign_after < f.length) f.foreign_after = 0;  // (a game's line: none)
     }
+    reader.check();
     return f;
 }
 
@@ -241,7 +259,7 @@ void check_datagen_settings(const DatagenSettings& s) {
 DatagenCounts generate_training_data(const DatagenSettings& s, const std::string& path) {
     check_datagen_settings(s);
     const std::string header = datagen_header(s);
-    const FileLock claim(path);  // no other run appends to it (or cuts it) meanwhile
+    const common::FileLock claim(path);  // no other run appends to it (or cuts it) meanwhile
     DatagenCounts total;
     int first = s.first_game;
     std::error_code error;
@@ -254,16 +272,21 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
         const std::uintmax_t length = held.length;
         const auto size = std::filesystem::file_size(path);
         if (length > size) throw InputError(fmt::format("datagen: '{}' changed while it was read", path));
-        if (size != length) std::filesystem::resize_file(path, length);  // a game cut short (this program's file: the header says so)
         first = s.first_game + games;
         total.resumed_games = games;
+        if (first >= s.games) return total;  // nothing to play: the file stays as it is, to the byte
+        // What follows the last complete game is cut before playing on only when it is a game
+        // cut short (this program's lines); text of the user's there is never cut.
+        if (held.foreign_after > 0)
+            throw InputError(fmt::format("datagen: '{}' holds lines after its last complete game (from byte {}) that no game "
+                                         "writes: move them out of the file to go on",
+                                         path, held.foreign_after));
+        if (size != length) common::truncate_file(path, length);
     } else {
-        // Created exclusively: a file that appeared meanwhile is someone else's.
-        errno = 0;
-        std::FILE* created = std::fopen(path.c_str(), "wx");
-        if (!created) throw InputError(fmt::format("datagen: cannot create '{}': {}", path, common::last_system_error()));
-        std::fclose(created);
-        append_to_file(path, header + '\n');
+        // Created whole or not at all (a temporary linked into place): a full disk leaves no
+        // empty file that the same command would refuse, and a file that appeared meanwhile is
+        // someone else's.
+        common::create_file(path, header + '\n');
     }
     if (first >= s.games) return total;
 
@@ -296,7 +319,7 @@ DatagenCounts generate_training_data(const DatagenSettings& s, const std::string
             for (auto it = finished.find(next); it != finished.end(); it = finished.find(++next)) text += it->second.text;
             if (text.empty()) return;
             try {
-                append_to_file(path, text);  // on failure the file is cut back to its games before
+                common::append_to_file(path, text);  // on failure the file is cut back to its games before
             } catch (...) {
                 write_failed = true;
                 throw;
@@ -323,21 +346,6 @@ int datagen_games_in(const DatagenSettings& s, const std::string& path) {
 
 namespace {
 
-// Copies bytes [from, to) of `path` to `out`; throws naming the file that failed.
-void copy_range(const std::string& path, std::uintmax_t from, std::uintmax_t to, std::FILE* out, const std::string& out_path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("datagen: cannot read '{}'", path));
-    in.seekg(static_cast<std::streamoff>(from));
-    std::vector<char> buffer(1 << 20);
-    for (std::uintmax_t left = to - from; left > 0;) {
-        const auto chunk = static_cast<std::streamsize>(std::min<std::uintmax_t>(left, buffer.size()));
-        if (!in.read(buffer.data(), chunk)) throw InputError(fmt::format("datagen: '{}' changed while it was read", path));
-        errno = 0;
-        if (std::fwrite(buffer.data(), 1, static_cast<std::size_t>(chunk), out) != static_cast<std::size_t>(chunk))
-            throw InputError(fmt::format("datagen: cannot write '{}': {}", out_path, common::last_system_error()));
-        left -= static_cast<std::uintmax_t>(chunk);
-    }
-}
 
 }  // namespace
 
@@ -358,10 +366,9 @@ JoinedParts join_datagen_parts(const DatagenSettings& whole, const std::vector<s
     JoinedParts joined;
     const std::string part_prefix = header + ", part: games ";
     for (const std::string& path : parts) {
-        std::ifstream in(path, std::ios::binary);
-        std::string first_line;
-        if (!in || !std::getline(in, first_line))
-            throw InputError(fmt::format("datagen: cannot read the part '{}'", path));
+        const std::string head = common::file_head(path);
+        const std::string first_line = head.substr(0, head.find('\n'));
+        if (head.find('\n') == std::string::npos) throw InputError(fmt::format("datagen: cannot read the part '{}'", path));
         // "<header>, part: games A-B": A must follow the games before it.
         int last = 0;
         if (first_line.starts_with(part_prefix)) {
@@ -399,45 +406,22 @@ JoinedParts join_datagen_parts(const DatagenSettings& whole, const std::vector<s
     // renamed over it; the directory synced before the parts may go.
     const std::string temporary = out + ".joining";
     if (std::filesystem::exists(std::filesystem::symlink_status(temporary))) {
-        std::ifstream in(temporary, std::ios::binary);
-        std::string line;
-        if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(temporary)) || !std::getline(in, line) || line != header)
+        const std::string head = common::file_head(temporary);
+        if (common::is_symbolic_link(temporary) || common::names_a_special_file(temporary) || head.substr(0, head.find('\n')) != header)
             throw InputError(fmt::format("datagen: '{}' is in the way of joining the parts (it is no file of this run's): move it", temporary));
         std::filesystem::remove(temporary);  // a killed join's
     }
-    errno = 0;
-    std::FILE* file = std::fopen(temporary.c_str(), "wx");
-    if (!file) throw InputError(fmt::format("datagen: cannot create '{}': {}", temporary, common::last_system_error()));
-    try {
-        if (out_exists) {
-            copy_range(out, 0, kept, file, temporary);
-            // The file keeps its permissions.
-            const auto mode = static_cast<mode_t>(std::filesystem::status(out).permissions() & std::filesystem::perms::mask);
-            if (::fchmod(::fileno(file), mode) != 0)
-                throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
-        } else {
-            const std::string line = header + '\n';
-            if (std::fwrite(line.data(), 1, line.size(), file) != line.size())
-                throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
-        }
-        for (const Piece& piece : pieces) copy_range(piece.path, piece.from, piece.to, file, temporary);
-        if (std::fflush(file) != 0 || ::fsync(::fileno(file)) != 0)
-            throw InputError(fmt::format("datagen: cannot write '{}': {}", temporary, common::last_system_error()));
-    } catch (...) {
-        std::fclose(file);
-        std::remove(temporary.c_str());
-        throw;
+    common::FileWriter joined_file(out, temporary);
+    if (out_exists) {
+        joined_file.copy_from(out, 0, kept);
+        joined_file.keep_permissions_of(out);  // the file keeps its permissions
+    } else {
+        joined_file.write(header + '\n');
     }
-    if (std::fclose(file) != 0 || std::rename(temporary.c_str(), out.c_str()) != 0) {
-        const std::string why = common::last_system_error();
-        std::remove(temporary.c_str());
-        throw InputError(fmt::format("datagen: cannot write '{}': {}", out, why));
-    }
-    const std::string parent = std::filesystem::absolute(out).parent_path().string();
-    if (const int dir = ::open(parent.c_str(), O_RDONLY | O_DIRECTORY); dir >= 0) {
-        ::fsync(dir);
-        ::close(dir);
-    }
+    for (const Piece& piece : pieces) joined_file.copy_from(piece.path, piece.from, piece.to);
+    // Renamed over `out` (a data file of these settings: checked above), the directory synced
+    // before the parts may go.
+    joined_file.commit({"a datagen file of these settings", [&](std::string_view h) { return h.starts_with(header + "\n"); }});
     joined.games = next;
     return joined;
 }

@@ -80,7 +80,7 @@ void check_datagen_settings(const DatagenSettings& s);
 std::string datagen_header(const DatagenSettings& s);
 
 // Plays the games missing from `path` (created when missing) and appends them, holding a
-// FileLock on it. Throws InputError, touching nothing, when `path` is not a regular datagen
+// common::FileLock on it. Throws InputError, touching nothing, when `path` is not a regular datagen
 // file of these settings (another file is never overwritten), another run holds it, or the
 // engine is external, limited by time or on several threads.
 DatagenCounts generate_training_data(const DatagenSettings& s, const std::string& path);

@@ -3,15 +3,15 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
-#include "matches/checked_file.hpp"
+#include "matches/own_files.hpp"
 
 namespace matches {
 
@@ -22,12 +22,8 @@ namespace {
 // goes without one.
 bool ours_to_write(const std::string& path) {
     if (!std::filesystem::exists(std::filesystem::symlink_status(path))) return true;
-    if (common::names_a_special_file(path) || std::filesystem::is_symlink(path)) return false;
-    std::ifstream in(path, std::ios::binary);
-    std::string head(10, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    return head.starts_with("{\"games\":");
+    if (common::names_a_special_file(path) || common::is_symbolic_link(path)) return false;
+    return own::live_file().ours(common::file_head(path));
 }
 
 }  // namespace
@@ -76,7 +72,7 @@ void LiveFile::write() const {
         j["games"].push_back({{"game", index + 1}, {"black", s.black}, {"white", s.white}, {"start", s.start}, {"moves", s.moves}});
     // A new file renamed over the old one: a reader sees one whole version or the other.
     try {
-        replace_file(path_, j.dump() + '\n');
+        common::replace_file(path_, j.dump() + '\n', own::live_file());
     } catch (const common::InputError&) {
         // a watcher's convenience: the match goes on without it (and no temporary is left)
     }

@@ -1,7 +1,6 @@
 #include "matches/merge.hpp"
 
 #include <cerrno>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -9,6 +8,7 @@
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "matches/state.hpp"
 
@@ -18,14 +18,10 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
     MergedGames out;
     std::map<int, GameRecord> games;
     for (const std::string& file : files) {
-        if (common::names_a_special_file(file))
-            throw common::InputError(fmt::format("merge: '{}' is not a regular file (a directory, a FIFO, a device)", file));
-        errno = 0;  // what the open sets is the reason given below
-        std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("merge: cannot read '{}': {}", file, common::last_system_error()));
+        const std::string text = common::read_file(file, common::MaxRecordFile, "merge");
         nlohmann::json j;
         try {
-            j = nlohmann::json::parse(in);
+            j = nlohmann::json::parse(text);
         } catch (const nlohmann::json::exception& e) {
             throw common::InputError(fmt::format("merge: '{}' is not JSON ({})", file, e.what()));
         }

@@ -2,15 +2,15 @@
 
 #include <cmath>
 #include <cerrno>
-#include <fstream>
 #include <random>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "common/search/search.hpp"
+#include "common/files.hpp"
 #include "common/fnv1a.hpp"
+#include "common/search/search.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -62,9 +62,9 @@ std::vector<Opening> openings_of_records(std::istream& in, const std::string& pa
 }  // namespace
 
 std::vector<Opening> load_openings(const std::string& path, const loa::Position& start, const loa::RuleSet& rules) {
-    errno = 0;  // what the open sets is the reason given below
-    std::ifstream in(path);
-    if (!in) throw common::InputError(fmt::format("openings: cannot read '{}': {}", path, common::last_system_error()));
+    // A regular file only, within its cap: a FIFO or /dev/zero named as the openings is refused
+    // at once (it once hung the run, or grew to gigabytes).
+    std::istringstream in(common::read_file(path, common::MaxListFile, "openings"));
     std::vector<Opening> out;
     std::string line;
     // A PGN file starts with a tag: read it as game records.

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -10,8 +9,9 @@
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "loa/notation.hpp"
-#include "matches/checked_file.hpp"
+#include "matches/own_files.hpp"
 #include "matches/records.hpp"
 
 namespace matches {
@@ -58,12 +58,7 @@ bool same_game_as_read(std::string_view chunk, const std::vector<GameRecord>& sa
 // first, or two (append_pgn's separator).
 bool holds_only_records_of(const std::string& path, std::uintmax_t offset, const std::vector<GameRecord>& saved,
                            const std::string& event) {
-    std::string tail;
-    {
-        std::ifstream in(path, std::ios::binary);
-        in.seekg(static_cast<std::streamoff>(offset));
-        tail.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+    const std::string tail = common::read_file_from(path, offset, common::MaxRecordFile, "--pgn");
     std::vector<std::string> written;
     for (const GameRecord& g : saved) written.push_back(records_text({g}, event));
     // The records, each from its Event tag to the next one's.
@@ -161,18 +156,14 @@ void restart_pgn_at(const PgnStart& start, std::string_view records) {
         append_pgn(start.path, records);
         return;
     }
-    if (size_of(start.path) > start.offset) {
-        std::error_code error;
-        std::filesystem::resize_file(start.path, start.offset, error);
-        if (error) throw common::InputError(fmt::format("cannot cut '{}' back to this run's start: {}", start.path, error.message()));
-    }
+    if (size_of(start.path) > start.offset) common::truncate_file(start.path, start.offset);  // this run's records only
     append_pgn(start.path, records);
 }
 
 void append_pgn(const std::string& path, std::string_view records) {
     if (records.empty()) return;
     if (common::names_a_special_file(path)) {
-        replace_file(path, records);  // written in place (a device, a FIFO with a reader)
+        common::replace_file(path, records, {"a device", [](std::string_view) { return false; }});  // written in place
         return;
     }
     // A record follows the one before after a blank line (PGN's export format, 8.2.4): a file
@@ -180,18 +171,15 @@ void append_pgn(const std::string& path, std::string_view records) {
     // mid-line gets two. A reader then sees this record's tags as a record of its own.
     int newlines_at_end = 2;  // an empty file needs none
     if (const std::uintmax_t size = size_of(path); size > 0) {
-        std::ifstream in(path, std::ios::binary);
         const std::uintmax_t tail = std::min<std::uintmax_t>(size, 2);
-        in.seekg(static_cast<std::streamoff>(size - tail));
-        std::string last(tail, ' ');
-        in.read(last.data(), static_cast<std::streamsize>(tail));
+        const std::string last = common::read_file_from(path, size - tail, common::MaxRecordFile, "--pgn");
         newlines_at_end = last.ends_with("\n\n") || (size == 1 && last == "\n") ? 2 : last.ends_with('\n') ? 1 : 0;
     }
     std::string text;
     text.reserve(records.size() + 2);
     text.append(static_cast<std::size_t>(2 - newlines_at_end), '\n');
     text.append(records);
-    append_to_file(path, text);
+    common::append_to_file(path, text);
 }
 
 }  // namespace matches

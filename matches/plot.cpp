@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -15,28 +14,15 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
-#include "matches/checked_file.hpp"
+#include "matches/own_files.hpp"
 
 extern "C" char** environ;  // (unistd.h declares it only with _GNU_SOURCE)
 
 namespace matches {
 
 namespace {
-
-// The first bytes of the files a plot writes beside its picture: what marks them as ours, so
-// that a file of the same name that is not (a user's notes.png.dat) is never replaced.
-constexpr std::string_view PlotDataMark = "# loa-match plot data: ";
-constexpr std::string_view PlotScriptMark = "# loa-match plot script\n";
-constexpr std::string_view PngSignature = "\x89PNG\r\n\x1a\n";
-
-std::string first_bytes(const std::string& path, std::size_t n) {
-    std::ifstream in(path, std::ios::binary);
-    std::string head(n, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(n));
-    head.resize(static_cast<std::size_t>(std::max<std::streamsize>(0, in.gcount())));
-    return head;
-}
 
 bool gnuplot_on_path() {
     const char* path = std::getenv("PATH");
@@ -54,7 +40,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
     const std::string data_path = png_path + ".dat";
     {
         std::ostringstream data;
-        data << PlotDataMark << "row elo elo_low elo_high games label\n";
+        data << own::PlotDataMark << "row elo elo_low elo_high games label\n";
         int row = 0;
         for (auto it = r.pairings.rbegin(); it != r.pairings.rend(); ++it) {  // the first pairing on top
             const EloEstimate e = it->pairs.pairs() ? estimate(it->pairs, it->games) : estimate(it->games);
@@ -67,13 +53,13 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
                                 std::clamp(low, -800.0, 800.0), std::clamp(high, -800.0, 800.0), it->games.games(), label,
                                 it->games.games());
         }
-        replace_file(data_path, data.str());
+        common::replace_file(data_path, data.str(), own::plot_data());
     }
     const std::string script_path = png_path + ".gp";
     {
         std::ostringstream gp;
         const int height = std::max(300, 120 + 40 * static_cast<int>(r.pairings.size()));
-        gp << PlotScriptMark << "set terminal pngcairo noenhanced size 900," << height << " font 'sans,10'\n";
+        gp << own::PlotScriptMark << "set terminal pngcairo noenhanced size 900," << height << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         gp << (gauntlet ? "set title 'Elo of each engine against the base, with 95% interval'\n"
                         : "set title 'Elo of the first engine of each pairing, with 95% interval'\n")
@@ -82,7 +68,7 @@ void write_pairings_plot(const MatchSettings& s, const MatchResult& r, const std
         gp << "set arrow from 0, graph 0 to 0, graph 1 nohead linecolor rgb 'gray'\n";
         gp << "plot " << gnuplot_string(data_path)
            << " using 2:1:3:4:ytic(6) with xerrorbars pointtype 7 pointsize 1 linecolor rgb '#08519c'\n";
-        replace_file(script_path, gp.str());
+        common::replace_file(script_path, gp.str(), own::plot_script());
     }
     run_gnuplot(script_path);
 }
@@ -93,22 +79,17 @@ void check_plot_outputs(const std::string& png_path) {
     const auto refuse = [&](const std::string& path, const std::string& why) {
         return common::InputError(fmt::format("--plot '{}': {} {}; it is left as it is (choose another --plot)", png_path, path, why));
     };
-    // The plots of earlier versions began without the mark: theirs are recognised too.
-    const std::vector<std::string_view> picture = {PngSignature}, data = {PlotDataMark, "# games elo ", "# row elo "},
-                                        script = {PlotScriptMark, "set terminal pngcairo "};
-    const std::pair<std::string, const std::vector<std::string_view>*> outputs[] = {
-        {png_path, &picture}, {png_path + ".dat", &data}, {png_path + ".gp", &script}};
-    for (const auto& [path, marks] : outputs) {
+    const std::pair<std::string, common::Ownership> outputs[] = {
+        {png_path, own::picture()}, {png_path + ".dat", own::plot_data()}, {png_path + ".gp", own::plot_script()}};
+    for (const auto& [path, owner] : outputs) {
         std::error_code error;
         const auto status = std::filesystem::symlink_status(path, error);
         if (std::filesystem::exists(status)) {
             if (std::filesystem::is_symlink(status)) throw refuse(path, "is a symbolic link");
             if (!std::filesystem::is_regular_file(status)) throw refuse(path, "is not a regular file");
             // A file that is not a picture or a plot's own file is a user's: never replaced.
-            const std::string head = first_bytes(path, 64);
-            const bool ours = std::any_of(marks->begin(), marks->end(), [&](std::string_view m) { return head.starts_with(m); });
-            if (std::filesystem::file_size(path, error) > 0 && !ours)
-                throw refuse(path, marks == &picture ? "is not a PNG picture" : "was not written by a loa-match plot");
+            if (std::filesystem::file_size(path, error) > 0 && !owner.ours(common::file_head(path)))
+                throw refuse(path, fmt::format("is not {}", owner.what));
         }
         const std::filesystem::path parent = std::filesystem::path(path).parent_path();
         const std::filesystem::path dir = parent.empty() ? std::filesystem::path(".") : parent;
@@ -135,7 +116,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
         // the run reported at game N. The games are replayed in the order the run counted them
         // (the JSON's counting_order), the order its SPRT decided in; without one (merged
         // shards), in schedule order.
-        data << PlotDataMark << "games elo elo_low elo_high llr   (after each whole game pair; games replayed in "
+        data << own::PlotDataMark << "games elo elo_low elo_high llr   (after each whole game pair; games replayed in "
              << (r.counting_order.empty() ? "schedule order" : "the order the run counted them") << ")\n";
         std::map<int, const GameRecord*> by_index;
         for (const GameRecord& g : r.games) by_index[g.index] = &g;
@@ -160,12 +141,12 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
             data << fmt::format("{} {:.2f} {:.2f} {:.2f} {:.4f}\n", 2 * running.pairs.pairs(), std::clamp(e.elo, -800.0, 800.0),
                                 std::clamp(e.elo_low, -800.0, 800.0), std::clamp(e.elo_high, -800.0, 800.0), llr);
         }
-        replace_file(data_path, data.str());
+        common::replace_file(data_path, data.str(), own::plot_data());
     }
     const std::string script_path = png_path + ".gp";
     {
         std::ostringstream gp;
-        gp << PlotScriptMark << "set terminal pngcairo noenhanced size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
+        gp << own::PlotScriptMark << "set terminal pngcairo noenhanced size 900," << (s.sprt ? 700 : 420) << " font 'sans,10'\n";
         gp << "set output " << gnuplot_string(png_path) << "\n";
         if (s.sprt) gp << "set multiplot layout 2,1\n";
         gp << "set title "
@@ -181,7 +162,7 @@ void write_plot(const MatchSettings& s, const MatchResult& r, const std::string&
                               gnuplot_string(data_path), s.sprt->lower_bound(), s.sprt->upper_bound());
             gp << "unset multiplot\n";
         }
-        replace_file(script_path, gp.str());
+        common::replace_file(script_path, gp.str(), own::plot_script());
     }
     run_gnuplot(script_path);
 }

@@ -2,12 +2,12 @@
 
 #include <cerrno>
 #include <algorithm>
-#include <fstream>
 #include <numeric>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/movegen.hpp"
@@ -24,12 +24,11 @@ loa::RealizationProbabilities learn_realization(const RealizationLearning& s) {
     p.min_ply = s.min_ply;
     p.smoothing = s.smoothing;
     for (const std::string& file : s.record_files) {
-        errno = 0;  // what the open sets is the reason given below
-        std::ifstream in(file);
-        if (!in) throw common::InputError(fmt::format("learn-rps: cannot read '{}': {}", file, common::last_system_error()));
+        common::FileReader reader(file, common::MaxRecordFile, "learn-rps");
         std::vector<ParsedRecord> records;
         try {
-            records = read_records(in);
+            records = read_records(reader.stream());
+            reader.check();
         } catch (const common::InputError& e) {
             throw common::InputError(fmt::format("learn-rps: '{}': {}", file, e.what()));
         }

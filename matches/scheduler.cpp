@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "matches/game_runner.hpp"
+#include "matches/parallel.hpp"
 #include "matches/player.hpp"
 
 namespace matches {
@@ -54,9 +55,7 @@ public:
 
     Played run() {
         const int threads = std::max(0, std::min<int>(s_.concurrency, static_cast<int>(jobs_.size())));
-        std::vector<std::thread> pool;
-        for (int t = 0; t < threads; ++t) pool.emplace_back([this, t] { work(t); });
-        for (auto& t : pool) t.join();
+        run_threads(threads, [this](int t) { work(t); }, [this] { stop_ = true; });
         if (failure_) std::rethrow_exception(failure_);
         return std::move(played_);
     }

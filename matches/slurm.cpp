@@ -2,7 +2,6 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <regex>
 #include <sstream>
@@ -13,8 +12,9 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
-#include "matches/checked_file.hpp"
+#include "matches/own_files.hpp"
 #include "matches/process.hpp"
 
 namespace matches {
@@ -120,9 +120,11 @@ void SlurmRun::claim_directory() {
             "--slurm-dir '{}' already holds files and is not a loa-match run directory: give a new or empty directory "
             "(the run writes its files there and deletes them when it ends)",
             settings_.dir));
-    replace_file(marker.string(), fmt::format("A loa-match Slurm run directory: the run deletes the files it wrote here when "
-                                              "it ends.\ncreated {}\n",
-                                              created || earlier_run ? "yes" : "no"));
+    common::replace_file(marker.string(),
+                         fmt::format("A loa-match Slurm run directory: the run deletes the files it wrote here when "
+                                     "it ends.\ncreated {}\n",
+                                     created || earlier_run ? "yes" : "no"),
+                         common::in_own_directory("the run directory's marker"));
 }
 
 bool SlurmRun::written_by_a_run(const std::string& name, const std::string& state_name) {
@@ -141,8 +143,8 @@ bool SlurmRun::written_by_a_run(const std::string& name, const std::string& stat
 void SlurmRun::clean_up() const {
     const fs::path dir(settings_.dir);
     bool created = false;
-    if (std::ifstream in(dir / MarkerName); in)
-        for (std::string line; std::getline(in, line);) created = created || line == "created yes";
+    if (const auto marker = common::read_file_if_exists((dir / MarkerName).string(), common::MaxListFile, "--slurm-dir"))
+        created = marker->find("\ncreated yes\n") != std::string::npos;
     std::error_code error;
     for (const fs::directory_entry& e : fs::directory_iterator(dir, error))
         if (written_by_a_run(e.path().filename().string(), settings_.state_name) && !e.is_directory()) fs::remove(e.path(), error);
@@ -175,7 +177,7 @@ std::string SlurmRun::write_batch_script() const {
         out << " ;;\n";
     }
     out << "  *) echo \"no task $SLURM_ARRAY_TASK_ID\" >&2; exit 2 ;;\nesac\n";
-    replace_file(path, out.str());
+    common::replace_file(path, out.str(), common::in_own_directory("a task's file of the run directory"));
     return path;
 }
 
@@ -251,8 +253,6 @@ std::optional<std::set<int>> SlurmRun::active_tasks() const {
 }
 
 void SlurmRun::read_new_lines(int task, const std::function<void(int, const std::string&)>& on_line) {
-    std::ifstream in(state_file(task), std::ios::binary);
-    if (!in) return;
     std::size_t& done = read_up_to_[task];
     // A resumed task rewrites its state file (a new file renamed over the old one) or cuts it
     // back: read it again from the start; the caller keeps each game once. Otherwise only the
@@ -267,10 +267,12 @@ void SlurmRun::read_new_lines(int task, const std::function<void(int, const std:
         inode_[task] = inode;
     }
     if (size <= done) return;
-    in.seekg(static_cast<std::streamoff>(done));
-    std::string text(size - done, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    std::string text;
+    try {
+        text = common::read_file_from(state_file(task), done, common::MaxRecordFile, "a task's state file");
+    } catch (const common::InputError&) {
+        return;  // gone or replaced meanwhile: read at the next poll
+    }
     const std::size_t end = text.rfind('\n');
     if (end == std::string::npos) return;
     for (std::size_t at = 0, nl; at <= end && (nl = text.find('\n', at)) != std::string::npos; at = nl + 1)
@@ -282,11 +284,11 @@ void SlurmRun::save_jobs() const {
     std::string text;
     for (const std::string& j : jobs_) text += j + '\n';
     for (const auto& [task, n] : submissions_) text += fmt::format("task {} {}\n", task, n);
-    replace_file(settings_.dir + "/jobs", text);
+    common::replace_file(settings_.dir + "/jobs", text, common::in_own_directory("the run directory's jobs"));
 }
 
 void SlurmRun::load_jobs() {
-    std::ifstream in(settings_.dir + "/jobs");
+    std::istringstream in(common::read_file_if_exists(settings_.dir + "/jobs", common::MaxListFile, "--slurm-dir").value_or(""));
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("task ", 0) == 0) {
             const auto parts = common::split(line, ' ');

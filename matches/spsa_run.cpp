@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -20,12 +19,13 @@
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/search/config_keys.hpp"
 #include "common/text.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/file_digest.hpp"
-#include "matches/file_lock.hpp"
 #include "matches/game_runner.hpp"
+#include "matches/own_files.hpp"
 #include "matches/parallel.hpp"
 #include "matches/player.hpp"
 #include "matches/plot.hpp"
@@ -171,8 +171,8 @@ std::string header_difference(const Json& saved, const Json& now) {
 // file that holds whole lines (a last line without its newline was cut by a kill).
 std::pair<std::vector<SpsaIteration>, std::uintmax_t> read_iterations(const SpsaSettings& s, const std::string& path,
                                                                       const std::string& header) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(fmt::format("spsa: cannot read '{}'", path));
+    common::FileReader reader(path, common::MaxRecordFile, "spsa");
+    std::istream& in = reader.stream();
     std::string line;
     const auto first = common::read_bounded_line(in, line, MaxLine);
     if (first == common::LineRead::End || (line.empty() && in.eof()))
@@ -236,26 +236,6 @@ std::pair<std::vector<SpsaIteration>, std::uintmax_t> read_iterations(const Spsa
     return {std::move(done), whole};
 }
 
-// Creates `path` holding `text` whole, or not at all (a kill never leaves an empty or torn file
-// that the next run would have to refuse): written to a temporary file of its own beside it,
-// then linked in, which fails when the path exists (a file that appeared meanwhile is someone
-// else's and stays as it is).
-void create_with_header(const std::string& path, const std::string& text) {
-    std::string temporary = path + ".XXXXXX";
-    errno = 0;
-    const int fd = ::mkstemp(temporary.data());
-    if (fd < 0) throw InputError(fmt::format("spsa: cannot create a file beside '{}': {}", path, common::last_system_error()));
-    ::close(fd);
-    struct Remove {
-        const std::string& name;
-        ~Remove() { ::unlink(name.c_str()); }
-    } remove{temporary};
-    append_to_file(temporary, text);
-    errno = 0;
-    if (::link(temporary.c_str(), path.c_str()) != 0)
-        throw InputError(fmt::format("spsa: cannot create '{}': {}", path, common::last_system_error()));
-}
-
 // Every opening's index in the order the run plays them: shuffled by the seed, so that a run
 // over the first few hundred openings of a file does not see only its first lines.
 std::vector<std::size_t> opening_order(const SpsaSettings& s) {
@@ -293,7 +273,7 @@ SpsaResult run_spsa(const SpsaSettings& s, const std::string& path) {
     const EngineSpec base = checked_base(s);
     check_engine_files(base);
     const std::string header = spsa_header(s);
-    const FileLock claim(path);  // no other run appends to it meanwhile
+    const common::FileLock claim(path);  // no other run appends to it meanwhile
     SpsaResult result;
     result.start = start_values(s);
     result.theta = result.start;
@@ -305,14 +285,16 @@ SpsaResult run_spsa(const SpsaSettings& s, const std::string& path) {
         auto [done, length] = read_iterations(s, path, header);
         const auto size = std::filesystem::file_size(path);
         if (length > size) throw InputError(fmt::format("spsa: '{}' changed while it was read", path));
-        if (size != length) std::filesystem::resize_file(path, length);  // an iteration cut short (this run's file: its header says so)
+        if (size != length) common::truncate_file(path, length);  // an iteration cut short (this run's file: its header says so)
         result.iterations = std::move(done);
         result.resumed = static_cast<int>(result.iterations.size());
         if (!result.iterations.empty()) result.theta = result.iterations.back().theta;
         for (const SpsaIteration& it : result.iterations)
             if (s.on_iteration) s.on_iteration(it.k, it.theta, it.wins, it.draws, it.losses);
     } else {
-        create_with_header(path, header + '\n');
+        // Created whole or not at all (common::create_file): a run stopped while it wrote the
+        // header (a full disk) leaves no empty file that the next run would have to refuse.
+        common::create_file(path, header + '\n');
     }
 
     const std::vector<std::size_t> order = opening_order(s);
@@ -343,7 +325,7 @@ SpsaResult run_spsa(const SpsaSettings& s, const std::string& path) {
             };
         });
         it.theta = spsa_update(s.params, result.theta, it.flips, s.schedule, k, it.wins - it.losses);
-        append_to_file(path, iteration_line(it));
+        common::append_to_file(path, iteration_line(it));
         result.theta = it.theta;
         result.iterations.push_back(it);
         if (s.on_iteration) s.on_iteration(k, it.theta, it.wins, it.draws, it.losses);
@@ -356,7 +338,7 @@ void write_spsa_plot(const SpsaSettings& s, const SpsaResult& r, const std::stri
     const std::string data_path = png_path + ".dat";
     {
         std::ostringstream data;
-        data << "# iteration";
+        data << own::PlotDataMark << "iteration";
         for (const SpsaParam& p : s.params) data << ' ' << p.name;
         data << "\n0";
         for (const double v : r.start) data << fmt::format(" {:.4f}", v);
@@ -366,7 +348,7 @@ void write_spsa_plot(const SpsaSettings& s, const SpsaResult& r, const std::stri
             for (const double v : it.theta) data << fmt::format(" {:.4f}", v);
             data << '\n';
         }
-        replace_file(data_path, data.str());
+        common::replace_file(data_path, data.str(), own::plot_data());
     }
     const std::string script_path = png_path + ".gp";
     {
@@ -376,7 +358,7 @@ void write_spsa_plot(const SpsaSettings& s, const SpsaResult& r, const std::stri
         const int rows = (count + columns - 1) / columns;
         std::ostringstream gp;
         // noenhanced: a key's underscore is a character, not a subscript.
-        gp << fmt::format("set terminal pngcairo noenhanced size {},{} font 'sans,9'\n", 520 * columns, std::max(300, 220 * rows));
+        gp << own::PlotScriptMark << fmt::format("set terminal pngcairo noenhanced size {},{} font 'sans,9'\n", 520 * columns, std::max(300, 220 * rows));
         gp << "set output " << gnuplot_string(png_path) << "\n";
         gp << fmt::format("set multiplot layout {},{} title {}\n", rows, columns,
                           gnuplot_string(fmt::format("SPSA: theta over {} iterations of {} game pair{}", r.iterations.size(), s.pairs,
@@ -389,7 +371,7 @@ void write_spsa_plot(const SpsaSettings& s, const SpsaResult& r, const std::stri
                               gnuplot_string(data_path), i + 2, p.start);
         }
         gp << "unset multiplot\n";
-        replace_file(script_path, gp.str());
+        common::replace_file(script_path, gp.str(), own::plot_script());
     }
     run_gnuplot(script_path);
 }

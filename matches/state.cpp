@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -15,11 +14,12 @@
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/file_digest.hpp"
+#include "matches/own_files.hpp"
 
 namespace matches {
 
@@ -356,9 +356,10 @@ StateFile::StateFile(std::string path, const MatchSettings& s) : path_(std::move
 
 std::optional<PgnStarts> StateFile::recorded_pgn_starts() const {
     if (common::names_a_special_file(path_)) return std::nullopt;  // refused by load_all
-    std::ifstream in(path_, std::ios::binary);
-    std::string first;
-    if (!in || !std::getline(in, first) || !looks_like_state(first)) return std::nullopt;
+    const std::optional<std::string> text = common::read_file_if_exists(path_, common::MaxRecordFile, "state file");
+    if (!text || text->find('\n') == std::string::npos) return std::nullopt;
+    const std::string first = text->substr(0, text->find('\n'));
+    if (!looks_like_state(first)) return std::nullopt;
     const nlohmann::json j = nlohmann::json::parse(first, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("pgn")) return std::nullopt;
     return pgn_starts_from_json(j["pgn"]);
@@ -367,23 +368,21 @@ std::optional<PgnStarts> StateFile::recorded_pgn_starts() const {
 void StateFile::set_pgn_starts(const PgnStarts& starts) { settings_["pgn"] = pgn_starts_json(starts); }
 
 void StateFile::save_header() const {
-    std::string text;
-    {
-        std::ifstream in(path_, std::ios::binary);
-        if (!in) return;
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+    const std::optional<std::string> saved = common::read_file_if_exists(path_, common::MaxRecordFile, "state file");
+    if (!saved) return;
+    const std::string& text = *saved;
     const std::size_t first_line_end = text.find('\n');
     if (!looks_like_state(text) || first_line_end == std::string::npos) return;
-    replace_file(path_, settings_.dump() + text.substr(first_line_end));
+    common::replace_file(path_, settings_.dump() + text.substr(first_line_end), own::state_file());
 }
 
 void check_result_path(const std::string& path, const nlohmann::json& settings, const std::string& option, bool any_shard) {
     std::error_code absent;
     if (path.empty() || !std::filesystem::exists(path, absent)) return;
     if (common::names_a_special_file(path)) return;  // /dev/null and the like: written in place
-    std::ifstream in(path);
-    const nlohmann::json there = nlohmann::json::parse(in, nullptr, false);
+    if (common::is_symbolic_link(path))
+        throw InputError(fmt::format("{} '{}' is a symbolic link: it is left as it is (name the file itself)", option, path));
+    const nlohmann::json there = nlohmann::json::parse(common::read_file(path, common::MaxRecordFile, option), nullptr, false);
     if (!there.is_discarded() && there.is_object() && there.contains("settings") &&
         same_identity(there["settings"], settings, !any_shard) && engine_difference(there["settings"], settings).empty())
         return;
@@ -437,12 +436,9 @@ std::vector<GameRecord> whole_pairs(const std::vector<GameRecord>& games) {
 
 std::vector<GameRecord> StateFile::load_all() const {
     if (common::names_a_special_file(path_)) throw InputError(fmt::format("state file '{}' is not a regular file", path_));
-    std::string text;
-    {
-        std::ifstream in(path_, std::ios::binary);
-        if (!in) return {};
-        text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
+    const std::optional<std::string> file = common::read_file_if_exists(path_, common::MaxRecordFile, "state file");
+    if (!file) return {};
+    const std::string& text = *file;
     if (!looks_like_state(text))
         throw InputError(fmt::format("'{}' is not a loa-match state file: it is left as it is (give --state a file of its own)", path_));
     // Only lines that end in a newline were written whole: a kill may cut the last one short.
@@ -482,7 +478,7 @@ std::vector<GameRecord> StateFile::load_all() const {
     // to know the pair was in flight, and the game played again replaces it.
     std::string kept = settings_.dump() + '\n';
     for (const GameRecord& g : games) kept += game_json(g).dump() + '\n';
-    replace_file(path_, kept);
+    common::replace_file(path_, kept, own::state_file());
     return games;
 }
 
@@ -493,19 +489,15 @@ void StateFile::append(const GameRecord& g) {
     const bool fresh = std::filesystem::file_size(path_, absent) == 0 || absent;
     std::string text = fresh ? settings_.dump() + '\n' : std::string();
     text += game_json(g).dump() + '\n';
-    append_to_file(path_, text);  // one checked write of whole lines: cut back if it fails
+    common::append_to_file(path_, text);  // one checked write of whole lines: cut back if it fails
 }
 
 void StateFile::remove() const {
     if (common::names_a_special_file(path_))
         throw InputError(fmt::format("'{}' is not a regular file: it is not a state file to delete", path_));
-    std::string head(StatePrefix.size(), '\0');
-    {
-        std::ifstream in(path_, std::ios::binary);
-        if (!in) return;  // nothing to remove
-        in.read(head.data(), static_cast<std::streamsize>(head.size()));
-        head.resize(static_cast<std::size_t>(in.gcount()));
-    }
+    std::error_code absent;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path_, absent))) return;  // nothing to remove
+    const std::string head = common::file_head(path_, StatePrefix.size());
     if (!looks_like_state(head))
         throw InputError(fmt::format("'{}' is not a loa-match state file: it is not deleted (give --state a file of its own)", path_));
     std::error_code ignored;

@@ -1,13 +1,13 @@
 #include "matches/treesize.hpp"
 
-#include "matches/checked_file.hpp"
+#include "common/files.hpp"
+#include "matches/own_files.hpp"
 
 #include <cerrno>
 #include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <mutex>
 #include <random>
 #include <set>
@@ -24,7 +24,6 @@
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/parallel.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
@@ -222,9 +221,8 @@ std::string treesize_runs_json(const TreeSizeSettings& s, const TreeSizeResult& 
 }
 
 void merge_treesize_runs(const TreeSizeSettings& s, const std::string& path, TreeSizeResult& into, std::vector<bool>& filled) {
-    std::ifstream in(path);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!in || j.is_discarded() || !j.is_object() || !j.contains("runs"))
+    const nlohmann::json j = nlohmann::json::parse(common::read_file(path, common::MaxRecordFile, "treesize"), nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("runs"))
         throw common::InputError(fmt::format("treesize: '{}' is not a file of tree-size runs", path));
     if (j.value("experiment", nlohmann::json()) != nlohmann::json(experiment_identity(s)))
         throw common::InputError(fmt::format("treesize: '{}' holds runs of another experiment", path));
@@ -333,11 +331,9 @@ TreeSizeTotals treesize_totals(const TreeSizeSettings& s, const TreeSizeResult& 
 }
 
 TreeSizeTotals treesize_totals_from_json(const std::string& path) {
-    errno = 0;  // what the open sets is the reason given below
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, common::last_system_error()));
+    const std::string text = common::read_file(path, common::MaxRecordFile, "treesize");
     try {
-        const auto j = nlohmann::json::parse(in);
+        const auto j = nlohmann::json::parse(text);
         TreeSizeTotals t;
         t.positions = j.at("positions").get<std::size_t>();
         for (const auto& v : j.at("variants")) t.names.push_back(v.at("name").get<std::string>());
@@ -399,7 +395,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
     const std::string data_path = png_path + ".dat";
     {
         std::ostringstream data;
-        data << "# depth";
+        data << own::PlotDataMark << "depth";
         for (const std::string& name : t.names) data << " \"" << name << '"';
         data << '\n';
         for (std::size_t d = 0; d < t.depths.size(); ++d) {
@@ -407,7 +403,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
             for (const double nodes : t.nodes[d]) data << ' ' << nodes;
             data << '\n';
         }
-        replace_file(data_path, data.str());
+        common::replace_file(data_path, data.str(), own::plot_data());
     }
     const std::string script_path = png_path + ".gp";
     {
@@ -427,7 +423,7 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
         };
         // Tall enough for the key to list every variant in one column beside the panels.
         const std::size_t height = std::max<std::size_t>(650, 14 * t.names.size() + 120);
-        gp << "set terminal pngcairo noenhanced size 1400," << height << " font 'sans,9'\nset output " << gnuplot_string(png_path) << "\n";
+        gp << own::PlotScriptMark << "set terminal pngcairo noenhanced size 1400," << height << " font 'sans,9'\nset output " << gnuplot_string(png_path) << "\n";
         gp << "set multiplot layout 1,2 title 'Tree size over " << t.positions << " positions'\n";
         gp << "set xlabel 'depth'\nset grid\nset xtics 1\n";
         for (std::size_t v = 0; v < t.names.size(); ++v)
@@ -438,22 +434,22 @@ void treesize_plot(const TreeSizeTotals& t, const std::string& png_path) {
         gp << "set key outside right top\n";
         plot_lines(true);
         gp << "unset multiplot\n";
-        replace_file(script_path, gp.str());
+        common::replace_file(script_path, gp.str(), own::plot_script());
     }
     run_gnuplot(script_path);
 }
 
 std::vector<loa::Position> sample_positions(const std::string& records_path, int per_game, int min_ply, int max_ply,
                                             std::uint64_t seed, std::optional<std::pair<int, int>> before_end) {
-    errno = 0;  // what the open sets is the reason given below
-    std::ifstream in(records_path);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", records_path, common::last_system_error()));
+    common::FileReader reader(records_path, common::MaxRecordFile, "positions --pgn");
+    std::istream& in = reader.stream();
     std::mt19937_64 rng(seed);
     std::vector<loa::Position> out;
     std::set<loa::Key> seen;
     // Games in the order they were scheduled ("Round" pair.game), not the order they finished
     // in: with -j 2 the file's order varies from run to run, the sample must not.
     std::vector<ParsedRecord> records = read_records(in);
+    reader.check();
     auto round_of = [](const ParsedRecord& r) {
         const auto it = r.tags.find("Round");
         if (it == r.tags.end()) return std::pair<long, long>{0, 0};
@@ -492,8 +488,8 @@ std::vector<loa::Position> sample_positions(const std::string& records_path, int
 }
 
 std::vector<loa::Position> load_positions(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("cannot read positions file '{}'", path));
+    common::FileReader reader(path, common::MaxListFile, "positions file");
+    std::istream& in = reader.stream();
     std::vector<loa::Position> out;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
@@ -505,6 +501,7 @@ std::vector<loa::Position> load_positions(const std::string& path) {
             throw InputError(fmt::format("{} line {}: {}", path, number, e.what()));
         }
     }
+    reader.check();
     if (out.empty()) throw InputError(fmt::format("'{}' holds no position", path));
     return out;
 }

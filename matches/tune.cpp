@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <optional>
 #include <random>
 #include <set>
@@ -13,8 +12,9 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "common/text.hpp"
+#include "common/files.hpp"
 #include "common/search/search.hpp"
+#include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
@@ -130,12 +130,11 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
     std::vector<TuneSample> out;
     int games = 0;
     for (const std::string& file : s.record_files) {
-        errno = 0;  // what the open sets is the reason given below
-        std::ifstream in(file);
-        if (!in) throw InputError(fmt::format("tune: cannot read '{}': {}", file, common::last_system_error()));
+        common::FileReader reader(file, common::MaxRecordFile, "tune");
         std::vector<ParsedRecord> records;
         try {
-            records = read_records(in);
+            records = read_records(reader.stream());
+            reader.check();
         } catch (const InputError& e) {
             throw InputError(fmt::format("tune: '{}': {}", file, e.what()));
         }

@@ -13,13 +13,13 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/file_lock.hpp"
+#include "common/search/search.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
-#include "common/search/search.hpp"
 #include "loa/search_game.hpp"
 #include "matches/datagen.hpp"
-#include "matches/file_lock.hpp"
 
 namespace {
 
@@ -337,7 +337,7 @@ TEST(Datagen, AnotherFileOrOtherSettingsOrATimedEngineAreRefused) {
     }
     // A file another run is writing (its lock held) is not touched.
     {
-        const matches::FileLock other_run(mine.string());
+        const common::FileLock other_run(mine.string());
         EXPECT_THROW(matches::generate_training_data(small(3), mine.string()), common::InputError);
     }
     EXPECT_EQ(read(mine), before);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layout's rules, checked: floors matches/ -> loa/ -> common/, includes and links pointing
-# down only. Fails naming every include or link that points up.
+# down only; files opened through the one file layer only. Fails naming every offence.
 #   layering.sh SOURCE_DIR
 set -uo pipefail
 root="${1:?usage: layering.sh SOURCE_DIR}"
@@ -18,5 +18,16 @@ upward loa '#include [<"]matches/' "includes the runner (the engine does not dep
 upward loa 'matches_[a-z]+' "links the runner (the engine does not depend on it)"
 upward common '#include [<"](loa|matches)/' "includes a game or the runner (the core knows no LOA type)"
 upward common '(loa|matches)_[a-z]+' "links a game or the runner (the core knows no LOA type)"
-[ $status -eq 0 ] && echo "layering: every include and link points down"
+# One file layer (common/files.hpp, and common/file_lock.cpp's locks): no code outside it opens,
+# creates, cuts or renames a file by hand, so that a reader that blocks on a FIFO or grows
+# without a cap, or a writer that replaces a file it did not make, cannot be written again.
+file_io='std::(i|o)?fstream|std::filebuf|\b(fopen|fdopen|freopen|mkstemp|mkostemp|creat|openat|truncate|ftruncate|rename|renameat|link|linkat)\(|[^_a-zA-Z.>]open\(|resize_file'
+hits=$(grep -rnE "$file_io" "$root/common" "$root/loa" "$root/matches" "$root/bench" --include='*.hpp' --include='*.cpp' \
+         | grep -v "^$root/common/files.cpp:\|^$root/common/file_lock.cpp:" | grep -vE '^[^:]+:[0-9]+:\s*//' || true)
+if [ -n "$hits" ]; then
+  echo "a file opened outside the file layer (common/files.hpp):"
+  echo "$hits"
+  status=1
+fi
+[ $status -eq 0 ] && echo "layering: every include and link points down; every file goes through common/files.hpp"
 exit $status

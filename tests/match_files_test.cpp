@@ -19,11 +19,12 @@
 
 #include "common/bounded_io.hpp"
 #include "common/error.hpp"
-#include "matches/checked_file.hpp"
-#include "matches/file_lock.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
+#include "matches/own_files.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
 #include "matches/slurm.hpp"
@@ -149,12 +150,12 @@ TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
     const std::string dir = scratch("lock");
     for (const std::string content : {"a file of the user's", ""}) {
         write(dir + "/r.state.lock", content);
-        EXPECT_NE(error_of([&] { FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
+        EXPECT_NE(error_of([&] { common::FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
         EXPECT_EQ(read(dir + "/r.state.lock"), content);
     }
-    { const FileLock lock(dir + "/s.state"); }  // its own lock file: made and removed
+    { const common::FileLock lock(dir + "/s.state"); }  // its own lock file: made and removed
     EXPECT_FALSE(fs::exists(dir + "/s.state.lock"));
-    { const FileLock again(dir + "/s.state"); }  // and again: a lock left by a killed run is taken
+    { const common::FileLock again(dir + "/s.state"); }  // and again: a lock left by a killed run is taken
     // The live file: a user's file or directory there stays as it was; a run's own goes.
     write(dir + "/u.state.live", "precious");
     fs::create_directories(dir + "/d.state.live");
@@ -173,36 +174,75 @@ TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
     EXPECT_TRUE(fs::exists(dir + "/empty.state"));
 }
 
-// An output path that is a link has its target written, the link kept; a device is written in
-// place (--pgn /dev/null once turned /dev/null into a text file, for root); a FIFO without a
-// reader is refused at once; a replaced file keeps its permissions.
-TEST(MatchFiles, OutputsToLinksDevicesAndFifosAreWrittenWithoutReplacingThem) {
+// The one way to replace a file (common/files.hpp): a file this program made is replaced whole,
+// keeping its permissions; a symbolic link, a user's file, a directory and a FIFO without a
+// reader are refused and left as they are; a device is written in place (--pgn /dev/null once
+// turned /dev/null into a text file, for root).
+TEST(MatchFiles, OnlyAFileThisProgramMadeIsReplaced) {
     const std::string dir = scratch("outputs");
-    write(dir + "/target.pgn", "old");
-    fs::create_symlink(dir + "/target.pgn", dir + "/link.pgn");
-    replace_file(dir + "/link.pgn", "new");
-    EXPECT_TRUE(fs::is_symlink(dir + "/link.pgn"));
-    EXPECT_EQ(read(dir + "/target.pgn"), "new");
-    replace_file("/dev/null", "into the void");
+    const common::Ownership result = own::result_json();
+    write(dir + "/target.json", "{\"event\": 1}");
+    fs::create_symlink(dir + "/target.json", dir + "/link.json");
+    EXPECT_NE(error_of([&] { common::replace_file(dir + "/link.json", "{\"event\": 2}", result); }).find("symbolic link"),
+              std::string::npos);
+    EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
+    EXPECT_EQ(read(dir + "/target.json"), "{\"event\": 1}");
+    write(dir + "/notes.json", "{\"my\": \"notes\"}");
+    EXPECT_NE(error_of([&] { common::replace_file(dir + "/notes.json", "{\"event\": 2}", result); }).find("it is not a loa-match result"),
+              std::string::npos);
+    EXPECT_EQ(read(dir + "/notes.json"), "{\"my\": \"notes\"}");
+    common::replace_file("/dev/null", "into the void", result);
     EXPECT_TRUE(fs::is_character_file("/dev/null"));
     ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
-    EXPECT_THROW(replace_file(dir + "/fifo", "x"), common::InputError);
+    EXPECT_THROW(common::replace_file(dir + "/fifo", "x", result), common::InputError);
     fs::create_directories(dir + "/directory");
-    EXPECT_NE(error_of([&] { replace_file(dir + "/directory", "x"); }).find("is a directory"), std::string::npos);
-    write(dir + "/private.json", "{}");
+    EXPECT_NE(error_of([&] { common::replace_file(dir + "/directory", "x", result); }).find("is a directory"), std::string::npos);
+    write(dir + "/private.json", "{\"event\": 0}");
     fs::permissions(dir + "/private.json", fs::perms::owner_read | fs::perms::owner_write);
-    replace_file(dir + "/private.json", "{\"a\": 1}");
+    common::replace_file(dir + "/private.json", "{\"event\": 1}", result);
+    EXPECT_EQ(read(dir + "/private.json"), "{\"event\": 1}");
     EXPECT_EQ(fs::status(dir + "/private.json").permissions(), fs::perms::owner_read | fs::perms::owner_write);
     for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
+}
+
+// The one way to create a file: exclusive, never over what is there (a file, a dangling link).
+TEST(MatchFiles, CreatingAFileNeverReplacesOne) {
+    const std::string dir = scratch("create");
+    common::create_file(dir + "/new.txt", "header\n");
+    EXPECT_EQ(read(dir + "/new.txt"), "header\n");
+    EXPECT_NE(error_of([&] { common::create_file(dir + "/new.txt", "other\n"); }).find("exists"), std::string::npos);
+    EXPECT_EQ(read(dir + "/new.txt"), "header\n");
+    fs::create_symlink(dir + "/nowhere", dir + "/dangling");
+    EXPECT_THROW(common::create_file(dir + "/dangling", "x"), common::InputError);
+    EXPECT_FALSE(fs::exists(dir + "/nowhere"));
+    for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
+}
+
+// The one way to read: a regular file within its cap; a FIFO and a device are refused at once
+// (--openings FIFO once hung the run, --openings /dev/zero grew to 4.6 GB).
+TEST(MatchFiles, ReadingTakesRegularFilesWithinTheirCapOnly) {
+    const std::string dir = scratch("read");
+    write(dir + "/small.txt", "abc\n");
+    EXPECT_EQ(common::read_file(dir + "/small.txt", 10, "test"), "abc\n");
+    EXPECT_NE(error_of([&] { (void)common::read_file(dir + "/small.txt", 3, "test"); }).find("larger than 3 bytes"), std::string::npos);
+    EXPECT_NE(error_of([&] { (void)common::read_file("/dev/zero", 1 << 20, "openings"); }).find("'/dev/zero' is not a regular file"),
+              std::string::npos);
+    ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
+    EXPECT_NE(error_of([&] { (void)common::read_file(dir + "/fifo", 1 << 20, "openings"); }).find("is not a regular file"),
+              std::string::npos);
+    EXPECT_NE(error_of([&] { (void)common::read_file(dir + "/missing", 1 << 20, "openings"); }).find("No such file"),
+              std::string::npos);
+    EXPECT_FALSE(common::read_file_if_exists(dir + "/missing", 10, "test"));
+    EXPECT_EQ(common::read_file_from(dir + "/small.txt", 1, 10, "test"), "bc\n");
 }
 
 // A FIFO named like a run's lock or live file once held a web worker for ever.
 TEST(MatchFiles, AFifoWhereALockFileShouldBeDoesNotBlock) {
     const std::string dir = scratch("fifo");
     ASSERT_EQ(::mkfifo((dir + "/r.state.lock").c_str(), 0600), 0);
-    EXPECT_FALSE(FileLock::held(dir + "/r.state"));  // returns at once: not a run's lock
+    EXPECT_FALSE(common::FileLock::held(dir + "/r.state"));  // returns at once: not a run's lock
     EXPECT_TRUE(common::names_a_special_file(dir + "/r.state.lock"));
-    EXPECT_THROW(append_to_file(dir + "/r.state.lock", "x\n"), common::InputError);  // at once, not blocked
+    EXPECT_THROW(common::append_to_file(dir + "/r.state.lock", "x\n"), common::InputError);  // at once, not blocked
 }
 
 // ---- checked writes -------------------------------------------------------------------------
@@ -223,7 +263,8 @@ TEST(MatchFiles, AFailedAppendNamesTheFileAndTheCauseAndLeavesWholeLines) {
     limit.rlim_cur = before.size() + 100;  // room for part of the next line only
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &limit), 0);
     const std::string error = error_of([&] { state.append(six_games().games[2]); });
-    const std::string replaced = error_of([&] { replace_file(dir + "/big.json", std::string(before.size() + 1000, 'x')); });
+    const std::string replaced =
+        error_of([&] { common::replace_file(dir + "/big.json", std::string(before.size() + 1000, 'x'), own::result_json()); });
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
     EXPECT_EQ(error, "cannot write '" + path + "': File too large");
     EXPECT_EQ(read(path), before);  // no torn tail

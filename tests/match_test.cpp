@@ -947,7 +947,7 @@ TEST(ExternalEngines, OurOwnBinaryOverUciPlaysLikeTheInProcessEngine) {
 }  // namespace
 }  // namespace matches
 
-#include "matches/file_lock.hpp"
+#include "common/file_lock.hpp"
 #include "matches/state.hpp"
 
 namespace matches {
@@ -1254,9 +1254,9 @@ TEST(MatchState, RoundsOfMaxPairsAddUpToTheWholeRunAndShareItsStateFile) {
 TEST(MatchState, ASecondRunOnTheSameStateFileIsRefusedUntilTheFirstEnds) {
     const std::string path = testing::TempDir() + "claimed.state";
     {
-        const FileLock first(path);
+        const common::FileLock first(path);
         try {
-            const FileLock second(path);
+            const common::FileLock second(path);
             ADD_FAILURE() << "a second claim on a held state file was granted";
         } catch (const common::InputError& e) {
             EXPECT_NE(std::string(e.what()).find("another loa-match run is using this state file"), std::string::npos)
@@ -1265,7 +1265,7 @@ TEST(MatchState, ASecondRunOnTheSameStateFileIsRefusedUntilTheFirstEnds) {
         EXPECT_TRUE(std::filesystem::exists(path + ".lock"));
     }
     EXPECT_FALSE(std::filesystem::exists(path + ".lock"));  // a finished run leaves no lock file
-    const FileLock again(path);                              // and the path is free again
+    const common::FileLock again(path);                              // and the path is free again
 }
 
 TEST(MatchState, MergedShardsGiveTheResultOfOneRun) {

@@ -115,6 +115,6 @@ echo "my notes" > elo.png.dat
 if "$loa_match" --engine name=a,depth=1 --engine name=b,depth=1 "${small[@]}" --plot "$dir/elo.png" > out.txt 2>&1; then
   fail "a user's elo.png.dat would have been replaced"
 fi
-expect out.txt "elo.png.dat was not written by a loa-match plot" "no reason for the user's .dat"
+expect out.txt "elo.png.dat is not a loa-match plot.s data" "no reason for the user's .dat"
 [ "$(cat elo.png.dat)" = "my notes" ] || fail "the user's file was touched"
 echo "runner interop: all checks passed"

@@ -22,13 +22,13 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "loa/movegen.hpp"
 #include "common/error.hpp"
-#include "matches/web/http_server.hpp"
-#include "matches/web/server.hpp"
-#include "matches/file_lock.hpp"
+#include "common/file_lock.hpp"
+#include "loa/movegen.hpp"
 #include "matches/records.hpp"
 #include "matches/state.hpp"
+#include "matches/web/http_server.hpp"
+#include "matches/web/server.hpp"
 #include "small_match.hpp"
 
 namespace {
@@ -933,7 +933,7 @@ TEST_F(WebRecords, AMatchIsReadFromItsStateFile) {
     // No run holds this state file: it was stopped, and its live file is stale.
     EXPECT_FALSE(m["running"]);
     EXPECT_TRUE(m["in_progress"].empty());
-    const matches::FileLock run((dir / "run.json.state").string());  // now one does
+    const common::FileLock run((dir / "run.json.state").string());  // now one does
     m = body_of(c.Get("/api/match/run.json.state"));
     EXPECT_TRUE(m["running"]);
     EXPECT_EQ(m["played_games"], result.games.size());

@@ -1,13 +1,14 @@
 // `loa solve`: proves a position (or every position of an endgame set) won, lost or drawn
 // with proof-number search.
 #include <cstdio>
-#include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
+#include "common/files.hpp"
 #include "common/solver/solver.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/endgame_set.hpp"
@@ -37,19 +38,18 @@ std::string format_result(const solver::SolveResult<Move>& r) {
 int solve_set(const std::string& path, const RuleSet& rules, const solver::SolverOptions& options,
               const solver::SolveLimits& limits, const std::string& csv_path, const std::string& write_path) {
     const auto set = load_endgame_set(path);
-    std::unique_ptr<std::ofstream> solved_out;
-    if (!write_path.empty()) {
-        solved_out = std::make_unique<std::ofstream>(write_path);
-        if (!*solved_out) throw InputError(fmt::format("cannot write '{}'", write_path));
-        *solved_out << fmt::format("# positions of {} proven by loa solve --algo {} --nodes {}\n", path,
-                                   solver::to_string(options.algorithm), limits.nodes);
-    }
-    std::unique_ptr<std::ofstream> csv;
-    if (!csv_path.empty()) {
-        csv = std::make_unique<std::ofstream>(csv_path);
-        if (!*csv) throw InputError(fmt::format("cannot write '{}'", csv_path));
-        *csv << "index,position,expected,result,move,nodes,time_ms\n";
-    }
+    // Written whole at the end; refused now (not after the solving) when the paths hold files
+    // that are not these outputs.
+    const common::Ownership solved_owner{"a file of positions proven by loa solve",
+                                         [](std::string_view head) { return head.starts_with("# positions of "); }};
+    const common::Ownership csv_owner{"a loa solve CSV", [](std::string_view head) { return head.starts_with("index,position,expected,"); }};
+    if (!write_path.empty()) common::check_replaceable(write_path, solved_owner);
+    if (!csv_path.empty()) common::check_replaceable(csv_path, csv_owner);
+    std::optional<std::string> solved_out, csv;
+    if (!write_path.empty())
+        solved_out = fmt::format("# positions of {} proven by loa solve --algo {} --nodes {}\n", path,
+                                 solver::to_string(options.algorithm), limits.nodes);
+    if (!csv_path.empty()) csv = "index,position,expected,result,move,nodes,time_ms\n";
     int solved = 0, wrong = 0;
     std::uint64_t nodes = 0;
     double time_ms = 0;
@@ -70,13 +70,15 @@ int solve_set(const std::string& path, const RuleSet& rules, const solver::Solve
         time_ms += r.time_ms;
         fmt::print("position {} {} expected {}{}\n", i + 1, format_result(r), expected, contradicts ? " WRONG" : "");
         std::fflush(stdout);
-        if (solved_out && r.value != solver::Value::Unknown) *solved_out << format_endgame_line({entry.position, r.value}) << '\n';
+        if (solved_out && r.value != solver::Value::Unknown) *solved_out += format_endgame_line({entry.position, r.value}) + '\n';
         if (csv)
-            *csv << fmt::format("{},{},{},{},{},{},{:.3f}\n", i + 1, position_to_text(entry.position), expected,
+            *csv += fmt::format("{},{},{},{},{},{},{:.3f}\n", i + 1, position_to_text(entry.position), expected,
                                 solver::to_string(r.value), r.value == solver::Value::Win ? move_to_compact(r.move) : "",
                                 r.nodes, r.time_ms);
     }
     fmt::print("solved {} of {} wrong {} nodes {} time {:.0f}\n", solved, set.size(), wrong, nodes, time_ms);
+    if (solved_out) common::replace_file(write_path, *solved_out, solved_owner);
+    if (csv) common::replace_file(csv_path, *csv, csv_owner);
     return wrong;
 }
 

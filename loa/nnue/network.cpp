@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "common/bounded_io.hpp"
+#include "common/files.hpp"
 #include "common/fnv1a.hpp"
 #include "loa/error.hpp"
 
@@ -199,7 +199,7 @@ Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size
 }
 
 std::shared_ptr<const Network> load_network_file(const std::string& path) {
-    const std::string bytes = common::read_small_file(path, largest_file(), "network file");
+    const std::string bytes = common::read_file(path, largest_file(), "network file");
     return std::make_shared<const Network>(parse_network(bytes, "network file " + path));
 }
 

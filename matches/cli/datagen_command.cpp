@@ -4,20 +4,20 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/cli/interrupt.hpp"
 #include "matches/datagen.hpp"
-#include "matches/file_lock.hpp"
+#include "matches/own_files.hpp"
 #include "matches/player.hpp"
 #include "matches/slurm.hpp"
 
@@ -50,8 +50,7 @@ nlohmann::json counts_json(const DatagenCounts& c) {
 
 // A task's counts, added to `total`; throws when its file is not such counts.
 void add_counts(const std::string& path, DatagenCounts& total) {
-    std::ifstream in(path);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    const nlohmann::json j = nlohmann::json::parse(common::read_file(path, common::MaxListFile, "datagen"), nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw common::InputError(fmt::format("datagen: '{}' holds no counts", path));
     try {
         total.games += j.at("games").get<int>();
@@ -98,7 +97,7 @@ int run_on_slurm(Options& o) {
     (void)InProcessPlayer(s.engine, s.rules);  // an engine that cannot start fails here, not in every task
     if (std::filesystem::is_symlink(o.out))
         throw common::InputError(fmt::format("datagen: --out '{}' is a symbolic link: give the file it names", o.out));
-    const FileLock claim_out(o.out);
+    const common::FileLock claim_out(o.out);
     const int have = datagen_games_in(s, o.out);
     SlurmSettings slurm;
     slurm.tasks = std::max(1, std::min(o.slurm_tasks, s.games - have));
@@ -109,13 +108,13 @@ int run_on_slurm(Options& o) {
     slurm.job_name = "loa-datagen";
     slurm.state_name = "txt";
     slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : o.out + ".slurm");
-    const FileLock claim(slurm.dir);
+    const common::FileLock claim(slurm.dir);
     auto no_command = [](int) { return std::vector<std::string>{}; };
     // The split a run directory's parts were made by: "<games in --out before> <games> <tasks>".
     const std::string split_file = slurm.dir + "/datagen-split";
     const std::string split = fmt::format("{} {} {}", have, s.games, slurm.tasks);
     std::string recorded;
-    if (std::ifstream in(split_file); in) std::getline(in, recorded);
+    if (const auto text = common::read_file_if_exists(split_file, common::MaxListFile, "--slurm-dir")) recorded = text->substr(0, text->find('\n'));
     // A directory whose parts are in --out already (its driver was stopped after the join,
     // before it cleaned up): its files go.
     int recorded_have = 0, recorded_games = 0, recorded_tasks = 0;
@@ -155,7 +154,7 @@ int run_on_slurm(Options& o) {
                                         fmt::format("{}..{}", first_of(t) + 1, first_of(t + 1)), "--counts",
                                         fmt::format("{}/task-{}.json", dir, t), "-j", std::to_string(slurm.cpus_per_task)};
     });
-    if (recorded.empty()) replace_file(split_file, split + '\n');
+    if (recorded.empty()) common::replace_file(split_file, split + '\n', common::in_own_directory("the run directory's split"));
     fmt::print("datagen: games {}-{} over {} Slurm tasks, their files in {}\n", have + 1, s.games, slurm.tasks, slurm.dir);
     std::fflush(stdout);
     const auto began = std::chrono::steady_clock::now();
@@ -287,7 +286,7 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
                 const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
                 if (progress_shown) fmt::print(stderr, "\n");
                 // (a task's counts say its part is complete: not after an interrupt)
-                if (!o->counts.empty() && !c.interrupted) replace_file(o->counts, counts_json(c).dump() + '\n');
+                if (!o->counts.empty() && !c.interrupted) common::replace_file(o->counts, counts_json(c).dump() + '\n', own::datagen_counts());
                 print_summary(*o, c, seconds);
                 if (c.interrupted) {
                     fmt::print("Interrupted: {} holds the games before the first one not played; run the same command again to "

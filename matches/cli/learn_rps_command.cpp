@@ -1,11 +1,11 @@
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
 #include "common/error.hpp"
-#include "matches/checked_file.hpp"
+#include "common/files.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/own_files.hpp"
 #include "matches/realization_learning.hpp"
 
 namespace matches::cli {
@@ -28,10 +28,11 @@ Command add_learn_rps_command(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--rules", o->rules, "Rules the games were played under")->capture_default_str();
     return {cmd, [o] {
+                if (!o->out.empty()) common::check_replaceable(o->out, own::realization_file());
                 o->settings.rules = loa::parse_rules(o->rules);
                 const auto p = learn_realization(o->settings);
                 fmt::print("{}", realization_summary(p));
-                replace_file(o->out, loa::realization_to_json(p) + '\n');
+                common::replace_file(o->out, loa::realization_to_json(p) + '\n', own::realization_file());
                 fmt::print("Probabilities written to {}\n", o->out);
                 return 0;
             }};

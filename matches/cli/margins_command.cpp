@@ -1,12 +1,12 @@
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
 #include "common/error.hpp"
-#include "matches/checked_file.hpp"
+#include "common/files.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/margins.hpp"
+#include "matches/own_files.hpp"
 #include "matches/treesize.hpp"
 
 namespace matches::cli {
@@ -35,6 +35,7 @@ Command add_margins_command(CLI::App& app) {
     margins->add_option("--limit", o->limit, "Use only the first N positions of each file")->check(common::positive_number());
     margins->add_option("--json", o->json, "The tables and the suggested margins as JSON");
     return {margins, [o]() -> int {
+                if (!o->json.empty()) common::check_replaceable(o->json, own::margins_json());
                 for (const std::string& path : o->positions) {
                     std::vector<loa::Position> file = load_positions(path);
                     if (o->limit > 0 && static_cast<std::size_t>(o->limit) < file.size()) file.resize(static_cast<std::size_t>(o->limit));
@@ -45,7 +46,7 @@ Command add_margins_command(CLI::App& app) {
                 const MarginStudy study = run_margin_study(o->settings, true);
                 fmt::print("{}", margin_table(o->settings, study));
                 if (!o->json.empty()) {
-                    replace_file(o->json, margin_json(o->settings, study));
+                    common::replace_file(o->json, margin_json(o->settings, study), own::margins_json());
                     fmt::print("Written {}\n", o->json);
                 }
                 return 0;

@@ -4,7 +4,6 @@
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <random>
 #include <set>
@@ -12,25 +11,26 @@
 
 #include <fmt/format.h>
 
-#include "common/cli_checks.hpp"
 #include "common/bounded_io.hpp"
+#include "common/cli_checks.hpp"
 #include "common/error.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/cli/fastchess_args.hpp"
-#include "matches/checked_file.hpp"
-#include "matches/file_lock.hpp"
+#include "matches/cli/interrupt.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
 #include "matches/output_format.hpp"
+#include "matches/own_files.hpp"
 #include "matches/pgn_output.hpp"
 #include "matches/player.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
-#include "matches/cli/interrupt.hpp"
 #include "matches/slurm.hpp"
 #include "matches/state.hpp"
 
@@ -225,7 +225,7 @@ void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o
     }
     if (!o->json_path.empty()) {
         // A new file renamed over the path: a reader (a Slurm driver) never sees half of it.
-        replace_file(o->json_path, result_json(s, result) + '\n');
+        common::replace_file(o->json_path, result_json(s, result) + '\n', own::result_json());
         fmt::print("Result written to {}\n", o->json_path);
     }
     if (!o->pgn_path.empty()) fmt::print("Games written to {}\n", o->pgn_path);
@@ -237,8 +237,7 @@ bool holds_finished_match(const std::string& json_path, const MatchSettings& s) 
     if (json_path.empty() || !std::filesystem::exists(json_path)) return false;
     if (common::names_a_special_file(json_path))
         throw common::InputError(fmt::format("--json '{}' is not a regular file (a directory, a FIFO, a device)", json_path));
-    std::ifstream in(json_path);
-    const nlohmann::json done = nlohmann::json::parse(in, nullptr, false);
+    const nlohmann::json done = nlohmann::json::parse(common::read_file(json_path, common::MaxRecordFile, "--json"), nullptr, false);
     if (done.is_discarded() || !done.is_object() || !done.contains("settings") || !same_match(done["settings"], settings_json(s)))
         return false;
     const nlohmann::json played = done.value("played_games", nlohmann::json()), stopped = done.value("stopped_by_sprt", nlohmann::json());
@@ -267,7 +266,7 @@ int run_locally(const MatchSettings& s, Options* o) {
         throw common::InputError(fmt::format("{} already holds this match, played to its end; `loa-match merge {}` "
                                              "prints its summary, --fresh plays it again",
                                              o->json_path, o->json_path));
-    const FileLock claim(o->state_path);  // before the state file is read: no other run writes it
+    const common::FileLock claim(o->state_path);  // before the state file is read: no other run writes it
     check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
     if (!o->plot_path.empty()) check_plot_outputs(o->plot_path);  // before a game: not after the match
     StateFile state(o->state_path, s);
@@ -281,7 +280,7 @@ int run_locally(const MatchSettings& s, Options* o) {
     const std::vector<GameRecord> resumed = whole_pairs(saved);
     if (!resumed.empty() && !o->quiet) fmt::print("Resuming from {}: {} games already played\n", o->state_path, resumed.size());
     const bool pgn = !o->pgn_path.empty();
-    std::optional<FileLock> pgn_claim;  // no other run appends to it meanwhile
+    std::optional<common::FileLock> pgn_claim;  // no other run appends to it meanwhile
     if (pgn) {
         if (!common::names_a_special_file(o->pgn_path)) pgn_claim.emplace(o->pgn_path);
         PgnStart start = pgn_start_of_run(o->pgn_path, s.event, recorded.value_or(PgnStarts{}), !recorded, saved);
@@ -403,7 +402,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     slurm.cpus_per_task = o->slurm_cpus;
     slurm.poll_seconds = 1;
     slurm.dir = run_directory_path(!o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm");
-    const FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
+    const common::FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
     if (o->fresh && std::filesystem::exists(slurm.dir)) {
         // Tasks of the earlier run still queued would go on writing into the new run's files.
         const SlurmRun earlier(slurm, {}, [](int) { return std::vector<std::string>{}; });
@@ -433,19 +432,20 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     // directory, so that a driver killed while writing them (or before it cleaned up) and
     // started again rewrites its own records instead of adding them twice.
     std::optional<PgnStart> pgn_start;
-    std::optional<FileLock> pgn_claim;
+    std::optional<common::FileLock> pgn_claim;
     if (!o->pgn_path.empty()) {
         if (!common::names_a_special_file(o->pgn_path)) pgn_claim.emplace(o->pgn_path);
         const std::string start_file = slurm.dir + "/pgn-start";
         PgnStarts recorded;
-        if (std::ifstream in(start_file); in) recorded = pgn_starts_from_json(nlohmann::json::parse(in, nullptr, false));
+        if (const auto text = common::read_file_if_exists(start_file, common::MaxListFile, "--slurm-dir"))
+            recorded = pgn_starts_from_json(nlohmann::json::parse(*text, nullptr, false));
         const PgnStart end = pgn_end(o->pgn_path, s.event);
         if (const auto it = recorded.find(end.path); it != recorded.end()) {
             pgn_start = it->second;
         } else {
             pgn_start = end;
             recorded.insert_or_assign(end.path, end);
-            replace_file(start_file, pgn_starts_json(recorded).dump() + '\n');
+            common::replace_file(start_file, pgn_starts_json(recorded).dump() + '\n', common::in_own_directory("the run directory's PGN start"));
         }
     }
 
@@ -474,7 +474,8 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     };
     const std::string round_file = slurm.dir + "/round";
     int round = 0;
-    if (std::ifstream in(round_file); in) in >> round;  // a restarted driver goes on with its round
+    if (const auto text = common::read_file_if_exists(round_file, common::MaxListFile, "--slurm-dir"))  // a restarted driver
+        round = common::parse_int(common::trim(*text)).value_or(0);                                         // goes on with its round
     MatchResult result;
     std::vector<std::string> files;
     for (int t = 1; t <= slurm.tasks; ++t) files.push_back(run.result_file(t));
@@ -482,7 +483,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         if (!resumed_round) {
             ++round;
             if (s.sprt) run.start_round();  // the tasks' results of the last round go
-            replace_file(round_file, fmt::format("{}\n", round));
+            common::replace_file(round_file, fmt::format("{}\n", round), common::in_own_directory("the run directory's round"));
         }
         limit = s.sprt ? std::min(round * round_pairs, most_pairs) : 0;
         if (s.sprt && !o->quiet) fmt::print("Slurm: round {}, each task up to {} game pairs\n", round, limit);

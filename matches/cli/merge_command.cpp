@@ -1,12 +1,12 @@
-#include <fstream>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "matches/checked_file.hpp"
+#include "common/files.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/merge.hpp"
+#include "matches/own_files.hpp"
 #include "matches/pgn_output.hpp"
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
@@ -33,7 +33,7 @@ int merge_results(const std::vector<std::string>& files, const std::string& json
     keep_recorded_decisions(merged.single_run, s, result);
     fmt::print("Merged {} files: {} games\n{}", files.size(), result.games.size(), summary(s, result));
     if (!json_path.empty()) {
-        replace_file(json_path, result_json(s, result) + '\n');
+        common::replace_file(json_path, result_json(s, result) + '\n', own::result_json());
         fmt::print("Result written to {}\n", json_path);
     }
     if (!pgn_path.empty()) {

@@ -1,14 +1,14 @@
 #include <chrono>
-#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/openings.hpp"
+#include "matches/own_files.hpp"
 
 namespace matches::cli {
 
@@ -32,6 +32,7 @@ Command add_openings_command(CLI::App& app) {
     openings->add_option("--rules", o->rules, "Rules (as for a match)")->capture_default_str();
     openings->add_option("--out", o->out, "Output file (default: standard output)");
     return {openings, [o] {
+                if (!o->out.empty()) common::check_replaceable(o->out, own::openings_file());
                 std::tie(o->g.plies, o->g.max_plies) = parse_range(o->plies, 0, 40, "openings: --plies");
                 const loa::RuleSet rules = loa::parse_rules(o->rules);
                 const auto started = std::chrono::steady_clock::now();
@@ -49,7 +50,7 @@ Command add_openings_command(CLI::App& app) {
                                 o->plies, o->g.balance_depth, o->g.max_abs_score),
                     "centi-units for the side to move; distinct positions, also under the mirror images of the board"};
                 if (o->out.empty()) std::cout << openings_file_text(made, header);
-                else replace_file(o->out, openings_file_text(made, header));
+                else common::replace_file(o->out, openings_file_text(made, header), own::openings_file());
                 if (!o->out.empty()) fmt::print("Written {} openings to {}\n", made.size(), o->out);
                 return 0;
             }};

@@ -1,10 +1,10 @@
-#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
-#include "matches/checked_file.hpp"
+#include "common/files.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/own_files.hpp"
 #include "matches/treesize.hpp"
 
 namespace matches::cli {
@@ -28,13 +28,14 @@ Command add_positions_command(CLI::App& app) {
     positions->add_option("--seed", o->seed, "Seed of the sampling")->capture_default_str();
     positions->add_option("--out", o->out, "Output file (default: standard output)");
     return {positions, [o] {
+                if (!o->out.empty()) common::check_replaceable(o->out, own::positions_file());
                 std::optional<std::pair<int, int>> before_end;
                 if (!o->before_end.empty()) before_end = parse_range(o->before_end, 1, 1000, "--before-end");
                 const auto sample = sample_positions(o->pgn, o->per_game, o->min_ply, o->max_ply, o->seed, before_end);
                 std::string text;
                 for (const loa::Position& p : sample) text += p.to_text() + '\n';
                 if (o->out.empty()) std::cout << text;
-                else replace_file(o->out, text);
+                else common::replace_file(o->out, text, own::positions_file());
                 fmt::print(stderr, "{} positions\n", sample.size());
                 return 0;
             }};

@@ -9,11 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/position_text.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/engine_spec.hpp"
+#include "matches/own_files.hpp"
 #include "matches/spsa_run.hpp"
 
 namespace matches::cli {
@@ -84,6 +85,7 @@ Command add_spsa_command(CLI::App& app) {
     spsa->add_option("--report-every", o->report_every, "Print theta every this many iterations (default: 50 reports a run)")
         ->check(CLI::Range(0, 1'000'000));
     return {spsa, [o] {
+                if (!o->json.empty()) common::check_replaceable(o->json, own::spsa_json());
                 SpsaSettings& s = o->s;
                 for (const std::string& p : o->params) s.params.push_back(parse_spsa_param(p));
                 if (!has_limit(s.engine)) s.engine += ",tc=" + o->tc;
@@ -135,7 +137,7 @@ Command add_spsa_command(CLI::App& app) {
                     for (std::size_t i = 0; i < s.params.size(); ++i)
                         j["params"].push_back({{"name", s.params[i].name}, {"start", r.start[i]}, {"final", r.theta[i]},
                                                {"played", std::lround(r.theta[i])}, {"min", s.params[i].min}, {"max", s.params[i].max}});
-                    replace_file(o->json, j.dump(2) + "\n");
+                    common::replace_file(o->json, j.dump(2) + "\n", own::spsa_json());
                 }
                 if (!o->plot.empty()) write_spsa_plot(s, r, o->plot);
                 return 0;

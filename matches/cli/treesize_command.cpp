@@ -1,17 +1,17 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
 #include "common/error.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/search_game.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
-#include "matches/file_lock.hpp"
+#include "matches/own_files.hpp"
 #include "matches/slurm.hpp"
 #include "matches/treesize.hpp"
 
@@ -48,7 +48,7 @@ TreeSizeResult run_on_slurm(const Options& o) {
     slurm.poll_seconds = 1;
     slurm.job_name = "loa-treesize";
     slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : (o.json.empty() ? "treesize" : o.json) + ".slurm");
-    const FileLock claim(slurm.dir);
+    const common::FileLock claim(slurm.dir);
     SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int task) {
         return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--runs",
                                         fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
@@ -123,7 +123,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
             }
             (void)loa::SearchGame::from_spec(loa::RuleSet{}, o->ts.eval, o->ts.rps);  // a bad eval or rps file fails now
             auto write = [](const std::string& path, const std::string& text) {
-                replace_file(path, text);
+                common::replace_file(path, text, own::treesize_output());
                 fmt::print("Written {}\n", path);
             };
             const auto [shard, shards] = parse_shard(o->shard);

@@ -1,15 +1,15 @@
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
 #include "common/error.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/evaluation.hpp"
-#include "matches/checked_file.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/own_files.hpp"
 #include "matches/tune.hpp"
 
 namespace matches::cli {
@@ -36,6 +36,7 @@ Command add_tune_command(CLI::App& app) {
     tune->add_option("--iterations", o->settings.max_iterations, "Most Newton steps")->check(CLI::Range(1, 1000))->capture_default_str();
     tune->add_option("--rules", o->rules, "Rules the games were played under")->capture_default_str();
     return {tune, [o] {
+                if (!o->out.empty()) common::check_replaceable(o->out, own::weights_file());
                 if (!o->start.empty()) o->settings.start = loa::load_weights_file(o->start);
                 o->settings.rules = loa::parse_rules(o->rules);
                 o->settings.tapered = !o->flat;
@@ -53,7 +54,7 @@ Command add_tune_command(CLI::App& app) {
                 const TuneReport report = fit_weights(o->settings, samples);
                 fmt::print("{}", tune_summary(o->settings, report));
                 if (!o->out.empty()) {
-                    replace_file(o->out, loa::weights_to_json(report.weights) + '\n');
+                    common::replace_file(o->out, loa::weights_to_json(report.weights) + '\n', own::weights_file());
                     fmt::print("Weights written to {}\n", o->out);
                 }
                 return 0;

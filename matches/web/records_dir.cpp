@@ -1,23 +1,24 @@
 #include "matches/web/records_dir.hpp"
 
 #include <cerrno>
-#include <fstream>
+#include <optional>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "common/bounded_io.hpp"
+#include "common/file_lock.hpp"
+#include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
-#include "matches/web/game_api.hpp"
-#include "matches/file_lock.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
 #include "matches/state.hpp"
+#include "matches/web/game_api.hpp"
 
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
@@ -26,10 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string read_file(const fs::path& file) {
-    errno = 0;  // what the open sets is the reason given below
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("cannot read '{}': {}", file.filename().string(), common::last_system_error()));
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return common::read_file(file.string(), common::MaxRecordFile, file.filename().string());
 }
 
 // What the page can do with a file, told by its name and, for JSON, its first bytes.
@@ -38,10 +36,7 @@ std::string kind_of(const fs::path& file) {
     if (name.ends_with(".pgn")) return "records";
     if (name.ends_with(".state")) return "match";
     if (!name.ends_with(".json")) return "";
-    std::ifstream in(file, std::ios::binary);
-    std::string head(4096, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
+    const std::string head = common::file_head(file.string());
     if (head.find("\"pairings\"") != std::string::npos || head.find("\"scheduled_games\"") != std::string::npos)
         return "match";
     if (head.find("\"variants\"") != std::string::npos || head.find("\"positions\"") != std::string::npos) return "treesize";
@@ -52,10 +47,14 @@ std::string kind_of(const fs::path& file) {
 // Missing or unreadable (between two versions, or the run just ended): nothing in play.
 nlohmann::json games_in_play(const fs::path& live) {
     nlohmann::json out = nlohmann::json::array();
-    if (common::names_a_special_file(live.string())) return out;  // a FIFO there would block the worker
-    std::ifstream in(live);
-    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (!in || j.is_discarded() || !j.contains("games") || !j["games"].is_array()) return out;
+    std::optional<std::string> text;
+    try {
+        text = common::read_file_if_exists(live.string(), common::MaxListFile, "live file");
+    } catch (const InputError&) {
+        return out;  // a FIFO or a device there, or too large: nothing the board reads
+    }
+    const nlohmann::json j = nlohmann::json::parse(text.value_or(""), nullptr, false);
+    if (j.is_discarded() || !j.contains("games") || !j["games"].is_array()) return out;
     for (const nlohmann::json& g : j["games"]) {
         try {
             Game game(position_from_argument(g.at("start").get<std::string>()));
@@ -160,7 +159,7 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
         // A run holds a lock on its state file while it plays; without one the run was stopped
         // (and can be resumed), and a live file it left behind is stale. A stopped run counts
         // what its resume keeps, as its interrupted summary did: the whole pairs.
-        const bool running = matches::FileLock::held(file.string());
+        const bool running = common::FileLock::held(file.string());
         if (!running) run.games = matches::whole_pairs(run.games);
         for (const matches::GameRecord& g : run.games) run.counting_order.push_back(g.index);
         matches::tally(settings, run, matches::SprtReplay::GivenOrder);

@@ -4,12 +4,12 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/files.hpp"
 #include "common/search/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
@@ -187,8 +187,8 @@ struct Server::Impl {
         });
         http.get(R"(/api/treesize/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);
-            std::ifstream in(path);
-            const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+            const nlohmann::json j =
+                nlohmann::json::parse(common::read_file(path.string(), common::MaxRecordFile, path.filename().string()), nullptr, false);
             if (j.is_discarded() || !j.is_object() || !j.contains("depths"))
                 throw InputError(fmt::format("'{}' is not a tree-size result", path.filename().string()));
             send_json(res, j);

@@ -5,12 +5,12 @@
 
 #include <string>
 
-namespace matches {
+namespace common {
 
 class FileLock {
 public:
     // Locks `<path>.lock` (created if needed, with a mark that says whose it is). Throws
-    // common::InputError, naming the path, when another process holds it, or when a file there
+    // InputError, naming the path, when another process holds it, or when a file there
     // is not a lock file of this program (it is left alone). The lock is the kernel's (flock):
     // a killed run leaves no stale claim.
     explicit FileLock(std::string path);
@@ -30,4 +30,4 @@ private:
     int fd_ = -1;
 };
 
-}  // namespace matches
+}  // namespace common

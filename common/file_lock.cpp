@@ -1,4 +1,4 @@
-#include "matches/file_lock.hpp"
+#include "common/file_lock.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -13,7 +13,7 @@
 
 #include "common/error.hpp"
 
-namespace matches {
+namespace common {
 
 namespace {
 
@@ -42,12 +42,12 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
             fd_ = ::open(lock_path_.c_str(), O_RDWR | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
         }
         if (fd_ < 0)
-            throw common::InputError(fmt::format("cannot create lock file '{}': {}", lock_path_, std::strerror(errno)));
+            throw InputError(fmt::format("cannot create lock file '{}': {}", lock_path_, std::strerror(errno)));
         struct stat st {};
         if (!created && (::fstat(fd_, &st) != 0 || !S_ISREG(st.st_mode) || !holds_the_mark(fd_))) {
             ::close(fd_);
             fd_ = -1;
-            throw common::InputError(fmt::format(
+            throw InputError(fmt::format(
                 "'{}' exists and is not a loa-match lock file: move it away (an empty one may be left by a run killed as it "
                 "started: delete it if no run uses this state file)",
                 lock_path_));
@@ -57,11 +57,11 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
             ::close(fd_);
             fd_ = -1;
             if (error == EWOULDBLOCK)
-                throw common::InputError(fmt::format(
+                throw InputError(fmt::format(
                     "'{}' is locked: another loa-match run is using this state file; wait for it, or give this "
                     "run its own --state or --json",
                     lock_path_));
-            throw common::InputError(fmt::format("cannot lock '{}': {}", lock_path_, std::strerror(error)));
+            throw InputError(fmt::format("cannot lock '{}': {}", lock_path_, std::strerror(error)));
         }
         struct stat held {}, named {};
         if (::fstat(fd_, &held) == 0 && ::stat(lock_path_.c_str(), &named) == 0 && held.st_ino == named.st_ino &&
@@ -71,7 +71,7 @@ FileLock::FileLock(std::string path) : lock_path_(std::move(path) + ".lock") {
                 ::unlink(lock_path_.c_str());
                 ::close(fd_);
                 fd_ = -1;
-                throw common::InputError(fmt::format("cannot write lock file '{}': {}", lock_path_, std::strerror(error)));
+                throw InputError(fmt::format("cannot write lock file '{}': {}", lock_path_, std::strerror(error)));
             }
             return;
         }
@@ -100,4 +100,4 @@ FileLock::~FileLock() {
     ::close(fd_);
 }
 
-}  // namespace matches
+}  // namespace common
