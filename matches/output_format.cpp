@@ -11,6 +11,9 @@ namespace {
 
 const std::string& name(const MatchSettings& s, int i) { return s.engines[static_cast<std::size_t>(i)].name; }
 
+// An even score prints as 0.0, not as the logarithm's -0.0.
+double no_negative_zero(double v) { return v == 0 ? 0.0 : v; }
+
 // fastchess's time control text: "10+0.1", "0.5/move", "6 plies", "20000 nodes".
 std::string fastchess_limit(const EngineSpec& e) {
     if (e.time_control) return fmt::format("{:g}+{:g}", e.time_control->base_ms / 1000, e.time_control->increment_ms / 1000);
@@ -52,7 +55,7 @@ std::string cutechess_results(const MatchSettings& s, const std::vector<PairingS
         if (pairings.size() > 1) out += cutechess_score_line(s, p) + "\n";
         // cutechess-cli's margin is the half width of the 95% interval of the game counts.
         const EloEstimate e = estimate(p.games);
-        out += fmt::format("Elo difference: {:.1f} +/- {:.1f}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", e.elo,
+        out += fmt::format("Elo difference: {:.1f} +/- {:.1f}, LOS: {:.1f} %, DrawRatio: {:.1f} %\n", no_negative_zero(e.elo),
                            (e.elo_high - e.elo_low) / 2, 100 * e.los, 100 * e.draw_ratio);
         if (s.sprt) {
             std::string line = fmt::format("SPRT: llr {:.3g} ({:.1f}%), lbound {:.3g}, ubound {:.3g}", p.llr,
@@ -88,8 +91,8 @@ std::string fastchess_results(const MatchSettings& s, const std::vector<PairingS
         out += dashes + "\n";
         out += fmt::format("Results of {} vs {} ({}, {}, {}{}):\n", a.name, b.name, one_or_both(fastchess_limit(a), fastchess_limit(b)),
                            one_or_both(threads(a), threads(b)), one_or_both(hash(a), hash(b)), book);
-        out += fmt::format("Elo: {:.2f} +/- {:.2f}, nElo: {:.2f} +/- {:.2f}\n", e.elo, (e.elo_high - e.elo_low) / 2,
-                           e.normalized_elo, e.nelo_error);
+        out += fmt::format("Elo: {:.2f} +/- {:.2f}, nElo: {:.2f} +/- {:.2f}\n", no_negative_zero(e.elo), (e.elo_high - e.elo_low) / 2,
+                           no_negative_zero(e.normalized_elo), e.nelo_error);
         out += fmt::format("LOS: {:.2f} %, DrawRatio: {:.2f} %, PairsRatio: {:.2f}\n", 100 * e.los, 100 * e.draw_ratio, pairs_ratio);
         out += fmt::format("Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1f} ({:.2f} %)\n", p.games.games(), p.games.wins,
                            p.games.losses, p.games.draws, points, games > 0 ? 100 * points / games : 0.0);

@@ -201,7 +201,9 @@ void print_after_game(const MatchSettings& s, const Options& o, const GameRecord
         if (o.format == OutputFormat::Native) fmt::print("{}\n", progress_line(s, p, now.games_per_pairing));
         if (o.format == OutputFormat::Cutechess) fmt::print("{}\n", cutechess_score_line(s, p));
     }
-    if (o.report_every > 0 && now.finished % o.report_every == 0)
+    // In the other tools' formats the results of the last game are the final ones, printed next.
+    const bool last = now.finished >= now.scheduled && o.format != OutputFormat::Native;
+    if (o.report_every > 0 && now.finished % o.report_every == 0 && !last)
         fmt::print("{}", o.format == OutputFormat::Native
                              ? interim_report(s, now.pairings, now.finished, now.scheduled, now.elapsed_seconds, now.played_this_run)
                              : foreign_results(o.format, s, now.pairings));
