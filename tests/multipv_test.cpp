@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <set>
 
@@ -283,6 +284,46 @@ TEST(MultiPv, EveryBudgetGivesALegalMove) {
         ASSERT_TRUE(is_legal(pos, r.best_move)) << "budget " << budget;
         EXPECT_LE(r.stats.nodes, budget);
     }
+}
+
+// A limit already reached when the search is asked for (a GUI's `go infinite` and `stop` at once,
+// a clock already past) once gave no move at all while the game went on ("bestmove none"): the
+// first line always starts, as a one-line search does, and stops within its first nodes with a
+// legal move; the searcher asked for caller's exclusions (searchmoves) keeps to the others.
+TEST(MultiPv, ALimitReachedBeforeTheStartStillGivesALegalMove) {
+    const std::atomic<bool> stopped{true};
+    search::SearchLimits stop;
+    stop.stop = &stopped;
+    search::SearchLimits past;
+    past.hard_time_ms = 1e-9;
+    for (const Position& pos : {Position::start(), testing::middle_game_positions(1, 4321, 5, 30).front()}) {
+        for (const search::SearchLimits& limits : {stop, past}) {
+            search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+            EXPECT_TRUE(is_legal(pos, search::search_multipv(searcher, pos, limits, {}, 3, {}).best_move));
+            search::ParallelSearcher<SearchGame> threads(SearchGame{}, [] {
+                auto c = search::parse_search_config("full");
+                c.threads = 2;
+                return c;
+            }());
+            EXPECT_TRUE(is_legal(pos, search::search_multipv(threads, pos, limits, {}, 3, {}).best_move));
+        }
+    }
+    // Moves the caller leaves out hold for every line: all but two moves out, two lines at most.
+    const Position pos = Position::start();
+    const auto moves = legal_moves(pos);
+    std::vector<std::uint16_t> out;
+    for (std::size_t i = 2; i < moves.size(); ++i) out.push_back(moves[i].raw());
+    search::SearchLimits limits;
+    limits.depth = 3;
+    limits.excluded_root_moves = out;
+    search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+    std::size_t most = 0;
+    const auto r = search::search_multipv(searcher, pos, limits, {}, 3, [&](const Lines& lines) {
+        most = std::max(most, lines.size());
+        for (const auto& it : lines) EXPECT_TRUE(it.pv.front() == moves[0] || it.pv.front() == moves[1]);
+    });
+    EXPECT_EQ(most, 2u);
+    EXPECT_TRUE(r.best_move == moves[0] || r.best_move == moves[1]);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include "loa/position_text.hpp"
 #include "common/search/report.hpp"
 #include "common/text.hpp"
+#include "sanitized_build.hpp"
 
 namespace loa::engine {
 namespace {
@@ -46,6 +47,13 @@ std::string bestmove(const std::string& output) {
     for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it)
         last = (*it)[1];
     return last;
+}
+
+std::vector<std::string> bestmoves(const std::string& output) {
+    const std::regex re("bestmove (\\S+)");
+    std::vector<std::string> all;
+    for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it) all.push_back((*it)[1]);
+    return all;
 }
 
 TEST(Uci, HandshakeOptionsAndSearch) {
@@ -186,33 +194,31 @@ TEST(Uci, ErrorsLeaveThePositionUnchanged) {
     EXPECT_TRUE(contains(out, "info string error: position: expected 'startpos' or 'fen <position>'"));
     EXPECT_TRUE(contains(out, "info string error: unknown option 'colour'"));
     EXPECT_TRUE(contains(out, "info string error: setoption"));
-    EXPECT_TRUE(contains(out, "info string error: go: bad value 'x' for 'depth'"));
-    EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'sideways'"));
-    // Every go is answered, even one the engine cannot read (a controller would wait for ever).
-    EXPECT_TRUE(contains(out, "info string error: go: unknown parameter 'sideways'\nbestmove none\n")) << out;
+    // Every go is answered, even one the engine cannot read (a controller would wait for ever),
+    // with no move: "(none)", as python-chess reads it.
+    EXPECT_TRUE(contains(out, "info string error: go: bad value 'x' for 'depth'\nbestmove (none)\n")) << out;
+    // A parameter the engine does not know is ignored, as UCI says (that go is answered "(none)"
+    // all the same: the last position command was refused).
+    EXPECT_TRUE(contains(out, "info string go: ignored unknown parameter 'sideways'\n")) << out;
+    EXPECT_FALSE(contains(out, "error: go: unknown")) << out;
     EXPECT_TRUE(contains(out, "info string error: unknown command 'fly'"));
     Game after;
     after.play("b1d3");
     EXPECT_TRUE(contains(out, after.position().to_text()));  // 'd' shows the last good position
+    EXPECT_EQ(bestmoves(out), (std::vector<std::string>{"(none)", "(none)"})) << out;
 }
 
 TEST(Uci, PassAndGameOver) {
     EXPECT_EQ(bestmove(uci("position fen 6bw/6bb/8/8/8/8/bb6/wb6 w\ngo depth 2\n")), "pass");
     const std::string over = uci("position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\ngo depth 2\nquit\n");
     EXPECT_TRUE(contains(over, "info string game over: black wins by connection"));
-    EXPECT_EQ(bestmove(over), "none");
-}
-
-std::vector<std::string> bestmoves(const std::string& output) {
-    const std::regex re("bestmove (\\S+)");
-    std::vector<std::string> all;
-    for (auto it = std::sregex_iterator(output.begin(), output.end(), re); it != std::sregex_iterator(); ++it) all.push_back((*it)[1]);
-    return all;
+    // No legal move: "(none)", as Stockfish writes it and python-chess reads it ("none" it refuses).
+    EXPECT_EQ(bestmove(over), "(none)");
 }
 
 TEST(Uci, ASearchThatCannotStartStillAnswersAndLeavesTheEngineUsable) {
     // erps=on without probabilities: the searcher refuses it. isready must still say readyok
-    // and go must still answer (bestmove none), or the controller drops the engine or waits
+    // and go must still answer (bestmove (none)), or the controller drops the engine or waits
     // for a move until its clock runs out; and the engine must not stay "thinking".
     const std::string out = uci("setoption name erps value on\nisready\nposition startpos\ngo wtime 1000 btime 1000\n"
                                 "setoption name erps value off\nposition startpos\ngo depth 2\nquit\n");
@@ -221,7 +227,7 @@ TEST(Uci, ASearchThatCannotStartStillAnswersAndLeavesTheEngineUsable) {
     EXPECT_FALSE(contains(out, "the engine is thinking")) << out;
     const std::vector<std::string> answers = bestmoves(out);
     ASSERT_EQ(answers.size(), 2u) << out;
-    EXPECT_EQ(answers[0], "none");
+    EXPECT_EQ(answers[0], "(none)");
     EXPECT_NO_THROW(parse_move(Position::start(), answers[1])) << out;
 }
 
@@ -240,7 +246,7 @@ TEST(Uci, MctsTakesItsOptionsAndRefusesWhatItCannotDo) {
     EXPECT_TRUE(contains(knowledge, "mcts_bias and playout=weighted need the game's realization probabilities")) << knowledge;
     const std::vector<std::string> answers = bestmoves(knowledge);
     ASSERT_EQ(answers.size(), 2u) << knowledge;
-    EXPECT_EQ(answers[0], "none");
+    EXPECT_EQ(answers[0], "(none)");
     EXPECT_NO_THROW(parse_move(Position::start(), answers[1])) << knowledge;
 }
 
@@ -282,14 +288,14 @@ TEST(Uci, GoAfterARefusedPositionPlaysNoMoveOfTheGameBefore) {
     EXPECT_TRUE(contains(out, "info string error: go: the last position command was refused")) << out;
     const std::vector<std::string> answers = bestmoves(out);
     ASSERT_EQ(answers.size(), 2u) << out;
-    EXPECT_EQ(answers[0], "none");
+    EXPECT_EQ(answers[0], "(none)");
     Game game;
     game.play("b1d3");
     game.play("a2c2");
     EXPECT_NO_THROW(parse_move(game.position(), answers[1])) << out;
 }
 
-// Once answered `bestmove none` at once: a GUI that pondered on a finished game read it as
+// Once answered `bestmove (none)` at once: a GUI that pondered on a finished game read it as
 // the answer to a command it had not sent yet.
 TEST(Uci, PonderOrInfiniteOnAFinishedGameAnswersOnlyAfterPonderhitOrStop) {
     const std::string over = "position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1 b3e6 h3f1 e1e5\n";
@@ -297,7 +303,7 @@ TEST(Uci, PonderOrInfiniteOnAFinishedGameAnswersOnlyAfterPonderhitOrStop) {
                                                std::string("go ponder\nisready\nstop\n"),
                                                std::string("go infinite\nisready\nstop\n")}) {
         const std::string out = uci(over + go_then_release + "isready\nquit\n");
-        const auto ready = out.find("readyok"), best = out.find("bestmove none");
+        const auto ready = out.find("readyok"), best = out.find("bestmove (none)");
         ASSERT_NE(best, std::string::npos) << out;
         EXPECT_LT(ready, best) << go_then_release << out;
         EXPECT_EQ(out.find("bestmove", best + 1), std::string::npos) << "answered twice: " << out;
@@ -305,7 +311,7 @@ TEST(Uci, PonderOrInfiniteOnAFinishedGameAnswersOnlyAfterPonderhitOrStop) {
     }
     // A plain go still answers at once, and the engine takes the next command.
     const std::string plain = uci(over + "go depth 2\nposition startpos\ngo depth 1\nquit\n");
-    EXPECT_TRUE(contains(plain, "bestmove none")) << plain;
+    EXPECT_TRUE(contains(plain, "bestmove (none)")) << plain;
     EXPECT_FALSE(contains(plain, "the engine is thinking")) << plain;
     EXPECT_NO_THROW(parse_move(Position::start(), bestmove(plain)));
 }
@@ -570,8 +576,8 @@ TEST(Uci, AnOptionFileThatIsNotARegularFileIsRefusedAtOnce) {
 // (Threads alone changes nothing without an evaluation cache).
 TEST(Uci, TheMemoryTheTablesClaimIsReported) {
     const std::string out = uci("setoption name Threads value 4\nsetoption name eval_cache value 64\nsetoption name Hash value 32\n");
-    EXPECT_TRUE(contains(out, "info string memory 272 MB: hash 16 MB + eval cache 64 MB x 4 threads")) << out;
-    EXPECT_TRUE(contains(out, "info string memory 288 MB: hash 32 MB + eval cache 64 MB x 4 threads")) << out;
+    EXPECT_TRUE(contains(out, "info string memory 273 MB: hash 16 MB + PV lines 0.6 MB + eval cache 64 MB x 4 threads")) << out;
+    EXPECT_TRUE(contains(out, "info string memory 289 MB: hash 32 MB + PV lines 1.1 MB + eval cache 64 MB x 4 threads")) << out;
 }
 
 // GTP has no stop: a clock that would plan a search of years is refused.
@@ -585,8 +591,186 @@ TEST(Gtp, AClockBeyondADayIsRefused) {
 
 TEST(Gtp, SetOptionSaysWhatTheTablesClaim) {
     const std::string out = gtp("1 set_option hash 8\n2 set_option eval_cache 2\n");
-    EXPECT_TRUE(contains(out, "=1 memory 8 MB: hash 8 MB\n")) << out;
-    EXPECT_TRUE(contains(out, "=2 memory 10 MB: hash 8 MB + eval cache 2 MB x 1 thread\n")) << out;
+    EXPECT_TRUE(contains(out, "=1 memory 8 MB: hash 8 MB + PV lines 0.3 MB\n")) << out;
+    EXPECT_TRUE(contains(out, "=2 memory 10 MB: hash 8 MB + PV lines 0.3 MB + eval cache 2 MB x 1 thread\n")) << out;
+}
+
+// Issue 82: what `loa uci` answers is what a GUI expects.
+
+// Scripts sent one after the other to one engine (its tables kept), each to its end: a search
+// with a limit answers before the next script starts, as a GUI waits for bestmove.
+std::vector<std::string> uci_in_turn(const std::vector<std::string>& scripts) {
+    Session session;
+    std::vector<std::string> outputs;
+    for (const std::string& script : scripts) {
+        std::istringstream in(script);
+        std::ostringstream out;
+        Output output(out);
+        EXPECT_EQ(run_uci(in, output, session), 0);
+        outputs.push_back(out.str());
+    }
+    return outputs;
+}
+
+struct InfoLine {
+    int depth = 0;
+    std::vector<std::string> pv;
+    std::string text;
+};
+
+std::vector<InfoLine> info_lines(const std::string& output) {
+    std::vector<InfoLine> lines;
+    for (const std::string_view line : common::split(output, '\n')) {
+        if (!line.starts_with("info depth ")) continue;
+        InfoLine info;
+        info.text = std::string(line);
+        info.depth = std::stoi(info.text.substr(11));
+        std::istringstream pv(info.text.substr(info.text.find(" pv ") + 4));
+        for (std::string move; pv >> move;) info.pv.push_back(move);
+        lines.push_back(std::move(info));
+    }
+    return lines;
+}
+
+// An info line's PV, replayed from `start`: legal move after legal move, and as many moves as
+// its depth unless the game ends (or repeats a position of the line) first.
+void expect_whole_pv(const InfoLine& info, Game game) {
+    std::set<std::uint64_t> seen{game.position().key()};
+    bool ended = false;
+    for (const std::string& move : info.pv) {
+        ASSERT_FALSE(ended) << "a move after the end: " << info.text;
+        ASSERT_NO_THROW(game.play(move)) << move << " in " << info.text;
+        ended = game.over() || !seen.insert(game.position().key()).second;
+    }
+    if (!ended) {
+        EXPECT_GE(static_cast<int>(info.pv.size()), info.depth) << info.text;
+    }
+}
+
+// Every info line's PV checked so; how many lines there were.
+int expect_whole_pvs(const std::string& output, const Game& start) {
+    const auto infos = info_lines(output);
+    for (const InfoLine& info : infos) expect_whole_pv(info, start);
+    return static_cast<int>(infos.size());
+}
+
+TEST(Uci, ASecondSearchOfThePositionPrintsItsWholeLine) {
+    // Once "info depth 9 seldepth 2 ... pv b8b6" and no ponder move: the table answered the
+    // root's first child at once, and the line ended there.
+    const int depth = loa::testing::sanitized_build ? 5 : 8;
+    const std::string go = fmt::format("go depth {}\n", depth);
+    const auto out = uci_in_turn({"position startpos\n" + go, go});
+    EXPECT_EQ(expect_whole_pvs(out[0], Game()), depth) << out[0];
+    EXPECT_EQ(expect_whole_pvs(out[1], Game()), depth) << out[1];
+    const std::regex answer("bestmove [a-h][1-8][a-h][1-8] ponder [a-h][1-8][a-h][1-8]\n");
+    EXPECT_TRUE(std::regex_search(out[0], answer)) << out[0];
+    EXPECT_TRUE(std::regex_search(out[1], answer)) << out[1];
+}
+
+TEST(Uci, MultiPvLinesAreAsLongAsTheirSearch) {
+    // Once "multipv 2 ... pv g1g3 h2f2 b8b6 a7c7" at depth 8, and one move a line at the
+    // second search.
+    const int depth = loa::testing::sanitized_build ? 4 : 7;
+    const std::string go = fmt::format("go depth {}\n", depth);
+    const auto out = uci_in_turn({"setoption name MultiPV value 3\nposition startpos\n" + go, go});
+    EXPECT_EQ(expect_whole_pvs(out[0], Game()), 3 * depth) << out[0];
+    EXPECT_EQ(expect_whole_pvs(out[1], Game()), 3 * depth) << out[1];
+}
+
+TEST(Uci, MultiPvStoppedAtOnceStillPlaysALegalMove) {
+    // Once "bestmove none" in most runs (the stop came before the first line began) while the
+    // game went on.
+    for (int run = 0; run < (loa::testing::sanitized_build ? 10 : 50); ++run) {
+        const std::string out = uci("setoption name MultiPV value 3\nposition startpos\ngo infinite\nstop\nquit\n");
+        ASSERT_NO_THROW(parse_move(Position::start(), bestmove(out))) << "run " << run << ":\n" << out;
+    }
+}
+
+TEST(Uci, SearchMovesKeepsTheSearchToThem) {
+    // Two moves that are not the engine's choice at the start (b8b6 or g1g3); the parameters
+    // after the moves are read too.
+    const std::set<std::string> asked{"c1c3", "f8f6"};
+    for (const std::string& setup : {std::string(), std::string("setoption name MultiPV value 3\n")}) {
+        const std::string out = uci(setup + "position startpos\ngo searchmoves c1c3 f8f6 depth 4\n");
+        EXPECT_EQ(asked.count(bestmove(out)), 1u) << out;
+        const auto infos = info_lines(out);
+        ASSERT_FALSE(infos.empty()) << out;
+        for (const InfoLine& info : infos) {
+            EXPECT_EQ(asked.count(info.pv.front()), 1u) << info.text;
+            EXPECT_LE(info.depth, 4) << info.text;
+            EXPECT_FALSE(contains(info.text, "multipv 3")) << "two moves make two lines: " << info.text;
+        }
+        EXPECT_TRUE(contains(out, "info depth 4 ")) << out;
+    }
+    // No legal move after it: refused, and still answered.
+    const std::string none = uci("position startpos\ngo searchmoves a1a1 depth 2\n");
+    EXPECT_TRUE(contains(none, "info string error: go: searchmoves: 'a1a1' is not a legal move here\nbestmove (none)\n")) << none;
+}
+
+TEST(Uci, GoMateLooksForAWinAndUnknownParametersAreIgnored) {
+    // Black wins in 3 plies, 2 moves: go mate 2 finds it; go mate 1 (a depth-1 search) still
+    // answers a move.
+    const std::string position = "position fen 3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b\n";
+    const std::string two = uci(position + "go mate 2\n");
+    EXPECT_TRUE(contains(two, "score mate 2 ")) << two;
+    EXPECT_FALSE(contains(two, "error")) << two;
+    const std::string one = uci("position startpos\ngo mate 1\n");
+    EXPECT_TRUE(contains(one, "info depth 1 ")) << one;
+    EXPECT_FALSE(contains(one, "info depth 2 ")) << one;
+    EXPECT_NO_THROW(parse_move(Position::start(), bestmove(one))) << one;
+    // UCI: an engine ignores what it does not know.
+    const std::string unknown = uci("position startpos\ngo depth 2 sideways 3\n");
+    EXPECT_TRUE(contains(unknown, "info string go: ignored unknown parameter 'sideways 3'\n")) << unknown;
+    EXPECT_TRUE(contains(unknown, "info depth 2 ")) << unknown;
+    EXPECT_NO_THROW(parse_move(Position::start(), bestmove(unknown))) << unknown;
+}
+
+TEST(Uci, DebugRegisterAndPonderAreAnswered) {
+    const std::string out = uci("uci\ndebug on\nregister later\nsetoption name Ponder value true\nuci\n"
+                                "position startpos\ngo depth 2\n");
+    EXPECT_FALSE(contains(out, "error")) << out;
+    EXPECT_TRUE(contains(out, "option name Ponder type check default false\n")) << out;
+    EXPECT_TRUE(contains(out, "option name Ponder type check default true\n")) << out;  // as set
+    EXPECT_TRUE(contains(out, "info string debug on\n")) << out;
+    EXPECT_TRUE(contains(out, "registration ok\n")) << out;
+    EXPECT_TRUE(contains(out, "info string stats nodes ")) << out;  // debug: the search's statistics
+    const std::string off = uci("debug off\nsetoption name Ponder value maybe\nposition startpos\ngo depth 2\n");
+    EXPECT_TRUE(contains(off, "info string debug off\n")) << off;
+    EXPECT_FALSE(contains(off, "info string stats")) << off;
+    EXPECT_TRUE(contains(off, "info string error: Ponder must be true or false, not 'maybe'")) << off;
+}
+
+TEST(Uci, ChangingTheRulesKeepsTheGame) {
+    // Once reset to the start: the next go searched the start position, for Black.
+    Game game;
+    game.play("b1d3");
+    const std::string out = uci("position startpos moves b1d3\nsetoption name Rules value openspiel\nd\ngo depth 2\n");
+    EXPECT_FALSE(contains(out, "error")) << out;
+    EXPECT_TRUE(contains(out, game.position().to_text())) << out;
+    EXPECT_NO_THROW(parse_move(game.position(), bestmove(out))) << out;  // a move for White
+    // A game the new rules end earlier stops there: d1b3 ... e1e5 connects Black at ply 9, and
+    // a ply limit of 4 ends it at ply 4 instead, drawn.
+    const std::string limited = uci("position startpos moves d1b3 h5g4 b1b4 g4g1 b4e7 a3c1\n"
+                                    "setoption name Rules value olympiad,plylimit=4\ngo depth 2\n");
+    EXPECT_TRUE(contains(limited, "info string game over: draw by ")) << limited;
+    EXPECT_EQ(bestmove(limited), "(none)") << limited;
+}
+
+TEST(Uci, AProvenWinSaysHowFarItIs) {
+    // Black wins in 3 plies (2 moves). The solver proves it without a distance, and once said
+    // "score mate 64": the distance is searched for, and the line that reaches it printed.
+    const std::string out = uci("setoption name solver value 100000\nposition fen 3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b\n"
+                                "go depth 4\n");
+    EXPECT_TRUE(contains(out, "info string solver: proven win")) << out;
+    EXPECT_TRUE(contains(out, "score mate 2 ")) << out;
+    EXPECT_FALSE(contains(out, "mate 64")) << out;
+    const auto infos = info_lines(out);
+    ASSERT_EQ(infos.size(), 1u) << out;
+    ASSERT_EQ(infos[0].pv.size(), 3u) << out;
+    Game game(parse_position("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b"));
+    for (const std::string& move : infos[0].pv) ASSERT_NO_THROW(game.play(move)) << out;
+    EXPECT_TRUE(game.over()) << out;
+    EXPECT_EQ(game.result().outcome, Outcome::BlackWins) << out;
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <set>
 #include <vector>
 
 #include "and_or_oracle.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "common/solver/solving_searcher.hpp"
+#include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "test_positions.hpp"
 
@@ -167,8 +169,9 @@ TEST(SolvingSearcher, TheScoreGateRunsTheSolverOnlyAfterAScoreAtLeastItsOwn) {
 
 TEST(SolvingSearcher, AProvenWinPassesTheGateTheSearchsWinDid) {
     // Where the mover connects at once, αβ scores the win in one ply (WinScore - 1), the solver
-    // then proves it and reports the least decisive win; the gate must still let the next
-    // search's solver run (it would not if the reported score were what the gate compared).
+    // then proves it and reports its distance, one ply; the gate must still let the next
+    // search's solver run (the gate compares the best score there is for a proven win, not the
+    // one reported: a longer win, or one too far to measure, reports less than this gate).
     int checked = 0;
     for (const Position& pos : testing::late_positions(29, 200)) {
         if (!and_or::forced_win_within(pos, true, 1)) continue;
@@ -179,7 +182,7 @@ TEST(SolvingSearcher, AProvenWinPassesTheGateTheSearchsWinDid) {
         ASSERT_EQ(first.score, search::win_in(1)) << pos.to_text();
         const auto second = solving.search(pos, depth(2));
         ASSERT_TRUE(second.proven_win) << pos.to_text();
-        EXPECT_LT(second.score, *config.solver_score);
+        EXPECT_EQ(second.score, search::win_in(1)) << pos.to_text();
         const auto third = solving.search(pos, depth(2));
         EXPECT_GT(third.solver_nodes, 0u) << pos.to_text();
         EXPECT_TRUE(third.proven_win) << pos.to_text();
@@ -306,6 +309,71 @@ TEST(SolvingSearcher, SolverLimitsFollowThePlanAndTheSearchsLimits) {
     limits.timer = &no_plan;
     limits.hard_time_ms = 0;
     EXPECT_DOUBLE_EQ(Solving::solver_limits(limits, 50'000).time_ms, share * 600);
+}
+
+// The solver proves a win without its distance, and a proven win once reported the least
+// decided one, a "win in MaxPly plies" ("score mate 64" over UCI), whatever the distance. Now
+// the true one: exactly the fewest plies within which the brute force (and_or_oracle.hpp,
+// written from the rules alone) finds a forced win, with a line of as many legal moves that
+// ends in that win.
+TEST(SolvingSearcher, AProvenWinSaysItsTrueDistanceWithALineThatReachesIt) {
+    std::set<int> distances;
+    for (const Position& pos : testing::late_positions(23, 60)) {
+        int shortest = 0;
+        for (int n = 1; n <= 4 && shortest == 0; ++n)
+            if (and_or::forced_win_within(pos, true, n)) shortest = n;
+        if (shortest == 0) continue;
+        search::SearchConfig config = full_with_solver(200'000);
+        config.qsearch = 0;
+        Solving solving(SearchGame{}, config);
+        const auto r = solving.search(pos, depth(1));
+        if (shortest == 4 && !r.proven_win) continue;  // wins within 3 plies are proven (above)
+        ASSERT_TRUE(r.proven_win) << pos.to_text();
+        EXPECT_EQ(r.score, search::win_in(shortest)) << pos.to_text();
+        ASSERT_EQ(r.pv.size(), static_cast<std::size_t>(shortest)) << pos.to_text();
+        EXPECT_EQ(r.pv.front(), r.best_move);
+        Position line = pos;
+        for (const Move m : r.pv) {
+            ASSERT_EQ(SearchGame{}.status(line), search::Status::Ongoing) << "a move after the end: " << pos.to_text();
+            ASSERT_TRUE(is_legal(line, m)) << pos.to_text();
+            line.make(m);
+        }
+        // Won for the side that moved at the root: to move at the end after an even line.
+        EXPECT_EQ(SearchGame{}.status(line), shortest % 2 == 0 ? search::Status::Win : search::Status::Loss) << pos.to_text();
+        distances.insert(shortest);
+    }
+    EXPECT_GE(distances.size(), 2u) << "wins of one distance only: the distance is barely tested";
+}
+
+// A win the solver proves but too far for the distance search's budget (the solver's own)
+// keeps no distance: ProvenWinScore, a plain score above every evaluation ("cp 29871" over
+// UCI), never an invented one; the proving move is played. And the score gate takes a proven
+// win as the best score there is, whatever is reported: after one, the next search's solver
+// runs under a gate above the score reported. (Positions from a scan of late_positions: about
+// one in 200 is proven within 2,000 nodes but too far to measure with them.)
+TEST(SolvingSearcher, AWinTooFarToMeasureIsWonWithoutADistance) {
+    // A win in one ply opens a gate at that score (the gate is the engine's last score,
+    // whatever the position searched next).
+    const auto quick = testing::late_positions(29, 200);
+    const auto opener = std::ranges::find_if(quick, [](const Position& p) { return and_or::forced_win_within(p, true, 1); });
+    ASSERT_NE(opener, quick.end());
+    for (const char* text : {"5w2/2w5/5b2/b3ww2/8/8/6w1/ww4w1 b", "8/5w2/8/4w3/4b3/5bwb/4b3/2b5 w"}) {
+        const Position pos = parse_position(text);
+        EXPECT_FALSE(and_or::forced_win_within(pos, true, 3)) << text << ": a win the budget measures";
+        search::SearchConfig config = full_with_solver(2'000);
+        config.solver_score = search::win_in(1);
+        Solving solving(SearchGame{}, config);
+        ASSERT_EQ(solving.search(*opener, depth(2)).score, search::win_in(1));
+        const auto r = solving.search(pos, depth(1));
+        ASSERT_TRUE(r.proven_win) << text;
+        EXPECT_EQ(r.score, search::ProvenWinScore) << text;
+        EXPECT_GT(r.score, search::EvalLimit - 1);  // above every evaluation
+        EXPECT_EQ(r.pv, std::vector<Move>{r.best_move});
+        EXPECT_TRUE(is_legal(pos, r.best_move));
+        const auto next = solving.search(pos, depth(1));
+        EXPECT_GT(next.solver_nodes, 0u) << "the gate closed after a win without a distance";
+        EXPECT_TRUE(next.proven_win);
+    }
 }
 
 }  // namespace

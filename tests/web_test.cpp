@@ -321,7 +321,7 @@ TEST(WebApi, ASearchStreamsItsIterationsAndALegalBestMove) {
     const auto events = parse_events(r->body);
     ASSERT_GE(events.size(), 3u);
     EXPECT_EQ(events.front().first, "start");  // what the search's tables claim
-    EXPECT_EQ(events.front().second["memory_mb"], 16.0);
+    EXPECT_EQ(events.front().second["memory_mb"], 16.5625);  // the 16 MB table and its PV lines
     int depth = 0;
     for (std::size_t i = 1; i + 1 < events.size(); ++i) {
         EXPECT_EQ(events[i].first, "info");
@@ -485,7 +485,7 @@ TEST(WebApi, ARequestsTablesAreCountedWholeCappedAndFreedAfterwards) {
     const auto cache = c.Get("/api/search?variant=full%2Ceval_cache%3D32%2Cthreads%3D2&depth=1");
     ASSERT_TRUE(cache);
     EXPECT_EQ(cache->status, 400);
-    EXPECT_NE(body_of(cache).value("error", "").find("memory 80 MB: hash 16 MB + eval cache 32 MB x 2 threads"), std::string::npos)
+    EXPECT_NE(body_of(cache).value("error", "").find("memory 81 MB: hash 16 MB + PV lines 0.6 MB + eval cache 32 MB x 2 threads"), std::string::npos)
         << cache->body;
     const auto fits = c.Get("/api/search?variant=full%2Ceval_cache%3D8%2Cthreads%3D2&depth=2");
     ASSERT_TRUE(fits);
@@ -493,7 +493,7 @@ TEST(WebApi, ARequestsTablesAreCountedWholeCappedAndFreedAfterwards) {
     const auto events = parse_events(fits->body);
     ASSERT_FALSE(events.empty());
     EXPECT_EQ(events.front().first, "start");
-    EXPECT_EQ(events.front().second.value("memory_mb", 0.0), 32.0);
+    EXPECT_EQ(events.front().second.value("memory_mb", 0.0), 32.5625);  // 16 + 0.5625 PV lines + 2 x 8
     EXPECT_EQ(events.back().first, "bestmove");
     // Freed: the budget holds a second search of the same size at once, and another after it.
     for (int i = 0; i < 2; ++i) {
@@ -513,7 +513,7 @@ TEST(WebApi, SearchesTogetherStayWithinTheServersMemory) {
     std::atomic<bool> streaming{false}, checked{false};
     std::thread analysis([&] {
         auto c = s.client();
-        (void)c.Get("/api/search?variant=full%2Ctt%3D32", [&](const char*, std::size_t) {
+        (void)c.Get("/api/search?variant=full%2Ctt%3D31", [&](const char*, std::size_t) {
             streaming = true;
             return !checked.load();
         });
@@ -543,7 +543,7 @@ TEST(WebApi, RequestsOfOtherSitesAreRefused) {
     const std::string p = std::to_string(s.port());
     const Case cases[] = {
         {{{"Host", "evil.example:" + p}}, 403},
-        {{{"Host", "localhost:9999"}}, 200},  // a forwarded port (ssh -L 9999:localhost:8080)
+        {{{"Host", "localhost:9999"}}, 403},  // a forwarded port is named: --allow-host localhost:9999 (below)
         {{{"Origin", "http://evil.example:" + p}}, 403},
         {{{"Origin", "null"}}, 403},
         {{{"Sec-Fetch-Site", "cross-site"}}, 403},  // (a page itself, "/", may be opened from a link anywhere)
@@ -845,6 +845,283 @@ TEST(WebApi, MalformedOrOversizedRequestsAreRefused) {
     const auto r = s.client().Get("/api/config");
     ASSERT_TRUE(r);
     EXPECT_EQ(r->status, 200);
+}
+
+// ---- one memory budget, and memory given back (issue 83) ----------------------------------
+
+// This process's resident size now and at its peak since reset_peak(), in MB (/proc).
+struct Resident {
+    double now_mb = 0, peak_mb = 0;
+};
+
+Resident resident() {
+    std::ifstream in("/proc/self/status");
+    Resident r;
+    for (std::string line; std::getline(in, line);) {
+        if (line.starts_with("VmRSS:")) r.now_mb = std::stod(line.substr(6)) / 1024;
+        if (line.starts_with("VmHWM:")) r.peak_mb = std::stod(line.substr(6)) / 1024;
+    }
+    return r;
+}
+
+void reset_peak() { std::ofstream("/proc/self/clear_refs") << "5"; }  // VmHWM back to VmRSS
+
+// `plies` legal plies from the start that go back and forth (b1-b3 a2-c2 b3-b1 c2-a2, again
+// and again): a game as long as one likes under `repetition=off`.
+std::vector<std::string> back_and_forth(std::size_t plies) {
+    const char* const cycle[] = {"b1b3", "a2c2", "b3b1", "c2a2"};
+    std::vector<std::string> moves;
+    for (std::size_t i = 0; i < plies; ++i) moves.emplace_back(cycle[i % 4]);
+    return moves;
+}
+
+// `games` records of `plies` plies each (repetition off), each with a tag of `padding` bytes.
+std::string long_records(std::size_t games, std::size_t plies, std::size_t padding = 0) {
+    const std::string record = fmt::format("[Event \"{}\"]\n[Rules \"repetition=off\"]\n\n{} *\n\n", std::string(padding, 'x'),
+                                           fmt::join(back_and_forth(plies), " "));
+    std::string out;
+    for (std::size_t i = 0; i < games; ++i) out += record;
+    return out;
+}
+
+// 8 MB of empty records (279,620 of them) once took 600 MB and 3.6 s to answer with 47 MB, and
+// a legal game of 1.3 million plies 164 MB: a request holds at most 10,000 games and 250,000
+// plies, and one over is refused before its games are replayed, with the limit named.
+TEST(WebApi, RecordsAndGamesOverTheLimitsAreRefusedWithTheLimitNamed) {
+    RunningServer s({});
+    auto c = s.client();
+    {
+        const std::string record = "[Event \"xxxxxxxxxxxxxxxx\"]\n*\n\n";
+        std::string records;
+        while (records.size() + record.size() <= 8 * 1024 * 1024) records += record;
+        reset_peak();
+        const double before = resident().now_mb;
+        const auto asked = std::chrono::steady_clock::now();
+        const auto r = c.Post("/api/records", records, "text/plain");
+        ASSERT_TRUE(r);
+        EXPECT_EQ(r->status, 413) << r->body.substr(0, 200);
+        EXPECT_NE(r->body.find("at most 10000"), std::string::npos) << r->body.substr(0, 200);
+        EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count(), 2.0);
+        EXPECT_LT(resident().peak_mb - before, 250) << "the peak of reading 8 MB of records (this process's)";
+    }
+    // One ply over the limit, as a string and as a list, for a game and for its PGN.
+    json game = {{"moves", fmt::format("{}", fmt::join(back_and_forth(250'001), " "))}, {"rules", "repetition=off"}};
+    json list = {{"moves", back_and_forth(250'001)}, {"rules", "repetition=off"}};
+    for (const char* route : {"/api/game", "/api/pgn"}) {
+        for (const json& body : {game, list}) {
+            const auto r = c.Post(route, body.dump(), "application/json");
+            ASSERT_TRUE(r);
+            EXPECT_EQ(r->status, 413) << route << " " << r->body.substr(0, 200);
+            EXPECT_NE(r->body.find("at most 250000"), std::string::npos) << r->body.substr(0, 200);
+        }
+    }
+    // At the limit the game is answered.
+    game["moves"] = fmt::format("{}", fmt::join(back_and_forth(250'000), " "));
+    const auto whole = c.Post("/api/game", game.dump(), "application/json");
+    ASSERT_TRUE(whole);
+    ASSERT_EQ(whole->status, 200) << whole->body.substr(0, 200);
+    EXPECT_EQ(body_of(whole)["moves"].size(), 250'000u);
+    // A records file with too many plies in all is refused too (2,600 games of 100 plies).
+    const auto plies = c.Post("/api/records", long_records(2'600, 100), "text/plain");
+    ASSERT_TRUE(plies);
+    EXPECT_EQ(plies->status, 413);
+    EXPECT_NE(plies->body.find("260000 plies"), std::string::npos) << plies->body.substr(0, 200);
+}
+
+// What a request parses and answers is claimed from the server's one memory budget
+// (--max-memory-mb), as the searches' tables are: a records file that does not fit beside a
+// running search waits and is then refused (503), one a request may not claim at all is refused
+// (413, --max-request-mb), and both are read once the memory is there.
+TEST(WebApi, RequestsThatReadBodiesClaimTheServersMemoryBudget) {
+    matches::web::ServerSettings settings;
+    settings.max_searches = 2;
+    settings.max_request_mb = 32;
+    settings.max_memory_mb = 40;
+    RunningServer s(settings);
+    const std::string records = long_records(2'000, 100);  // 1 MB: about 17 MB to read and answer
+    auto c = s.client();
+    const auto alone = c.Post("/api/records", records, "text/plain");
+    ASSERT_TRUE(alone);
+    EXPECT_EQ(alone->status, 200) << alone->body.substr(0, 200);
+    EXPECT_EQ(body_of(alone)["games"].size(), 2'000u);
+    // An analysis holding 31.6 MB of the 40 (a 31 MB table and its PV lines).
+    std::atomic<bool> streaming{false}, checked{false};
+    std::thread analysis([&] {
+        auto a = s.client();
+        (void)a.Get("/api/search?variant=full%2Ctt%3D31", [&](const char*, std::size_t) {
+            streaming = true;
+            return !checked.load();
+        });
+    });
+    while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto beside = c.Post("/api/records", records, "text/plain");
+    const auto move = c.Post("/api/game", R"({"moves": "b1-d3"})", "application/json");  // a page's move still is answered
+    checked = true;
+    analysis.join();
+    ASSERT_TRUE(beside);
+    EXPECT_EQ(beside->status, 503) << beside->body.substr(0, 200);
+    EXPECT_NE(beside->body.find("--max-memory-mb"), std::string::npos) << beside->body;
+    ASSERT_TRUE(move);
+    EXPECT_EQ(move->status, 200) << move->body;
+    // 3 MB of records would claim more than a request may (32 MB).
+    const auto over = c.Post("/api/records", long_records(2'000, 100, 1'000), "text/plain");
+    ASSERT_TRUE(over);
+    EXPECT_EQ(over->status, 413) << over->body.substr(0, 200);
+    EXPECT_NE(over->body.find("--max-request-mb"), std::string::npos) << over->body;
+    // The analysis gone, the budget is back.
+    bool served = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!served && std::chrono::steady_clock::now() < deadline) {
+        const auto again = c.Post("/api/records", records, "text/plain");
+        served = again && again->status == 200;
+        if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_TRUE(served);
+}
+
+// Posts `body` to `path` and reads the answer through a small buffer, dropping it: the test's own
+// memory does not grow with the answer. The answer's status, 0 when none came.
+int post_dropping_the_answer(int port, const std::string& path, const std::string& body) {
+    RawClient raw(port);
+    if (!raw.send(fmt::format("POST {} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n", path,
+                              port, body.size())) ||
+        !raw.send(body))
+        return 0;
+    std::string head;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+    for (char buffer[16384]; std::chrono::steady_clock::now() < deadline;) {
+        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
+        if (n == 0) break;
+        if (n > 0 && head.size() < 64) head.append(buffer, static_cast<std::size_t>(std::min<ssize_t>(n, 64)));
+    }
+    return head.starts_with("HTTP/1.1 ") ? std::stoi(head.substr(9, 3)) : 0;
+}
+
+// 16 searches once left the idle server at 232 MB (the tables went back to glibc's arenas, not
+// to the system), and an 8 MB upload at 578 MB: the tables are mapped pages, and what requests
+// freed is given back, so the idle server returns to about where it started.
+TEST(WebApi, AnIdleServerGivesItsMemoryBack) {
+    RunningServer s({});
+    auto c = s.client();
+    ASSERT_TRUE(c.Get("/api/config"));
+    const std::string records = long_records(7'000, 24, 900);  // 7.5 MB, an answer of as much
+    const double start = resident().now_mb;
+    for (int round = 0; round < 8; ++round) {  // two at a time, as two pages would
+        std::vector<std::thread> pages;
+        for (int i = 0; i < 2; ++i)
+            pages.emplace_back([&] {
+                const auto r = s.client().Get("/api/search?movetime=150");
+                EXPECT_TRUE(r && r->status == 200);
+            });
+        for (std::thread& t : pages) t.join();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // the last sessions returned
+    EXPECT_LT(resident().now_mb - start, 40) << "after 16 searches";
+    EXPECT_EQ(post_dropping_the_answer(s.port(), "/api/records", records), 200);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    EXPECT_LT(resident().now_mb - start, 60) << "after an upload of 7.5 MB";  // (in this process: 27 MB, without loa-web's mallopt)
+}
+
+// The Host's port counts as much as its name (a page of another server on this machine, or a
+// name with another port, may not use the board); a forwarded port is named with
+// --allow-host NAME:PORT.
+TEST(WebApi, TheHostsPortIsChecked) {
+    matches::web::ServerSettings settings;
+    settings.allowed_hosts = {"board.example", "localhost:9999"};
+    RunningServer s(settings);
+    auto c = s.client();
+    const std::string p = std::to_string(s.port());
+    struct Case {
+        httplib::Headers headers;
+        int status;
+    };
+    const Case cases[] = {
+        {{{"Host", "localhost:1"}}, 403},
+        {{{"Host", "127.0.0.1"}}, 403},  // port 80
+        {{{"Host", "board.example:1"}}, 403},
+        {{{"Host", "localhost:" + p}, {"Origin", "http://localhost:3000"}}, 403},
+        {{{"Host", "localhost:" + p}, {"Origin", "http://localhost"}}, 403},
+        {{{"Host", "localhost:" + p}, {"Origin", "http://localhost:" + p}}, 200},
+        {{{"Host", "board.example:" + p}, {"Origin", "http://board.example:" + p}}, 200},
+        {{{"Host", "localhost:9999"}, {"Origin", "http://localhost:9999"}}, 200},  // ssh -L 9999:localhost:PORT
+        {{{"Host", "board.example:9999"}}, 403},
+    };
+    for (const Case& k : cases) {
+        const auto r = c.Get("/api/config", k.headers);
+        ASSERT_TRUE(r);
+        std::string said;
+        for (const auto& [name, value] : k.headers) said += name + ": " + value + "  ";
+        EXPECT_EQ(r->status, k.status) << said << r->body;
+        if (k.status == 403) {
+            EXPECT_NE(r->body.find("this server"), std::string::npos) << r->body;
+        }
+    }
+}
+
+// Clients that ask for answers and never read them once filled the bytes the server may hold
+// (two 8 MB uploads with 40 MB answers), and everyone else got 503 for 50 s. A connection holds
+// at most its share, and while less than a share is free, clients that have taken nothing of
+// their answers for a second are dropped: another client's request is read and answered.
+TEST(HttpServer, ClientsThatDoNotReadAreDroppedWhenOthersNeedTheRoom) {
+    http::Limits limits;
+    limits.max_body_bytes = 1 << 20;
+    limits.max_buffered_bytes = 24 << 20;  // a connection's share: a quarter, 6 MB
+    http::Server server(limits);
+    // (More than the kernel takes into a socket's buffers, 4 MB here.)
+    server.get("/big", [](const http::Request&, http::Response& res) { res.set_content(std::string(5 << 20, 'x'), "text/plain"); });
+    server.get("/huge", [](const http::Request&, http::Response& res) { res.set_content(std::string(7 << 20, 'x'), "text/plain"); });
+    server.post("/echo", [](const http::Request& req, http::Response& res) { res.set_content(std::to_string(req.body.size()), "text/plain"); });
+    std::string error;
+    const int port = server.bind("127.0.0.1", 0, error);
+    ASSERT_GT(port, 0) << error;
+    std::thread serving([&] { server.serve(); });
+    // Five that never read their 5 MB (a 2 KB window): more than the 24 MB held.
+    std::vector<int> silent;
+    for (int i = 0; i < 5; ++i) {
+        silent.push_back(connect_with_receive_window(port, 2048));
+        ASSERT_GE(silent.back(), 0);
+        const std::string ask = "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+        ASSERT_EQ(::send(silent.back(), ask.data(), ask.size(), MSG_NOSIGNAL), static_cast<ssize_t>(ask.size()));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    RawClient other(port);
+    const std::string body(1 << 20, 'y');
+    ASSERT_TRUE(other.send(fmt::format("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n{}", body.size(), body)));
+    std::string answer;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    while (answer.find("\r\n\r\n") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+        char buffer[4096];
+        const ssize_t n = ::recv(other.fd(), buffer, sizeof buffer, 0);
+        if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
+        if (n == 0) break;
+    }
+    EXPECT_EQ(answer.find("HTTP/1.1 200"), 0u) << answer.substr(0, 200);
+    // The silent ones were dropped to make the room (reset).
+    int dropped = 0;
+    for (const int fd : silent) {
+        timeval tv{0, 100'000};
+        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+        for (char buffer[65536];;) {
+            const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+            if (n > 0) continue;
+            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) ++dropped;
+            break;
+        }
+        ::close(fd);
+    }
+    EXPECT_GE(dropped, 1);
+    // An answer larger than a connection's share is refused rather than held.
+    RawClient huge(port);
+    ASSERT_TRUE(huge.send("GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
+    std::string refused(4096, '\0');
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const ssize_t n = ::recv(huge.fd(), refused.data(), refused.size(), 0);
+    ASSERT_GT(n, 0);
+    refused.resize(static_cast<std::size_t>(n));
+    EXPECT_EQ(refused.find("HTTP/1.1 500"), 0u) << refused.substr(0, 200);
+    EXPECT_NE(refused.find("more than one connection may hold"), std::string::npos) << refused.substr(0, 300);
+    server.stop();
+    serving.join();
 }
 
 class WebRecords : public testing::Test {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/search/tt.hpp"
 #include "common/text.hpp"
 
 namespace search {
@@ -160,7 +161,8 @@ std::string preset_and_changes(const SearchConfig& c) {
 
 double table_memory_mb(const SearchConfig& c) {
     if (c.algorithm == Algorithm::Mcts) return mcts_memory_mb(c.mcts);
-    const double tt = c.tt ? c.tt_mb : 0;
+    // The table, and the PV lines kept beside it (pv_store.hpp).
+    const double tt = c.tt ? c.tt_mb + TranspositionTable::line_megabytes(static_cast<std::size_t>(c.tt_mb)) : 0;
     const double eval_cache = c.eval_cache ? static_cast<double>(std::max(1, c.threads)) * c.eval_cache_mb : 0;
     const double solver = 24.0 * c.solver_nodes / (1024 * 1024);
     return tt + eval_cache + solver;
@@ -172,7 +174,7 @@ std::string table_memory_text(const SearchConfig& c) {
                            c.mcts.reuse ? " + its reuse map 1/8" : "");
     std::string parts;
     auto add = [&](const std::string& part) { parts += (parts.empty() ? "" : " + ") + part; };
-    if (c.tt) add(fmt::format("hash {} MB", c.tt_mb));
+    if (c.tt) add(fmt::format("hash {} MB + PV lines {:.1f} MB", c.tt_mb, TranspositionTable::line_megabytes(static_cast<std::size_t>(c.tt_mb))));
     if (c.eval_cache) add(fmt::format("eval cache {} MB x {} thread{}", c.eval_cache_mb, std::max(1, c.threads), c.threads > 1 ? "s" : ""));
     if (c.solver_nodes > 0) add(fmt::format("solver {:.0f} MB", 24.0 * c.solver_nodes / (1024 * 1024)));
     return fmt::format("memory {:.0f} MB{}{}", table_memory_mb(c), parts.empty() ? "" : ": ", parts);

@@ -10,8 +10,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
+#include "common/page_array.hpp"
 #include "common/search/score.hpp"
 
 namespace search {
@@ -22,7 +22,7 @@ public:
     explicit EvalCache(std::size_t megabytes) {
         std::size_t entries = 1;
         while (2 * entries * sizeof(Entry) <= megabytes * 1024 * 1024) entries *= 2;
-        entries_.resize(entries);
+        entries_ = common::PageArray<Entry>(entries);  // given back to the system when freed
         mask_ = entries - 1;
     }
 
@@ -48,7 +48,7 @@ private:
         std::uint64_t key = 0;
         Score value = 0;
     };
-    std::vector<Entry> entries_;
+    common::PageArray<Entry> entries_;
     std::size_t mask_ = 0;
     std::uint64_t hits_ = 0;
 };

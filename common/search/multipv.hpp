@@ -60,16 +60,21 @@ SearchResult<typename S::Move> search_multipv(
     bool first_search = true;
     const int max_depth = limits.depth > 0 ? std::min(limits.depth, MaxPly - 2) : MaxPly - 2;
     for (int depth = 1; depth <= max_depth; ++depth) {
-        std::vector<std::uint16_t> excluded;
+        // The caller's own exclusions (UCI's searchmoves) hold for every line.
+        std::vector<std::uint16_t> excluded(limits.excluded_root_moves.begin(), limits.excluded_root_moves.end());
         std::vector<SearchResult<Move>> found;  // this depth's complete lines, in the order searched
         bool stopped = false;
         for (int k = 0; k < std::max(1, lines); ++k) {
             const double elapsed = clock.elapsed_ms();
             // The limits of the whole search, checked before each line as a search checks
-            // them before each node.
-            if ((limits.stop && limits.stop->load(std::memory_order_relaxed)) ||
-                (limits.hard_time_ms > 0 && elapsed >= limits.hard_time_ms) || (limits.nodes > 0 && total.nodes >= limits.nodes) ||
-                (limits.timer && limits.timer->must_stop(elapsed))) {
+            // them before each node; but the first line always starts, as a one-line search
+            // does, so that a search stopped at once still has a legal move to play (the
+            // searcher stops within its first nodes and names one).
+            const bool nothing_to_play = !best && k == 0;
+            if (!nothing_to_play &&
+                ((limits.stop && limits.stop->load(std::memory_order_relaxed)) ||
+                 (limits.hard_time_ms > 0 && elapsed >= limits.hard_time_ms) || (limits.nodes > 0 && total.nodes >= limits.nodes) ||
+                 (limits.timer && limits.timer->must_stop(elapsed)))) {
                 stopped = true;
                 break;
             }
@@ -78,7 +83,8 @@ SearchResult<typename S::Move> search_multipv(
             line.excluded_root_moves = excluded;
             line.same_search = limits.same_search || !first_search;
             line.soft_time_ms = 0;  // between depths only, below
-            if (limits.hard_time_ms > 0) line.hard_time_ms = limits.hard_time_ms - elapsed;
+            // (A first line started past the hard limit still gets one: 0 would mean none.)
+            if (limits.hard_time_ms > 0) line.hard_time_ms = std::max(limits.hard_time_ms - elapsed, 0.001);
             if (limits.nodes > 0) line.nodes = limits.nodes - total.nodes;
             std::optional<LineTimer> timer;
             line.timer = limits.timer ? &timer.emplace(*limits.timer, elapsed) : nullptr;

@@ -16,6 +16,10 @@ inline constexpr Score WinThreshold = WinScore - MaxPly;  // scores beyond are d
 inline constexpr Score DrawScore = 0;
 // Evaluations must stay strictly inside (-EvalLimit, EvalLimit).
 inline constexpr Score EvalLimit = WinThreshold - 1;
+// A win proven without a distance (the proof-number solver's, solving_searcher.hpp): above
+// every evaluation and below every decided score, so that a front end prints it as a plain
+// score ("cp 29871") rather than a distance nobody found.
+inline constexpr Score ProvenWinScore = EvalLimit;
 
 constexpr Score win_in(int ply) { return WinScore - ply; }
 constexpr Score loss_in(int ply) { return -WinScore + ply; }

@@ -173,8 +173,10 @@ public:
             result.best_move = result.pv.empty() ? root_best_ : result.pv.front();
             root_best_ = result.best_move;
             if (config_.refutation) {
+                // The moves the search itself found: a line completed from the table's records
+                // (complete_line) would change the move order, and so the tree.
                 refutations_[1] = std::move(refutations_[0]);
-                refutations_[0] = result.pv;
+                refutations_[0].assign(result.pv.begin(), result.pv.begin() + pv_searched_[0]);
             }
             nodes_before_last = nodes_last;
             nodes_last = stats_.nodes - start_nodes;
@@ -342,6 +344,70 @@ private:
         const int child = pv_length_[ply + 1];
         std::copy_n(pv_[ply + 1].begin(), child, pv_[ply].begin() + 1);
         pv_length_[ply] = child + 1;
+        pv_searched_[ply] = pv_searched_[ply + 1] + 1;
+    }
+
+    void clear_pv(int ply) { pv_length_[ply] = pv_searched_[ply] = 0; }
+
+    // A PV node answered by an exact entry ends its line here, where the search that stored the
+    // entry went on for hit.depth plies: a second search of a position would print a one-move
+    // PV. The line is completed from that search's record (pv_store.hpp), then from the table's
+    // moves up to the entry's depth, each move replayed on the board and kept only if legal, and
+    // no further than a decided game or a position seen on the way. The board is restored and
+    // nothing is counted: the tree stays the same (the search's own part of the line is
+    // pv_searched_, what the refutation table takes).
+    void complete_line(int ply, std::uint64_t key, const TTHit& hit) {
+        auto& line = pv_[static_cast<std::size_t>(ply)];
+        const int room = MaxPly - 1 - ply;  // within the PV arrays and the game's move stack
+        std::array<std::uint16_t, PvStore::MaxLine> stored{};
+        const auto recorded = static_cast<int>(tt_->lines().probe(key, hit.depth, hit.score, stored));
+        std::array<std::uint64_t, MaxPly + 1> seen{};
+        seen[0] = key;
+        int length = 0;
+        bool ended = false;
+        // The positions a repetition counts from: the game's and the path's since the last
+        // irreversible move, the node's own included.
+        const auto path_begin = keys_.begin() + static_cast<std::ptrdiff_t>(reversible_from_[ply]);
+        const auto path_end = keys_.begin() + static_cast<std::ptrdiff_t>(history_size_ + static_cast<std::size_t>(ply) + 1);
+        auto extend = [&](Move m) {
+            if (!is_legal(m)) return false;
+            game_.make(pos_, m);
+            line[static_cast<std::size_t>(length++)] = m;
+            const std::uint64_t reached = game_.key(pos_);
+            seen[static_cast<std::size_t>(length)] = reached;
+            const bool repeated = std::find(seen.begin(), seen.begin() + length, reached) != seen.begin() + length ||
+                                  (game_.repetition_draws() && std::find(path_begin, path_end, reached) != path_end);
+            ended = game_.status(pos_) != Status::Ongoing || repeated || drawn_by_length(ply + length);
+            return !ended;
+        };
+        for (int i = 0; i < recorded && length < room; ++i)
+            if (!extend(Move::from_raw(stored[static_cast<std::size_t>(i)]))) break;
+        while (!ended && length < std::min(hit.depth, room)) {
+            const TTHit next = tt_->probe(game_.key(pos_), ply + length);
+            if (!next.found || next.move == 0 || !extend(Move::from_raw(next.move))) break;
+        }
+        for (int i = length; i-- > 0;) game_.unmake(pos_, line[static_cast<std::size_t>(i)]);
+        pv_length_[ply] = length;
+        pv_searched_[ply] = 0;
+    }
+
+    // Records the line of a node whose exact result the table has just taken, beside it: a
+    // result the table kept another one over (a deeper one of the same position) would never
+    // be given back, and its line would take the place of that other one's.
+    void record_line(std::uint64_t key, int ply, int depth, Score score) {
+        depth = std::clamp(depth, 0, 127);  // as the table stores it
+        const TTHit kept = tt_->probe(key, ply);
+        if (!kept.found || kept.bound != Bound::Exact || kept.depth != depth || kept.score != score) return;
+        std::array<std::uint16_t, PvStore::MaxLine> raw;
+        const auto length = std::min<std::size_t>(static_cast<std::size_t>(pv_length_[ply]), raw.size());
+        for (std::size_t i = 0; i < length; ++i) raw[i] = pv_[static_cast<std::size_t>(ply)][i].raw();
+        tt_->lines().store(key, depth, score, std::span<const std::uint16_t>(raw.data(), length));
+    }
+
+    bool is_legal(Move m) const {
+        MoveList moves;
+        game_.generate(pos_, moves);
+        return std::ranges::find(moves, m) != moves.end();
     }
 
     bool in_tables(Move m) const { return config_.history_captures || !game_.is_capture(m); }
@@ -366,7 +432,7 @@ private:
     // which children are). Only multi-cut uses it.
     // `units`: the depth left in 1/OnePly plies.
     Score search_node(Score alpha, Score beta, int units, int ply, bool after_null, bool cut_node) {
-        pv_length_[ply] = 0;
+        clear_pv(ply);
         const bool root = ply == 0;
         const bool pv_node = beta - alpha > 1;
         if (!root) {
@@ -394,6 +460,7 @@ private:
                     (hit.bound == Bound::Exact || (hit.bound == Bound::Lower && hit.score >= beta) ||
                      (hit.bound == Bound::Upper && hit.score <= alpha))) {
                     ++stats_.tt_cutoffs;
+                    if (pv_node && hit.bound == Bound::Exact && hit.score > alpha && hit.score < beta) complete_line(ply, key, hit);
                     return hit.score;
                 }
             }
@@ -551,6 +618,9 @@ private:
             const bool in_context = bound_to_context(best, bound, ply);
             tt_->store(key, ply, units / OnePly, best, bound, best_move.raw(),
                        in_context ? context_key(draw_context_[static_cast<std::size_t>(ply)]) : 0);
+            // The line behind an exact score, for a PV node the entry will answer (complete_line);
+            // a decided one is never taken at a PV node.
+            if (bound == Bound::Exact && !is_decisive(best)) record_line(key, ply, units / OnePly, best);
         }
         return best;
     }
@@ -653,7 +723,7 @@ private:
     }
 
     Score quiescence_node(Score alpha, Score beta, int ply, int qply) {
-        pv_length_[ply] = 0;
+        clear_pv(ply);
         if (count_node(ply)) return 0;
         ++stats_.qnodes;
         const Score stand_pat = evaluate(ply);
@@ -667,7 +737,7 @@ private:
         order.score_quiescence(config_, history_, [this](Move m) { return in_tables(m); });
         while (auto next = order.next()) {
             const Move m = next->move;
-            pv_length_[ply + 1] = 0;  // a child that ends the game leaves no line of its own
+            clear_pv(ply + 1);  // a child that ends the game leaves no line of its own
             make(m, ply, true);
             // A quiescence move may end the game (for either side, or drawn): the status is the
             // child's, from its side to move's point of view, so it is negated like any child value.
@@ -790,6 +860,9 @@ private:
     std::array<bool, MaxPly + 2> entered_by_extension_{};  // the move into the node at a ply was extended
     std::array<std::array<Move, MaxPly + 1>, MaxPly + 1> pv_{};
     std::array<int, MaxPly + 2> pv_length_{};
+    // Per ply, how much of pv_'s line the search found itself: the rest was completed from the
+    // table's records (complete_line).
+    std::array<int, MaxPly + 2> pv_searched_{};
 };
 
 }  // namespace search

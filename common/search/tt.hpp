@@ -27,7 +27,9 @@
 #include <memory>
 #include <new>
 
+#include "common/page_array.hpp"
 #include "common/search/config.hpp"
+#include "common/search/pv_store.hpp"
 #include "common/search/score.hpp"
 
 namespace search {
@@ -66,17 +68,24 @@ public:
 
     TranspositionTable(std::size_t megabytes, TTReplace scheme) : scheme_(scheme) { resize(megabytes); }
 
+    // The memory of the PV lines beside a table of `megabytes` (what the budget counts too).
+    static double line_megabytes(std::size_t megabytes) {
+        return static_cast<double>(line_slots(entries_for(megabytes)) * PvStore::SlotBytes) / (1024 * 1024);
+    }
+
     void resize(std::size_t megabytes) {
-        std::size_t entries = EntriesPerLine;
-        while (entries * 2 * EntryBytes <= megabytes * 1024 * 1024) entries *= 2;
-        entries_.reset(static_cast<Slot*>(::operator new[](entries * sizeof(Slot), std::align_val_t{CacheLine})));
-        for (std::size_t i = 0; i < entries; ++i) new (&entries_[i]) Slot();
+        const std::size_t entries = entries_for(megabytes);
+        // Empty slots in pages of their own (cache-line aligned), given back to the system when
+        // the table is freed (page_array.hpp): an idle server holds no table.
+        entries_ = common::PageArray<Slot>(entries);
         size_ = entries;
         generation_ = 0;
+        lines_ = PvStore(line_slots(entries));
     }
 
     void clear() {
         for (std::size_t i = 0; i < size_; ++i) write_raw(i, Stored{});
+        lines_.clear();
         generation_ = 0;
     }
 
@@ -85,6 +94,9 @@ public:
     void new_search() { generation_ = static_cast<std::uint8_t>((generation_ + 1) % GenerationCycle); }
 
     std::size_t size() const { return size_; }
+    // The lines behind the exact entries stored at PV nodes (pv_store.hpp).
+    PvStore& lines() { return lines_; }
+    const PvStore& lines() const { return lines_; }
     std::size_t bytes() const { return size_ * EntryBytes; }
     TTReplace scheme() const { return scheme_; }
 
@@ -198,10 +210,6 @@ private:
         entries_[i].data.store(s.data, std::memory_order_relaxed);
     }
 
-    struct AlignedDelete {
-        void operator()(Slot* p) const { ::operator delete[](p, std::align_val_t{CacheLine}); }
-    };
-
     std::size_t slot_of(std::uint64_t key) const {
         std::size_t slot = static_cast<std::size_t>(key) & (size_ - 1);
         if (scheme_ == TTReplace::TwoDeep) slot &= ~std::size_t{1};
@@ -212,8 +220,20 @@ private:
         if (fresh.move == 0 && !old.entry.empty() && old.key(context) == key) fresh.move = old.entry.move;
     }
 
-    std::unique_ptr<Slot[], AlignedDelete> entries_;
+    // A line slot for every 256 entries (a 3.5% of the table's bytes), between 64 and 16384.
+    static std::size_t line_slots(std::size_t entries) {
+        const std::size_t slots = entries / 256;
+        return slots < 64 ? 64 : slots > 16384 ? 16384 : slots;
+    }
+    static std::size_t entries_for(std::size_t megabytes) {
+        std::size_t entries = EntriesPerLine;
+        while (entries * 2 * EntryBytes <= megabytes * 1024 * 1024) entries *= 2;
+        return entries;
+    }
+
+    common::PageArray<Slot> entries_;
     std::size_t size_ = 0;
+    PvStore lines_{64};
     TTReplace scheme_;
     std::uint8_t generation_ = 0;
 };

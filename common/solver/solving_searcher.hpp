@@ -1,7 +1,8 @@
 // The αβ search with a proof-number solver in front of it (search key solver=N), the way MIA
 // used its endgame solver in play: before each search the solver gets up to N nodes, and at
-// most SolverShare of the move's planned time. A proven win is played at once with the proving
-// move (αβ would have to find a win its horizon may not reach); any other verdict, or none,
+// most SolverShare of the move's planned time. A proven win is played at once (αβ would have to
+// find a win its horizon may not reach): the fastest win, when a search of the same budget
+// finds its distance (win_distance.hpp), else the proving move; any other verdict, or none,
 // leaves the move to αβ, which gets the rest of the time. The solved table lasts the game: its
 // disproofs and numbers make the next move's solve cheaper, while each solve proves its own
 // wins (a proof found under one game history may not hold under the next: solved_table.hpp).
@@ -29,6 +30,7 @@
 #include "common/search/lazy_smp.hpp"
 #include "common/search/multipv.hpp"
 #include "common/solver/solver.hpp"
+#include "common/solver/win_distance.hpp"
 
 namespace solver {
 
@@ -65,23 +67,14 @@ public:
 
     Result search(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history = {},
                   const IterationCallback& on_iteration = {}) {
-        if (!solver_ || !solver_due() || single_move(root)) return remember(searcher_.search(root, limits, history, on_iteration));
+        // A root restricted to some moves (UCI's searchmoves) is αβ's: a proof plays any move.
+        if (!solver_ || !solver_due() || single_move(root) || !limits.excluded_root_moves.empty())
+            return remember(searcher_.search(root, limits, history, on_iteration));
         const search::Stopwatch clock;
         const auto proof = solver_->solve(root, solver_limits(limits, config().solver_nodes), history);
         const double solver_ms = clock.elapsed_ms();
-        if (proof.value == Value::Win && proof.move != Move::none()) {
-            Result result;
-            result.best_move = proof.move;
-            result.pv = {proof.move};
-            // The distance is unknown: the least decisive win (a "win in MaxPly").
-            result.score = search::win_in(search::MaxPly);
-            result.solver_nodes = proof.nodes;
-            result.proven_win = true;
-            result.stats.time_ms = solver_ms;
-            // No αβ iteration ran: one report at depth 0 says what the solver found.
-            if (on_iteration) on_iteration({0, 0, result.score, proof.nodes, solver_ms, 0, result.pv, result.stats});
-            return remember(std::move(result));
-        }
+        if (proof.value == Value::Win && proof.move != Move::none())
+            return remember(proven_win(root, limits, history, proof, clock, on_iteration));
         // The rest to αβ: its clock starts now, so every limit it sees counts the solver's time.
         search::SearchLimits rest = limits;
         if (rest.soft_time_ms > 0) rest.soft_time_ms = std::max(1.0, rest.soft_time_ms - solver_ms);
@@ -133,6 +126,44 @@ private:
         search::SearchTimer& inner_;
         double offset_ms_;
     };
+
+    // A proven win, played at once. The proof has no distance: the shortest win is searched
+    // for within the solver's budget (win_distance.hpp) and played with its line, its score
+    // the true distance; beyond the budget the proving move is played with ProvenWinScore,
+    // won without a distance, which every front end prints as a plain score.
+    Result proven_win(const Position& root, const search::SearchLimits& limits, std::span<const std::uint64_t> history,
+                      const SolveResult<Move>& proof, const search::Stopwatch& clock, const IterationCallback& on_iteration) {
+        // What the proof left of the solver's budget, not a budget of its own: a proven move
+        // costs the solver's share of the clock and of the node limit once.
+        const SolveLimits budget = solver_limits(limits, config().solver_nodes);
+        WinDistanceLimits distance_limits;
+        distance_limits.nodes = budget.nodes > proof.nodes ? budget.nodes - proof.nodes : 1;
+        distance_limits.stop = limits.stop;
+        distance_limits.game_plies_left = limits.game_plies_left;
+        if (budget.time_ms > 0) distance_limits.time_ms = std::max(1.0, budget.time_ms - clock.elapsed_ms());
+        WinDistance<G> distance(searcher_.game(), distance_limits);
+        const auto win = distance.shortest_win(root, history);
+        Result result;
+        result.proven_win = true;
+        result.solver_nodes = proof.nodes;
+        result.stats.nodes = distance.nodes();
+        result.stats.time_ms = clock.elapsed_ms();
+        if (win) {
+            result.best_move = win->line.front();
+            result.pv = win->line;
+            result.score = search::win_in(win->plies);
+        } else {
+            result.best_move = proof.move;
+            result.pv = {proof.move};
+            result.score = search::ProvenWinScore;
+        }
+        // No αβ iteration ran: one report says what was found, at the distance searched.
+        const int depth = win ? win->plies : 0;
+        result.stats.depth = result.stats.seldepth = depth;  // (result.depth: the αβ iterations, none)
+        if (on_iteration)
+            on_iteration({depth, depth, result.score, proof.nodes + distance.nodes(), result.stats.time_ms, 0, result.pv, result.stats});
+        return result;
+    }
 
     // Whether this search may start with the solver (solver_score: the last search's score).
     bool solver_due() const {

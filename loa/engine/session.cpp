@@ -98,8 +98,9 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
         realization_ = std::move(realization);
         rps_ = value;
     } else if (name == "rules") {
-        rules_ = parse_rules(value);
-        game_ = Game(game_.start_position(), rules_);
+        RuleSet rules = parse_rules(value);
+        game_ = replayed(game_, rules);  // the game goes on under the new rules, not from its start
+        rules_ = rules;
     } else if (name == "moveoverhead" || name == "move overhead") {  // the GUIs' and Stockfish's spelling
         const auto ms = common::parse_int(value);
         if (!ms || *ms < 0 || *ms > MaxMoveOverheadMs)
@@ -151,6 +152,17 @@ std::vector<OptionInfo> Session::options() const {
     return out;
 }
 
+// The game's moves again under `rules`, as far as they go: a game these rules end earlier
+// stops there, over (a next `go` says so rather than searching some other position).
+Game Session::replayed(const Game& game, const RuleSet& rules) {
+    Game again(game.start_position(), rules, game.ply() - static_cast<int>(game.moves().size()));
+    for (const Move m : game.moves()) {
+        if (again.over()) break;
+        again.play(m);
+    }
+    return again;
+}
+
 void Session::new_game(const Position& start) {
     wait();
     game_ = Game(start, rules_);
@@ -166,7 +178,7 @@ Result Session::think(const search::ClockLimits& clock, const std::function<void
     wait();
     stop_ = false;
     plan(clock);
-    return run(on_iteration);
+    return run(on_iteration, {});
 }
 
 void Session::plan(const search::ClockLimits& clock) {
@@ -179,8 +191,22 @@ void Session::ponderhit() {
     if (time_) time_->ponderhit();
 }
 
-Result Session::run(const std::function<void(const IterationInfo&)>& on_iteration) {
+// The root moves a search leaves out to keep to `search_moves` (none when it is empty). Throws
+// InputError when none of them is legal, or for MCTS, which searches every root move.
+std::vector<std::uint16_t> Session::left_out(const std::vector<Move>& search_moves) {
+    if (search_moves.empty()) return {};
+    if (!searcher().multipv_capable()) throw InputError("searchmoves: MCTS searches every root move (alpha-beta keeps to some)");
+    const MoveList legal = legal_moves(game_.position());
+    std::vector<std::uint16_t> out;
+    for (const Move m : legal)
+        if (std::ranges::find(search_moves, m) == search_moves.end()) out.push_back(m.raw());
+    if (out.size() == legal.size()) throw InputError("searchmoves: none of the moves is legal here");
+    return out;
+}
+
+Result Session::run(const std::function<void(const IterationInfo&)>& on_iteration, const std::vector<std::uint16_t>& left_out) {
     search::SearchLimits limits = time_->limits();
+    limits.excluded_root_moves = left_out;
     limits.stop = &stop_;
     limits.game_plies_left = plies_until_limit(game_);
     if (node_cap_ > 0) limits.nodes = limits.nodes ? std::min(limits.nodes, node_cap_) : node_cap_;
@@ -193,20 +219,22 @@ Result Session::run(const std::function<void(const IterationInfo&)>& on_iteratio
 }
 
 void Session::start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
-                    std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error) {
+                    std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error,
+                    const std::vector<Move>& search_moves) {
     wait();
     searcher();  // built on this thread, before the search thread starts
+    std::vector<std::uint16_t> excluded = left_out(search_moves);
     plan(clock);
     stop_ = false;
     searching_ = true;
     try {
         thread_ = std::thread([this, on_iteration = std::move(on_iteration), on_done = std::move(on_done),
-                               on_error = std::move(on_error)] {
+                               on_error = std::move(on_error), excluded = std::move(excluded)] {
             // An exception escaping this thread would end the program without an answer.
             std::optional<Result> r;
             std::string error;
             try {
-                r = run(on_iteration);
+                r = run(on_iteration, excluded);
             } catch (const std::exception& e) {
                 error = e.what();
             }

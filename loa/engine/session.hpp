@@ -46,7 +46,8 @@ public:
     Session& operator=(const Session&) = delete;
 
     // Options: Hash (MB), Variant (a whole variant string), Eval (full|hand|concentration|simple|
-    // FILE.json), Weights (= Eval FILE.json), Rules, MoveOverhead (ms), MultiPV (lines), and every search key
+    // FILE.json), Weights (= Eval FILE.json), Rules (the game's moves kept, replayed under the new
+    // rules), MoveOverhead (ms), MultiPV (lines), and every search key
     // (pvs, killers, history, ...) on its own. Names are case-insensitive. Throws InputError;
     // refuses while a search runs.
     void set_option(std::string_view name, std::string_view value);
@@ -65,9 +66,12 @@ public:
     // `on_done` run on that thread; if the search fails there (an exception), `on_error` runs
     // with its message instead of `on_done`, so that the front end still answers. Throws (on
     // the calling thread, the session left idle) when the search cannot be set up, e.g. a
-    // configuration the searcher refuses.
+    // configuration the searcher refuses. `search_moves` (UCI's go searchmoves): the root moves
+    // the search keeps to, the others left out (empty: every move); refused for MCTS, or when
+    // none of them is legal.
     void start(const search::ClockLimits& clock, std::function<void(const IterationInfo&)> on_iteration,
-               std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error);
+               std::function<void(const Result&)> on_done, std::function<void(const std::string&)> on_error,
+               const std::vector<Move>& search_moves = {});
     // Searches on the calling thread.
     Result think(const search::ClockLimits& clock, const std::function<void(const IterationInfo&)>& on_iteration = {});
     void stop();  // asks a running search to end (its on_done still runs)
@@ -95,7 +99,9 @@ private:
     common::VariantSearcher<SearchGame>& searcher();
     // The time plan of the next search (kept for ponderhit), then the search itself.
     void plan(const search::ClockLimits& clock);
-    Result run(const std::function<void(const IterationInfo&)>& on_iteration);
+    std::vector<std::uint16_t> left_out(const std::vector<Move>& search_moves);
+    Result run(const std::function<void(const IterationInfo&)>& on_iteration, const std::vector<std::uint16_t>& left_out);
+    static Game replayed(const Game& game, const RuleSet& rules);
 
     search::SearchConfig config_;
     search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns

@@ -2,6 +2,7 @@
 #include "loa/engine/frontends.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <condition_variable>
 #include <iostream>
 #include <sstream>
@@ -89,15 +90,58 @@ double number_after(const std::vector<std::string>& t, std::size_t& i) {
     return v;
 }
 
-// The limits of `go ...` for the side to move (`black`); throws InputError on a parameter it
-// cannot read.
-search::ClockLimits parse_go(const std::vector<std::string>& t, bool black) {
+// What `go ...` asks: the limits, the root moves to keep to, and the parameters it does not
+// know (ignored, as UCI says an engine should; told back in an info string).
+struct GoCommand {
     search::ClockLimits clock;
+    std::vector<Move> search_moves;
+    std::vector<std::string> ignored;
+};
+
+// A word written as a move ("b1d3", "b1-d3", "b1xd3", "pass"): what searchmoves takes, legal
+// or not, so that an illegal one is named instead of read as the next parameter.
+bool shaped_like_a_move(const std::string& w) {
+    if (w == "pass") return true;
+    std::string squares;
+    for (const char c : w)
+        if (c != '-' && c != 'x') squares += c;
+    return squares.size() == 4 && squares[0] >= 'a' && squares[0] <= 'h' && squares[1] >= '1' && squares[1] <= '8' &&
+           squares[2] >= 'a' && squares[2] <= 'h' && squares[3] >= '1' && squares[3] <= '8';
+}
+
+// `searchmoves m1 m2 ...`: the move-shaped words that follow; one that is not a legal move of
+// `pos` is refused by name.
+std::vector<Move> parse_search_moves(const std::vector<std::string>& t, std::size_t& i, const Position& pos) {
+    std::vector<Move> moves;
+    while (i + 1 < t.size() && shaped_like_a_move(t[i + 1])) {
+        try {
+            moves.push_back(parse_move(pos, t[i + 1]));
+        } catch (const InputError&) {
+            throw InputError(fmt::format("go: searchmoves: '{}' is not a legal move here", t[i + 1]));
+        }
+        ++i;
+    }
+    return moves;
+}
+
+// `go mate N`: a win in N moves comes within 2N - 1 plies, the depth searched (a win found
+// within it ends the search at once).
+int mate_depth(double moves) { return static_cast<int>(std::clamp(2 * moves - 1, 1.0, 100.0)); }
+
+// The `go ...` of `pos`'s side to move; throws InputError on a value it cannot read.
+GoCommand parse_go(const std::vector<std::string>& t, const Position& pos) {
+    const bool black = pos.side_to_move() == Colour::Black;
+    GoCommand go;
+    search::ClockLimits& clock = go.clock;
     for (std::size_t i = 1; i < t.size(); ++i) {
         const std::string& k = t[i];
         // 0 for depth, nodes or movetime would mean no limit at all, a search that only
         // `stop` ends: a controller asking for no time gets a move at once instead (depth 1).
-        if (k == "depth") clock.depth = static_cast<int>(std::clamp(number_after(t, i), 1.0, 100.0));
+        if (k == "depth") {
+            // With `mate` too, the smaller limit holds, in whichever order they come.
+            const int depth = static_cast<int>(std::clamp(number_after(t, i), 1.0, 100.0));
+            clock.depth = clock.depth > 0 ? std::min(clock.depth, depth) : depth;
+        }
         else if (k == "nodes") {
             const double n = number_after(t, i);
             if (n > 0) clock.nodes = static_cast<std::uint64_t>(n);
@@ -116,10 +160,19 @@ search::ClockLimits parse_go(const std::vector<std::string>& t, bool black) {
         } else if (k == "movestogo") clock.moves_to_go = static_cast<int>(std::min(1000.0, number_after(t, i)));
         else if (k == "infinite") clock.infinite = true;
         else if (k == "ponder") clock.ponder = true;
-        else throw InputError(fmt::format("go: unknown parameter '{}'", common::excerpt(k)));
+        else if (k == "searchmoves") {
+            go.search_moves = parse_search_moves(t, i, pos);
+            if (go.search_moves.empty()) throw InputError("go: searchmoves names no legal move");
+        } else if (k == "mate") {
+            const int depth = mate_depth(number_after(t, i));
+            clock.depth = clock.depth > 0 ? std::min(clock.depth, depth) : depth;
+        } else go.ignored.push_back(k);
     }
-    return clock;
+    return go;
 }
+
+// A move as UCI writes it; no move at all is "(none)", as Stockfish and python-chess write it.
+std::string uci_move(Move m) { return m.is_none() ? "(none)" : move_to_compact(m); }
 
 }  // namespace
 
@@ -143,9 +196,13 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     bool owes_none = false;
     bool position_refused = false;  // the last position command failed (input thread only)
     std::string reported_memory = session.memory_text();  // the tables' claim the controller was last told
+    // `debug on`: each search's statistics as an info string before its bestmove (read by the
+    // search thread, written by this one).
+    std::atomic<bool> debug{false};
+    bool ponder_option = false;  // the GUI's Ponder option: whether it may send `go ponder` (nothing to do here)
     auto answer_owed = [&] {  // with lock held
         if (owes_none && ((!infinite && !pondering) || stop_requested)) {
-            out.line("bestmove none");
+            out.line("bestmove (none)");
             owes_none = false;
             busy = false;
         }
@@ -180,7 +237,15 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 out.line("id name loa 0.1");
                 out.line("id author the LOA engine authors");
                 for (const OptionInfo& o : session.options()) out.line(uci_option_line(o));
+                // GUIs offer pondering only to an engine that registers Ponder.
+                out.line(fmt::format("option name Ponder type check default {}", ponder_option ? "true" : "false"));
                 out.line("uciok");
+            } else if (cmd == "debug") {
+                if (t.size() != 2 || (t[1] != "on" && t[1] != "off")) throw InputError("debug: expected 'debug on' or 'debug off'");
+                debug = t[1] == "on";
+                out.line(fmt::format("info string debug {}", t[1]));
+            } else if (cmd == "register") {
+                out.line("registration ok");  // nothing to register: every feature is free
             } else if (cmd == "isready") {
                 // readyok is owed whatever happens: a controller that does not get it drops the
                 // engine. A configuration the searcher refuses is reported, and refused again
@@ -203,6 +268,13 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 }
                 if (name.empty()) throw InputError("setoption: missing name");
                 settle("setoption");
+                if (common::lowercase(name) == "ponder") {
+                    const std::string v = common::lowercase(value);
+                    if (v != "true" && v != "false" && v != "on" && v != "off")
+                        throw InputError(fmt::format("Ponder must be true or false, not '{}'", common::excerpt(value)));
+                    ponder_option = v == "true" || v == "on";
+                    continue;
+                }
                 session.set_option(name, value);
                 // Whatever the operator asks for is allowed; what the tables claim is said.
                 if (const std::string memory = session.memory_text(); memory != reported_memory) {
@@ -222,16 +294,22 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                 position_refused = false;
             } else if (cmd == "go") {
                 settle("go");
-                search::ClockLimits clock;
+                GoCommand go;
                 try {
-                    clock = parse_go(t, session.game().position().side_to_move() == Colour::Black);
+                    go = parse_go(t, session.game().position());
                 } catch (const InputError& e) {
                     // A go the engine cannot read is still answered: the controller would
                     // otherwise wait for a move until the engine loses on time.
                     out.line(fmt::format("info string error: {}", common::excerpt(e.what(), MaxErrorBytes)));
-                    out.line("bestmove none");
+                    out.line("bestmove (none)");
                     continue;
                 }
+                if (!go.ignored.empty()) {
+                    std::string ignored;
+                    for (const std::string& word : go.ignored) common::append_word(ignored, word);
+                    out.line(fmt::format("info string go: ignored unknown parameter '{}'", common::excerpt(ignored, MaxErrorBytes)));
+                }
+                const search::ClockLimits& clock = go.clock;
                 // No search either after a refused position: the game held is not the one asked.
                 const bool over = position_refused || session.game().over();
                 if (position_refused) out.line("info string error: go: the last position command was refused; send a valid one");
@@ -267,13 +345,14 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                             if (r.proven_win)
                                 out.line(fmt::format("info string solver: proven win, {} nodes", r.solver_nodes));
                             if (r.unfinished) out.line(format_unfinished_info(r, ScoreStyle::UciMate));
-                            std::string line = fmt::format("bestmove {}", move_to_compact(r.best_move));
+                            if (debug) out.line("info string stats " + search::format_stats(r.stats));
+                            std::string line = fmt::format("bestmove {}", uci_move(r.best_move));
                             if (r.pv.size() >= 2 && r.pv.front() == r.best_move)
                                 line += fmt::format(" ponder {}", move_to_compact(r.pv[1]));
                             out.line(line);
                             busy = false;
                         },
-                        owe_none);
+                        owe_none, go.search_moves);
                 } catch (const std::exception& e) {
                     owe_none(e.what());
                 }

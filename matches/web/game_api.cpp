@@ -29,23 +29,76 @@ std::string_view result_text(Outcome o) {
     return "*";
 }
 
+// Counts the values of a JSON text, and stops at the first past the limit: a body is counted
+// before it is read into a tree (a tree of 8 MB of "[{},{},...]" took 270 MB).
+struct ValueCounter : nlohmann::json_sax<nlohmann::json> {
+    explicit ValueCounter(std::size_t max_values) : limit(max_values) {}
+    std::size_t limit;
+    std::size_t values = 0;
+
+    bool value() { return ++values <= limit; }
+    bool null() override { return value(); }
+    bool boolean(bool) override { return value(); }
+    bool number_integer(number_integer_t) override { return value(); }
+    bool number_unsigned(number_unsigned_t) override { return value(); }
+    bool number_float(number_float_t, const string_t&) override { return value(); }
+    bool string(string_t&) override { return value(); }
+    bool binary(binary_t&) override { return value(); }
+    bool start_object(std::size_t) override { return value(); }
+    bool key(string_t&) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return value(); }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+};
+
+void check_plies(std::size_t plies, const RequestLimits& limits) {
+    if (plies > limits.plies)
+        throw TooLarge(fmt::format("the game has {} plies; a request may hold at most {}", plies, limits.plies));
+}
+
+// The moves of a request as views into it (a list, or a string in any move notation): a long
+// game is not copied before its length is checked.
+std::vector<std::string_view> request_moves(const nlohmann::json& request, const RequestLimits& limits) {
+    std::vector<std::string_view> moves;
+    if (!request.contains("moves") || request.at("moves").is_null()) return moves;
+    const nlohmann::json& given = request.at("moves");
+    if (given.is_array()) {
+        check_plies(given.size(), limits);
+        for (const auto& m : given) {
+            if (!m.is_string()) throw InputError("'moves' must hold strings");
+            moves.push_back(m.get_ref<const std::string&>());
+        }
+    } else {
+        if (!given.is_string()) throw InputError("'moves' must be a string");
+        moves = split_move_list(given.get_ref<const std::string&>());
+        check_plies(moves.size(), limits);
+    }
+    return moves;
+}
+
 }  // namespace
 
-Game game_from_request(const nlohmann::json& request, const RuleSet& rules) {
+nlohmann::json parse_request_json(std::string_view text, const RequestLimits& limits) {
+    // The moves, one value each, and the few other fields a request has (and their containers).
+    ValueCounter counter(limits.plies + 64);
+    if (!nlohmann::json::sax_parse(text, &counter)) {
+        if (counter.values > counter.limit)
+            throw TooLarge(fmt::format("the request holds more than {} JSON values; a request may hold at most {} plies",
+                                       counter.limit, limits.plies));
+        throw InputError("the request body is not JSON");
+    }
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded()) throw InputError("the request body is not JSON");
+    return j;
+}
+
+Game game_from_request(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits) {
     if (!request.is_object()) throw InputError("the request must be a JSON object");
     const std::string start = optional_string(request, "start", "startpos");
     const std::string rule_text = optional_string(request, "rules", "");
     Game game(position_from_argument(start), rule_text.empty() ? rules : parse_rules(rule_text));
-    std::vector<std::string> moves;
-    if (request.contains("moves") && request.at("moves").is_array()) {
-        for (const auto& m : request.at("moves")) {
-            if (!m.is_string()) throw InputError("'moves' must hold strings");
-            moves.push_back(m.get<std::string>());
-        }
-    } else {
-        const std::string text = optional_string(request, "moves", "");
-        for (const std::string_view m : split_move_list(text)) moves.emplace_back(m);
-    }
+    const std::vector<std::string_view> moves = request_moves(request, limits);
     for (std::size_t i = 0; i < moves.size(); ++i) {
         try {
             game.play(moves[i]);
@@ -103,8 +156,8 @@ nlohmann::json game_json(const Game& game) {
     return j;
 }
 
-std::string game_pgn(const nlohmann::json& request, const RuleSet& rules) {
-    const Game game = game_from_request(request, rules);
+std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits) {
+    const Game game = game_from_request(request, rules, limits);
     matches::GameRecord record;
     record.start = game.start_position();
     record.moves.assign(game.moves().begin(), game.moves().end());

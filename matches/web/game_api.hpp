@@ -4,16 +4,40 @@
 // reload, a second tab or undo need nothing on the server side.
 #pragma once
 
+#include <cstddef>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
+#include "loa/error.hpp"
 #include "loa/game.hpp"
 
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
 
+// A request over one of the board's limits: answered 413, with the limit named.
+struct TooLarge : InputError {
+    using InputError::InputError;
+};
+
+// What one request may hold: the games of a records file, and the plies of all its games
+// together. They bound what a request makes the server parse and answer: a legal game of
+// 1.3 million plies (repetition off) once took 260 MB to answer, and 8 MB of empty records
+// 600 MB. The plies are those of 2,500 games of 100 plies; a real game of LOA has a few hundred.
+struct RequestLimits {
+    std::size_t games = 10'000;
+    std::size_t plies = 250'000;
+};
+
+// The JSON of a request's body. Throws InputError when it is not JSON, and TooLarge when it
+// holds more values than a game of `limits` needs (its moves and a few fields): checked while
+// parsing, before the rest is read into memory.
+nlohmann::json parse_request_json(std::string_view text, const RequestLimits& limits);
+
 // {"start": position text or "startpos" (default), "moves": "b1-d3 a2xb1 ..." or a list,
-//  "rules": rule string (default `rules`)}. Throws InputError naming the bad field or move.
-Game game_from_request(const nlohmann::json& request, const RuleSet& rules);
+//  "rules": rule string (default `rules`)}. Throws InputError naming the bad field or move, and
+// TooLarge when the moves are more than `limits` allows.
+Game game_from_request(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits = {});
 
 // {"position", "side_to_move": "b"|"w", "pieces": {"b1": "b", ...}, "moves": ["b1-d3", ...],
 //  "last_move": {"from", "to"} or null, "legal": [{"from", "to", "text", "capture"}],
@@ -26,7 +50,7 @@ nlohmann::json game_json(const Game& game);
 // game_from_request plus "black", "white" (players' names), "time_control" (PGN's, e.g.
 // "300+2"), "time_forfeit": "b"|"w" (that side's flag fell: the other wins, unless the game
 // had already ended by the rules) and "date" ("YYYY.MM.DD"). Throws InputError on bad fields.
-std::string game_pgn(const nlohmann::json& request, const RuleSet& rules);
+std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits = {});
 
 // JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid
 // UTF-8 is replaced, never thrown on (a throw while answering an error would end the server).

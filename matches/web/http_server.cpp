@@ -97,6 +97,26 @@ std::string Request::header(std::string_view name) const {
     return it == headers.end() ? std::string() : it->second;
 }
 
+namespace {
+
+// Frees what a request holds. Assigning an empty request would not: a string assigned a short
+// one keeps its capacity, and a kept-alive connection held its last 8 MB body so, unseen by the
+// count of bytes held.
+void free_request(Request& r) {
+    Request gone = std::move(r);  // takes the buffers, freed on return
+    r = Request{};
+}
+
+// Replaces a handler's response by an error's, keeping its Response::keep: what the handler
+// claimed is held until the error is written, after the request is freed.
+void reset_keeping(Response& res) {
+    std::shared_ptr<void> keep = std::move(res.keep);
+    res = Response{};
+    res.keep = std::move(keep);
+}
+
+}  // namespace
+
 // Bytes one pass of the I/O thread reads from or writes to one connection, at most: a fast
 // client does not hold the thread for the others.
 constexpr std::size_t BytesPerPass = 256 * 1024;
@@ -110,6 +130,9 @@ constexpr std::size_t MaxTargetBytes = 4096;
 // the client's last bytes being dropped.
 struct Server::Connection {
     int fd = -1;
+    // The response's Response::keep, released once it is written; declared before the buffers,
+    // so that a connection destroyed frees them first.
+    std::shared_ptr<void> keep;
     std::atomic<std::size_t>* buffered = nullptr;  // the server's count of the bytes connections hold
     std::size_t charged = 0;                        // this connection's part of it
     std::string in;  // received and not yet consumed (a pipelined next request included)
@@ -129,6 +152,7 @@ struct Server::Connection {
     std::string refusal_message;
     std::string out;  // a response to write
     std::size_t sent = 0;
+    Clock::time_point progress;  // when the client last took a byte of `out` (or it was queued)
     bool close_after = false;
 
     ~Connection() {
@@ -151,7 +175,8 @@ struct Server::Connection {
     bool writing() const { return sent < out.size(); }
     // Ready for the next request on the same connection (a pipelined one may be buffered).
     void next_request() {
-        request = Request{};
+        free_request(request);
+        in.shrink_to_fit();  // (a pipelined request read behind a large one)
         started = !in.empty();
         head_parsed = false;
         head_end = body_length = 0;
@@ -162,6 +187,7 @@ struct Server::Connection {
         sent = 0;
         check_input = true;  // a pipelined request may be waiting, in `in` or in the socket
         recharge();
+        keep.reset();
     }
 };
 
@@ -278,13 +304,14 @@ bool Server::accept_connections(std::vector<std::unique_ptr<Connection>>& open) 
 void Server::linger(Connection& c) {
     ::shutdown(c.fd, SHUT_WR);
     c.lingering = true;
-    c.request = Request{};
+    free_request(c.request);
     c.in.clear();
     c.in.shrink_to_fit();
     c.out.clear();
     c.out.shrink_to_fit();
     c.sent = 0;
     c.recharge();
+    c.keep.reset();
     c.deadline = Clock::now() + seconds(LingerSeconds);
 }
 
@@ -319,6 +346,7 @@ void Server::io_loop() {
                 open.push_back(std::move(c));
             }
         }
+        drop_stalled_writers(open);  // before any request is read: the room they held is free for it
         const auto now = Clock::now();
         const bool accepting = now >= accept_again;
         polled.assign({{wake_pipe_[0], POLLIN, 0}, {accepting ? listen_fd_ : -1, POLLIN, 0}});
@@ -612,6 +640,7 @@ bool Server::write_pending(Connection& c) {
         if (n > 0) {
             c.sent += static_cast<std::size_t>(n);
             this_pass += static_cast<std::size_t>(n);
+            c.progress = Clock::now();
         } else if (n < 0 && errno == EINTR) {
             continue;
         } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -625,20 +654,67 @@ bool Server::write_pending(Connection& c) {
         c.out.shrink_to_fit();
         c.sent = 0;
         c.recharge();
+        c.keep.reset();
     }
     return true;
 }
 
+std::size_t Server::connection_share() const {
+    const std::size_t request = limits_.max_head_bytes + limits_.max_body_bytes;
+    const std::size_t share = limits_.max_connection_bytes ? limits_.max_connection_bytes : limits_.max_buffered_bytes / 4;
+    return std::max(share, request);
+}
+
+void Server::drop_stalled_writers(std::vector<std::unique_ptr<Connection>>& open) {
+    const std::size_t share = connection_share();
+    auto room = [&] {
+        const std::size_t held = buffered_;
+        return held < limits_.max_buffered_bytes ? limits_.max_buffered_bytes - held : 0;
+    };
+    if (room() >= share) return;
+    const auto stalled_since = Clock::now() - seconds(limits_.stalled_seconds);
+    std::vector<Connection*> stalled;
+    for (const auto& c : open)
+        if (c->writing() && c->progress <= stalled_since) stalled.push_back(c.get());
+    std::sort(stalled.begin(), stalled.end(), [](const Connection* a, const Connection* b) { return a->charged > b->charged; });
+    for (Connection* c : stalled) {
+        if (room() >= share) break;
+        c->broken = true;  // closed below: its response is dropped
+        // Reset, not shut: what the kernel still holds of the answer is freed at once (a
+        // client that reads nothing would never take it), and the client learns it was dropped.
+        const ::linger reset{1, 0};  // (the type, not Server::linger)
+        ::setsockopt(c->fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
+        c->out.clear();
+        c->out.shrink_to_fit();
+        c->sent = 0;
+        c->recharge();
+        c->keep.reset();
+    }
+    std::erase_if(open, [](const auto& c) { return c->broken; });
+}
+
 void Server::queue_response(Connection& c, Response& res, bool keep_alive) {
+    if (res.body.size() > connection_share()) {  // one client's response may not fill the server's buffers
+        const std::size_t size = res.body.size();
+        reset_keeping(res);
+        res.status = 500;
+        const std::string message = fmt::format("the answer is {} bytes, more than one connection may hold ({} bytes)", size,
+                                                connection_share());
+        if (error_handler_) error_handler_(res, res.status, message);
+        else res.set_content(message, "text/plain");
+    }
     c.keep_alive = keep_alive;
     c.close_after = !keep_alive;
     c.out = fmt::format("HTTP/1.1 {} {}\r\nContent-Type: {}\r\n", res.status, reason(res.status), res.content_type);
     for (const auto& [name, value] : res.headers) c.out += fmt::format("{}: {}\r\n", name, value);
     c.out += fmt::format("Connection: {}\r\nContent-Length: {}\r\n\r\n", keep_alive ? "keep-alive" : "close", res.body.size());
     c.out += res.body;
+    res.body = {};  // not held twice while the connection writes it
     c.sent = 0;
-    c.request = Request{};  // answered: its body is not held while the response is written
+    c.progress = Clock::now();
+    free_request(c.request);  // answered: its body is not held while the response is written
     c.recharge();
+    c.keep = std::move(res.keep);
 }
 
 void Server::refuse(Connection& c, int status, const std::string& message) {
@@ -704,7 +780,7 @@ void Server::handle(Connection& c) {
             if (error_handler_) error_handler_(res, res.status, path_known ? "method not allowed" : "no such page");
         }
     } catch (...) {
-        res = Response{};
+        reset_keeping(res);
         res.status = 500;
         if (exception_handler_) exception_handler_(res, std::current_exception());
         else res.set_content("internal error", "text/plain");
@@ -730,7 +806,7 @@ void Server::stream(Connection& c, Response& res) {
     };
     if (open) res.stream(write);
     if (open && chunked) open = send_blocking(c, "0\r\n\r\n");
-    c.request = Request{};
+    free_request(c.request);
     c.recharge();
     c.broken = !open;
     c.close_after = !c.keep_alive || !chunked;

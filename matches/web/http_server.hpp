@@ -6,7 +6,9 @@
 // until its deadline, never a worker. Streamed responses (server-sent events) are written by
 // their worker, which a search holds anyway; a client that does not take one of its writes
 // within a while is dropped. Connections, requests waiting for a worker, request heads and
-// bodies, and the bytes all connections hold together (wherever they are) are bounded. A
+// bodies, and the bytes all connections hold together (wherever they are) are bounded, and so
+// is one connection's share of those bytes; while the bytes held leave less than a share free,
+// clients that do not take their responses are dropped, so that they cannot refuse the others. A
 // connection is closed gracefully: shut for writing, then its client's input dropped until
 // the client closes, so that the kernel does not reset it and lose the answer.
 //
@@ -57,6 +59,10 @@ struct Response {
     std::vector<std::pair<std::string, std::string>> headers;
     // Set: the response is streamed (chunked) from this producer instead of `body`.
     std::function<void(const StreamWriter&)> stream;
+    // Released once the response has been written (or its connection dropped), after its
+    // request and its text are freed: what the handler holds for the request's sake (the
+    // memory it claimed to read and answer it).
+    std::shared_ptr<void> keep;
 
     void set_content(std::string text, std::string type) {
         body = std::move(text);
@@ -79,10 +85,16 @@ struct Limits {
     std::size_t max_head_bytes = 16 * 1024;
     std::size_t max_body_bytes = 8 * 1024 * 1024;
     std::size_t max_buffered_bytes = 64 * 1024 * 1024;  // requests being read and responses being written, together
+    // One connection's share of it: its request, or its response (a larger one is refused with
+    // 500). 0: a quarter of max_buffered_bytes, and at least a whole request.
+    std::size_t max_connection_bytes = 0;
     double request_seconds = 10;  // from the first byte of a request to its last
     double idle_seconds = 2;      // a kept-alive connection waits this long for its next request
     double write_seconds = 10;    // a plain response must be taken within this (plus a second a MB),
                                   // each write of a streamed one too
+    // While less than one connection's share is free, a client that has taken no byte of its
+    // response for this long is dropped (the others are served rather than refused).
+    double stalled_seconds = 1;
 };
 
 class Server {
@@ -129,6 +141,10 @@ private:
     bool parse_head(Connection& c, std::size_t end, std::size_t separator);
     // Writes what `c` has to send (a pass's share at most); false when the client is gone.
     bool write_pending(Connection& c);
+    // Drops the clients that take no byte of their responses while less than a connection's
+    // share is free, the largest first, until it is.
+    void drop_stalled_writers(std::vector<std::unique_ptr<Connection>>& open);
+    std::size_t connection_share() const;
     void queue_response(Connection& c, Response& res, bool keep_alive);
     void refuse(Connection& c, int status, const std::string& message);
     void work();

@@ -9,13 +9,32 @@
 #include <pthread.h>
 #include <thread>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include <fmt/format.h>
 
 #include "common/cli_main.hpp"
 #include "loa/search_game.hpp"
 #include "matches/web/server.hpp"
 
+namespace {
+
+// Blocks of a MB or more are mapped from the system, and so given back to it when freed (the
+// server's memory budget, memory_budget.hpp, trims what smaller ones leave). glibc would raise
+// this threshold after the first large block freed (up to 32 MB): the request bodies and answers
+// that followed came from its arenas and stayed there once freed.
+void give_large_blocks_back() {
+#if defined(__GLIBC__)
+    ::mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    give_large_blocks_back();
     CLI::App app{"Web board: play, analyse, replay records and watch matches in a browser (the program loa-web, which "
                  "`loa serve` runs)",
                  "loa serve"};
@@ -29,12 +48,14 @@ int main(int argc, char** argv) {
     app.add_option("--eval", s->eval, "The engine's evaluation: nnue (the shipped network), hce (the hand-written one), a .nnue or weights file")
         ->capture_default_str();
     app.add_option("--allow-host", s->allowed_hosts,
-                   "Also answer requests that name this host (the board refuses others: a page of another site must not use it)");
+                   "Also answer requests that name this host, with the server's port, or NAME:PORT (a forwarded port); the "
+                   "board refuses others: a page of another site must not use it");
     app.add_option("--max-searches", s->max_searches, "Engine searches running at once")->capture_default_str();
     app.add_option("--max-request-mb", s->max_request_mb,
-                   "Memory one search's tables may claim (hash + every thread's eval cache + solver), MB")
+                   "Memory one search's tables (hash + every thread's eval cache + solver), or one request reading a body "
+                   "or a file, may claim, MB")
         ->capture_default_str();
-    app.add_option("--max-memory-mb", s->max_memory_mb, "Memory the searches running together may claim, MB")
+    app.add_option("--max-memory-mb", s->max_memory_mb, "Memory the searches and requests running together may claim, MB")
         ->capture_default_str();
     app.add_option("--max-threads", s->max_threads, "Search threads one request may use (0: this machine's cores)")
         ->capture_default_str();

@@ -109,33 +109,60 @@ std::optional<fs::path> RecordsDir::resolve(std::string_view name) const {
     return file;
 }
 
-nlohmann::json RecordsDir::records_json(const fs::path& file) {
-    return records_text_json(file.filename().string(), read_file(file));
+std::string RecordsDir::records_json(const fs::path& file, const RequestLimits& limits) {
+    return records_text_json(file.filename().string(), read_file(file), limits);
 }
 
-nlohmann::json RecordsDir::records_text_json(const std::string& name, const std::string& text) {
-    std::istringstream in(text);
-    const std::vector<matches::ParsedRecord> records = matches::read_records(in);
-    nlohmann::json games = nlohmann::json::array();
+namespace {
+
+void check_counts(const std::string& name, const std::vector<matches::ParsedRecord>& records, const RequestLimits& limits) {
+    if (records.size() > limits.games)
+        throw TooLarge(fmt::format("{}: {} games; the board reads at most {} a request", name, records.size(), limits.games));
+    std::size_t plies = 0;
+    for (const matches::ParsedRecord& r : records) plies += r.moves.size();
+    if (plies > limits.plies)
+        throw TooLarge(fmt::format("{}: {} plies; the board reads at most {} a request", name, plies, limits.plies));
+}
+
+// A record replayed under its rules, as the page's JSON.
+nlohmann::json replayed(const matches::ParsedRecord& r) {
+    const auto rules_tag = r.tags.find("Rules");  // a record that says its rule set is replayed under it
+    const RuleSet rules = rules_tag == r.tags.end() ? RuleSet{} : parse_rules(rules_tag->second);
+    Game game(parse_position(r.start_text()), rules);
+    for (const std::string& m : r.moves) {
+        if (game.over()) break;  // a game adjudicated on the rules' last move: nothing follows
+        game.play(m);
+    }
+    nlohmann::json moves = nlohmann::json::array();
+    for (const Move m : game.moves()) moves.push_back(move_to_text(m));
+    return {{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves},
+            {"rules", to_string(rules)}, {"reason", r.reason}};
+}
+
+}  // namespace
+
+std::string RecordsDir::records_text_json(const std::string& name, const std::string& text, const RequestLimits& limits) {
+    std::vector<matches::ParsedRecord> records;
+    {
+        std::istringstream in(text);
+        records = matches::read_records(in);
+    }
+    check_counts(name, records, limits);
+    // The text of {"file": name, "games": [...]} dumped whole, written a game at a time.
+    std::string out = json_text(nlohmann::json::object({{"file", name}}));
+    out.pop_back();  // its closing brace
+    out += ",\"games\":[";
     for (std::size_t i = 0; i < records.size(); ++i) {
-        const matches::ParsedRecord& r = records[i];
         try {
-            const auto rules_tag = r.tags.find("Rules");  // a record that says its rule set is replayed under it
-            const RuleSet rules = rules_tag == r.tags.end() ? RuleSet{} : parse_rules(rules_tag->second);
-            Game game(parse_position(r.start_text()), rules);
-            for (const std::string& m : r.moves) {
-                if (game.over()) break;  // a game adjudicated on the rules' last move: nothing follows
-                game.play(m);
-            }
-            nlohmann::json moves = nlohmann::json::array();
-            for (const Move m : game.moves()) moves.push_back(move_to_text(m));
-            games.push_back({{"tags", r.tags}, {"start", position_to_text(game.start_position())}, {"moves", moves},
-                             {"rules", to_string(rules)}, {"reason", r.reason}});
+            if (i > 0) out += ',';
+            out += json_text(replayed(records[i]));
+            records[i] = {};  // done with: freed as the answer grows
         } catch (const InputError& e) {
             throw InputError(fmt::format("{}: game {}: {}", name, i + 1, e.what()));
         }
     }
-    return {{"file", name}, {"games", games}};
+    out += "]}";
+    return out;
 }
 
 nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "matches/web/game_api.hpp"
+
 namespace matches::web {
 
 class RecordsDir {
@@ -21,10 +23,12 @@ public:
     // no separators, no "..", no hidden names, no symbolic link leading out.
     std::optional<std::filesystem::path> resolve(std::string_view name) const;
 
-    // The games of a PGN file: [{"tags": {...}, "start": position text, "moves": [...]}];
-    // every game is replayed, so a bad record is an InputError naming it.
-    static nlohmann::json records_json(const std::filesystem::path& file);
-    static nlohmann::json records_text_json(const std::string& name, const std::string& text);
+    // The games of a PGN file as JSON text, {"file", "games": [{"tags": {...}, "start": position
+    // text, "moves": [...], "rules"}]}; every game is replayed, so a bad record is an InputError
+    // naming it. More games or plies than `limits` allows: TooLarge, before any is replayed. The
+    // answer is written game by game (a tree of the whole file's JSON took 600 MB for 8 MB).
+    static std::string records_json(const std::filesystem::path& file, const RequestLimits& limits = {});
+    static std::string records_text_json(const std::string& name, const std::string& text, const RequestLimits& limits = {});
     // A match as loa-match's result JSON (without the games' moves, with the last `recent`
     // games' results), read from its state file (JSON Lines, growing while it runs; a torn
     // last line is skipped) or its result JSON.

@@ -1,5 +1,6 @@
 #include "matches/web/search_stream.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -16,8 +17,8 @@
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
 
-SessionPool::SessionPool(int sessions, std::string variant, const std::string& eval, double budget_mb)
-    : variant_(std::move(variant)), budget_mb_(budget_mb) {
+SessionPool::SessionPool(int sessions, std::string variant, const std::string& eval, MemoryBudget& budget)
+    : variant_(std::move(variant)), budget_(budget) {
     for (int i = 0; i < sessions; ++i) {
         sessions_.push_back(std::make_unique<Pooled>());
         sessions_.back()->session.set_option("Eval", eval);  // validated (a file read) here, once a session
@@ -43,23 +44,30 @@ void SessionPool::Lease::configure(const std::string& variant, const std::string
 }
 
 std::optional<SessionPool::Lease> SessionPool::acquire(std::chrono::milliseconds patience, double claim_mb) {
-    std::unique_lock lock(mutex_);
-    auto available = [&] { return !free_.empty() && claimed_mb_ + claim_mb <= budget_mb_; };
-    // As many may wait as there are sessions: more would only hold the server's workers.
-    if (!available() && waiting_ >= sessions_.size()) return std::nullopt;
-    ++waiting_;
-    const bool got = returned_.wait_for(lock, patience, available);
-    --waiting_;
-    if (!got) return std::nullopt;
-    Pooled* s = free_.back();
-    free_.pop_back();
-    claimed_mb_ += claim_mb;
-    return std::optional<Lease>(std::in_place, *this, *s, claim_mb);
-}
-
-double SessionPool::claimed_mb() {
-    const std::lock_guard guard(mutex_);
-    return claimed_mb_;
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    Pooled* s = nullptr;
+    {
+        std::unique_lock lock(mutex_);
+        // As many may wait as there are sessions: more would only hold the server's workers.
+        if (free_.empty() && waiting_ >= sessions_.size()) return std::nullopt;
+        ++waiting_;
+        const bool got = returned_.wait_until(lock, deadline, [&] { return !free_.empty(); });
+        --waiting_;
+        if (!got) return std::nullopt;
+        s = free_.back();
+        free_.pop_back();
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto claim = budget_.claim(claim_mb, std::max(left, std::chrono::milliseconds(0)));
+    if (!claim) {
+        {
+            const std::lock_guard guard(mutex_);
+            free_.push_back(s);
+        }
+        returned_.notify_all();
+        return std::nullopt;
+    }
+    return std::optional<Lease>(std::in_place, *this, *s, std::move(*claim));
 }
 
 SessionPool::Lease::~Lease() {
@@ -68,7 +76,6 @@ SessionPool::Lease::~Lease() {
     {
         const std::lock_guard guard(pool_->mutex_);
         pool_->free_.push_back(session_);
-        pool_->claimed_mb_ -= claim_mb_;
     }
     pool_->returned_.notify_all();
 }

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "loa/engine/session.hpp"
+#include "matches/web/memory_budget.hpp"
 
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
@@ -26,21 +27,23 @@ struct Pooled {
     std::string variant, rules;
 };
 
-// Memory: each lease reserves what its search's tables claim out of the pool's budget, and a
-// returned session frees its tables, so that the searches running together never claim more
-// than the budget and idle sessions claim nothing.
+// Memory: each lease claims what its search's tables take from the server's budget, which the
+// requests that parse bodies and files share (memory_budget.hpp), and a returned session frees
+// its tables, so that the searches and requests running together never claim more than the
+// budget and idle sessions claim nothing.
 class SessionPool {
 public:
     // Every session evaluates with `eval` (a server setting, not a request's: a request must not
     // make the server read files of its choosing).
-    SessionPool(int sessions, std::string variant, const std::string& eval, double budget_mb);
+    SessionPool(int sessions, std::string variant, const std::string& eval, MemoryBudget& budget);
 
     // A session lent to one request; returned to the pool (its tables freed, its memory given
     // back to the budget) when the lease ends.
     class Lease {
     public:
-        Lease(SessionPool& pool, Pooled& session, double claim_mb) : pool_(&pool), session_(&session), claim_mb_(claim_mb) {}
-        Lease(Lease&& other) noexcept : pool_(other.pool_), session_(other.session_), claim_mb_(other.claim_mb_) {
+        Lease(SessionPool& pool, Pooled& session, MemoryBudget::Claim claim)
+            : pool_(&pool), session_(&session), claim_(std::move(claim)) {}
+        Lease(Lease&& other) noexcept : pool_(other.pool_), session_(other.session_), claim_(std::move(other.claim_)) {
             other.session_ = nullptr;
         }
         Lease(const Lease&) = delete;
@@ -51,23 +54,22 @@ public:
         // Sets the variant and rules, only where they change: a change rebuilds the tables.
         void configure(const std::string& variant, const std::string& rules);
 
-        double claim_mb() const { return claim_mb_; }
+        double claim_mb() const { return claim_.mb(); }
 
     private:
         SessionPool* pool_;
         struct Pooled* session_;
-        double claim_mb_;
+        // Returned after the destructor's body has freed the session's tables.
+        MemoryBudget::Claim claim_;
     };
 
-    // A free session with `claim_mb` of the budget, waiting up to `patience` for both (a search
+    // A free session, then `claim_mb` of the budget, waiting up to `patience` for both (a search
     // whose page went away keeps its session until the next heartbeat notices); nullopt: every
-    // session is searching, or the searches running hold too much of the budget. No more
+    // session is searching, or the searches and requests running hold too much of the budget. No more
     // requests wait at once than there are sessions; the others get nullopt at once.
     std::optional<Lease> acquire(std::chrono::milliseconds patience, double claim_mb);
     int size() const { return static_cast<int>(sessions_.size()); }
     const std::string& variant() const { return variant_; }
-    double budget_mb() const { return budget_mb_; }
-    double claimed_mb();  // by the leases out now
 
 private:
     std::mutex mutex_;
@@ -75,8 +77,7 @@ private:
     std::vector<std::unique_ptr<Pooled>> sessions_;
     std::vector<Pooled*> free_;
     std::string variant_;
-    double budget_mb_;
-    double claimed_mb_ = 0;
+    MemoryBudget& budget_;
     std::size_t waiting_ = 0;  // requests waiting for a session
 };
 

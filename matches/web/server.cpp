@@ -16,6 +16,7 @@
 #include "matches/web/assets.hpp"
 #include "matches/web/game_api.hpp"
 #include "matches/web/http_server.hpp"
+#include "matches/web/memory_budget.hpp"
 #include "matches/web/records_dir.hpp"
 #include "matches/web/search_stream.hpp"
 
@@ -36,6 +37,30 @@ void send_error(http::Response& res, int status, const std::string& message) {
 struct NotFound : InputError {
     using InputError::InputError;
 };
+
+// The server's memory budget has no room for a request now: 503.
+struct Busy : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+constexpr double MB = 1024.0 * 1024.0;
+
+// What a request takes at its peak while it parses a body or a file of `bytes` and answers it,
+// within RequestLimits (the worst shapes measured, docs/web.md, Safety; a margin on top):
+// PGN text is read whole before its games are counted (15.2 bytes a byte for one game of 8 MB,
+// 14 for 8 MB of empty records), then replayed and answered a game at a time.
+double records_claim_mb(std::uintmax_t bytes) { return 1 + 16 * static_cast<double>(bytes) / MB; }
+// A game's JSON: at most 250,064 values are read into a tree (counted first); 24.5 bytes a
+// byte for 250,000 plies as a string, 44 MB at most.
+double game_claim_mb(std::uintmax_t bytes) { return 1 + std::min(25 * static_cast<double>(bytes) / MB, 64.0); }
+// A match's state file (7.5 bytes a byte) or result JSON (3.5), a tree-size result.
+double match_claim_mb(std::uintmax_t bytes) { return 1 + 10 * static_cast<double>(bytes) / MB; }
+
+std::uintmax_t file_bytes(const std::filesystem::path& path) {
+    std::error_code error;  // (gone since it was resolved: the read says so)
+    const std::uintmax_t bytes = std::filesystem::file_size(path, error);
+    return error ? 0 : bytes;
+}
 
 // "name:port" of a Host header or an origin's authority, the port 80 when none is given.
 std::pair<std::string, std::string> host_and_port(std::string_view authority) {
@@ -64,6 +89,7 @@ const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", 
 struct Server::Impl {
     ServerSettings settings;
     std::optional<RecordsDir> records;
+    MemoryBudget budget;  // of the searches' tables and of the requests that parse (before the pool, which claims from it)
     SessionPool pool;
     http::Server http;
     int port = 0;
@@ -78,7 +104,8 @@ struct Server::Impl {
         return l;
     }
 
-    explicit Impl(const ServerSettings& s) : settings(s), pool(s.max_searches, s.variant, s.eval, s.max_memory_mb), http(limits_of(s)) {
+    explicit Impl(const ServerSettings& s)
+        : settings(s), budget(s.max_memory_mb), pool(s.max_searches, s.variant, s.eval, budget), http(limits_of(s)) {
         if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         for (std::string& name : settings.allowed_hosts)  // compared with the lower-cased Host
             for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -88,8 +115,12 @@ struct Server::Impl {
                 std::rethrow_exception(failure);
             } catch (const NotFound& e) {
                 send_error(res, 404, e.what());
+            } catch (const TooLarge& e) {
+                send_error(res, 413, e.what());
             } catch (const InputError& e) {
                 send_error(res, 400, e.what());
+            } catch (const Busy& e) {
+                send_error(res, 503, e.what());
             } catch (const std::exception& e) {
                 send_error(res, 500, fmt::format("internal error: {}", e.what()));
             } catch (...) {
@@ -107,26 +138,26 @@ struct Server::Impl {
     }
 
     // Why a request does not come from this server's own pages ("" when it does): it names
-    // another host (a page of another site that made its name point here), or it was sent by
-    // a page of another origin, which may not drive searches nor read files.
+    // another host or port (a page of another site that made its name point here, or a page of
+    // another server on this machine), or it was sent by a page of another origin, which may
+    // not drive searches nor read files.
     std::string foreign_request(const http::Request& req) const {
-        // The name counts, not the port: a forwarded port (ssh -L, a container) is still this
-        // server, and a page of another site cannot make its own name point here.
         if (req.header("Host").empty()) return "the request names no host (a Host header is required)";
-        const std::string host = host_and_port(req.header("Host")).first;
-        if (!allowed_host(host))
-            return fmt::format("the request names host '{}', not this server: start it with --allow-host {} to serve it "
-                               "under that name",
-                               common::excerpt(req.header("Host"), 100), common::excerpt(host, 100));
+        const auto [host, host_port] = host_and_port(req.header("Host"));
+        if (!allowed_authority(host, host_port))
+            return fmt::format("the request names host '{}', not this server (port {}): start it with --allow-host {} to "
+                               "serve it under that name",
+                               common::excerpt(req.header("Host"), 100), port,
+                               common::excerpt(host_port == std::to_string(port) ? host : host + ":" + host_port, 100));
         // Pages may be opened from anywhere (a link on another site); the API only from the
         // board's own pages.
         if (!req.path.starts_with("/api/")) return "";
         const std::string origin = req.header("Origin");
         if (!origin.empty()) {
             const std::string_view scheme = "http://";
-            const std::string origin_host =
-                host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0)).first;
-            if (!origin.starts_with(scheme) || !allowed_host(origin_host))
+            const auto [origin_host, origin_port] =
+                host_and_port(std::string_view(origin).substr(origin.starts_with(scheme) ? scheme.size() : 0));
+            if (!origin.starts_with(scheme) || !allowed_authority(origin_host, origin_port))
                 return fmt::format("a page of another origin ('{}') may not use this server", common::excerpt(origin, 100));
         }
         const std::string site = req.header("Sec-Fetch-Site");
@@ -134,10 +165,46 @@ struct Server::Impl {
         return "";
     }
 
-    bool allowed_host(const std::string& host) const {
+    // The name and the port count: the server's port with a name it answers to, or a
+    // "name:port" given with --allow-host (a forwarded port: ssh -L 9999:localhost:8080).
+    bool allowed_authority(const std::string& host, const std::string& host_port) const {
+        if (host_port == std::to_string(port) && allowed_name(host)) return true;
+        return allowed(host + ":" + host_port);
+    }
+
+    bool allowed_name(const std::string& host) const {
         if (host == "localhost" || host == "127.0.0.1" || host == "[::1]") return true;
         if (host == settings.host || "[" + settings.host + "]" == host) return true;
-        return std::find(settings.allowed_hosts.begin(), settings.allowed_hosts.end(), host) != settings.allowed_hosts.end();
+        return allowed(host);
+    }
+
+    bool allowed(const std::string& name) const {
+        return std::find(settings.allowed_hosts.begin(), settings.allowed_hosts.end(), name) != settings.allowed_hosts.end();
+    }
+
+    RequestLimits limits() const { return {settings.max_request_games, settings.max_request_plies}; }
+
+    // `mb` of the budget for a request that reads `bytes` of a body or a file (`what`) and
+    // answers it, for the response to keep until it is written (the heap is trimmed then).
+    // TooLarge when one request may not claim so much; Busy when the searches and requests
+    // running leave no room within 2 s.
+    std::shared_ptr<MemoryBudget::Claim> claim_reading(double mb, std::uintmax_t bytes, const std::string& what) {
+        if (mb > settings.max_request_mb)
+            throw TooLarge(fmt::format("{} is {:.1f} MB: reading it would claim {:.0f} MB; a request may claim {} MB "
+                                       "(--max-request-mb)",
+                                       what, static_cast<double>(bytes) / MB, mb, settings.max_request_mb));
+        auto claim = budget.claim(mb, std::chrono::seconds(2));
+        if (!claim)
+            throw Busy(fmt::format("busy: reading {} needs {:.0f} MB, and the searches and requests running claim {:.0f} of "
+                                   "the server's {} MB (--max-memory-mb); try again",
+                                   what, mb, budget.claimed_mb(), settings.max_memory_mb));
+        return std::make_shared<MemoryBudget::Claim>(std::move(*claim));
+    }
+
+    // For a file of the records directory, whose claim `claim_mb` gives by its size.
+    std::shared_ptr<MemoryBudget::Claim> claim_file(const std::filesystem::path& path, double (*claim_mb)(std::uintmax_t)) {
+        const std::uintmax_t bytes = file_bytes(path);
+        return claim_reading(claim_mb(bytes), bytes, fmt::format("'{}'", path.filename().string()));
     }
 
     void routes() {
@@ -167,26 +234,35 @@ struct Server::Impl {
                             {"max_threads", settings.max_threads},
                             {"records", records.has_value()}});
         });
-        http.post("/api/game", [](const http::Request& req, http::Response& res) {
-            send_json(res, game_json(game_from_request(parse_body(req), default_rules())));
+        // Every route that parses a body or a file claims its memory first.
+        http.post("/api/game", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(game_claim_mb(req.body.size()), req.body.size(), "the request");
+            send_json(res, game_json(game_from_request(parse_body(req), default_rules(), limits())));
         });
-        http.post("/api/pgn", [](const http::Request& req, http::Response& res) {
-            send_json(res, {{"pgn", game_pgn(parse_body(req), default_rules())}});
+        http.post("/api/pgn", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(game_claim_mb(req.body.size()), req.body.size(), "the request");
+            send_json(res, {{"pgn", game_pgn(parse_body(req), default_rules(), limits())}});
         });
         http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
         http.get("/api/files", [this](const http::Request&, http::Response& res) { send_json(res, dir().list()); });
         http.get(R"(/api/records/([^/]+))", [this](const http::Request& req, http::Response& res) {
-            send_json(res, RecordsDir::records_json(file(req.matches[1])));
+            const std::filesystem::path path = file(req.matches[1]);
+            res.keep = claim_file(path, records_claim_mb);
+            res.set_content(RecordsDir::records_json(path, limits()), "application/json");
         });
         // A records file the user opened in the page (not one of the directory's).
-        http.post("/api/records", [](const http::Request& req, http::Response& res) {
-            send_json(res, RecordsDir::records_text_json("uploaded file", req.body));
+        http.post("/api/records", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(records_claim_mb(req.body.size()), req.body.size(), "the uploaded file");
+            res.set_content(RecordsDir::records_text_json("uploaded file", req.body, limits()), "application/json");
         });
         http.get(R"(/api/match/([^/]+))", [this](const http::Request& req, http::Response& res) {
-            send_json(res, RecordsDir::match_json(file(req.matches[1])));
+            const std::filesystem::path path = file(req.matches[1]);
+            res.keep = claim_file(path, match_claim_mb);
+            send_json(res, RecordsDir::match_json(path));
         });
         http.get(R"(/api/treesize/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);
+            res.keep = claim_file(path, match_claim_mb);
             const nlohmann::json j =
                 nlohmann::json::parse(common::read_file(path.string(), common::MaxRecordFile, path.filename().string()), nullptr, false);
             if (j.is_discarded() || !j.is_object() || !j.contains("depths"))
@@ -197,11 +273,7 @@ struct Server::Impl {
 
     static RuleSet default_rules() { return {}; }
 
-    static nlohmann::json parse_body(const http::Request& req) {
-        const nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
-        if (j.is_discarded()) throw InputError("the request body is not JSON");
-        return j;
-    }
+    nlohmann::json parse_body(const http::Request& req) const { return parse_request_json(req.body, limits()); }
 
     const RecordsDir& dir() const {
         if (!records) throw InputError("no records directory: start the server with --records DIR");
@@ -228,9 +300,9 @@ struct Server::Impl {
         // A session that an aborted search still holds for up to a second is worth waiting for.
         auto lease = pool.acquire(std::chrono::seconds(2), claim);
         if (!lease) {
-            send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), together claiming at most "
-                                             "{} MB (--max-memory-mb); {:.0f} MB are claimed now",
-                                             pool.size(), settings.max_memory_mb, pool.claimed_mb()));
+            send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), and the searches and requests "
+                                             "running together claim at most {} MB (--max-memory-mb); {:.0f} MB are claimed now",
+                                             pool.size(), settings.max_memory_mb, budget.claimed_mb()));
             return;
         }
         // The lease moves into the stream: the session returns to the pool when it ends.
