@@ -504,6 +504,33 @@ TEST(WebApi, ARequestsTablesAreCountedWholeCappedAndFreedAfterwards) {
     }
 }
 
+// An analysis that holds its tables until released (it streams and reads on): what the budget
+// tests fill the server with.
+class HeldAnalysis {
+public:
+    HeldAnalysis(RunningServer& s, const std::string& variant)
+        : thread_([this, &s, variant] {
+              auto c = s.client();
+              (void)c.Get("/api/search?variant=" + variant, [this](const char*, std::size_t) {
+                  streaming_ = true;
+                  return !released_.load();
+              });
+          }) {
+        while (!streaming_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    ~HeldAnalysis() { release(); }
+    HeldAnalysis(const HeldAnalysis&) = delete;
+    HeldAnalysis& operator=(const HeldAnalysis&) = delete;
+    void release() {
+        released_ = true;
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    std::atomic<bool> streaming_{false}, released_{false};
+    std::thread thread_;
+};
+
 // Two searches that fit one by one but not together: the second waits, then is refused.
 TEST(WebApi, SearchesTogetherStayWithinTheServersMemory) {
     matches::web::ServerSettings settings;
@@ -511,19 +538,10 @@ TEST(WebApi, SearchesTogetherStayWithinTheServersMemory) {
     settings.max_request_mb = 32;
     settings.max_memory_mb = 40;
     RunningServer s(settings);
-    std::atomic<bool> streaming{false}, checked{false};
-    std::thread analysis([&] {
-        auto c = s.client();
-        (void)c.Get("/api/search?variant=full%2Ctt%3D31", [&](const char*, std::size_t) {
-            streaming = true;
-            return !checked.load();
-        });
-    });
-    while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    HeldAnalysis analysis(s, "full%2Ctt%3D31");
     auto c = s.client();
     const auto second = c.Get("/api/search?variant=full%2Ctt%3D16&depth=1");
-    checked = true;
-    analysis.join();
+    analysis.release();
     ASSERT_TRUE(second);
     EXPECT_EQ(second->status, 503);
     EXPECT_NE(body_of(second).value("error", "").find("at most 40 MB"), std::string::npos) << second->body;
@@ -906,8 +924,9 @@ TEST(WebApi, RecordsAndGamesOverTheLimitsAreRefusedWithTheLimitNamed) {
         // resident size are Release's to measure.
         EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - asked).count(),
                   loa::testing::sanitized_build ? 20.0 : 2.0);
-        if (!loa::testing::sanitized_build)
+        if (!loa::testing::sanitized_build) {
             EXPECT_LT(resident().peak_mb - before, 250) << "the peak of reading 8 MB of records (this process's)";
+        }
     }
     // One ply over the limit, as a string and as a list, for a game and for its PGN.
     json game = {{"moves", fmt::format("{}", fmt::join(back_and_forth(250'001), " "))}, {"rules", "repetition=off"}};
@@ -950,19 +969,10 @@ TEST(WebApi, RequestsThatReadBodiesClaimTheServersMemoryBudget) {
     EXPECT_EQ(alone->status, 200) << alone->body.substr(0, 200);
     EXPECT_EQ(body_of(alone)["games"].size(), 2'000u);
     // An analysis holding 31.6 MB of the 40 (a 31 MB table and its PV lines).
-    std::atomic<bool> streaming{false}, checked{false};
-    std::thread analysis([&] {
-        auto a = s.client();
-        (void)a.Get("/api/search?variant=full%2Ctt%3D31", [&](const char*, std::size_t) {
-            streaming = true;
-            return !checked.load();
-        });
-    });
-    while (!streaming) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    HeldAnalysis analysis(s, "full%2Ctt%3D31");
     const auto beside = c.Post("/api/records", records, "text/plain");
     const auto move = c.Post("/api/game", R"({"moves": "b1-d3"})", "application/json");  // a page's move still is answered
-    checked = true;
-    analysis.join();
+    analysis.release();
     ASSERT_TRUE(beside);
     EXPECT_EQ(beside->status, 503) << beside->body.substr(0, 200);
     EXPECT_NE(beside->body.find("--max-memory-mb"), std::string::npos) << beside->body;
