@@ -5,7 +5,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bash "$root/scripts/setup.sh"
-bash "$root/scripts/build.sh" release loa loa-match  # what the job runs (the test command builds the rest)
+# What the job runs, and loa-web, which the README's tour (`loa serve`) runs next; the test
+# command builds the rest.
+bash "$root/scripts/build.sh" release loa loa-match loa-web
 mkdir -p "$root/out"
 # The main job is played anew once it has finished (loa-match refuses to play a finished match
 # again over its result, and appends to a PGN), and resumed when it was interrupted (its state
