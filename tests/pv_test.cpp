@@ -101,6 +101,33 @@ TEST(Pv, ALineIsCompletedFromTheTableWhenItsRecordIsGone) {
     }
 }
 
+// Completing a line changes nothing the search does next: two searchers of the same
+// positions, one whose records are dropped before every search (its lines come from the
+// table's moves), count the same nodes and play the same moves, the refutation table (which
+// reads the PV) included. The bench signature, unchanged since before the records, says the
+// same of the whole tree.
+TEST(Pv, CompletedLinesLeaveTheTreeAsItWas) {
+    const int d = testing::sanitized_build ? 4 : 7;
+    for (const char* variant : {"full", "full,refutation=on"}) {
+        const search::SearchConfig config = search::parse_search_config(variant);
+        auto kept = std::make_shared<search::TranspositionTable>(static_cast<std::size_t>(config.tt_mb), config.tt_replace);
+        auto dropped = std::make_shared<search::TranspositionTable>(static_cast<std::size_t>(config.tt_mb), config.tt_replace);
+        search::Searcher<SearchGame> a(SearchGame{}, config, kept), b(SearchGame{}, config, dropped);
+        for (const Position& pos : positions()) {
+            for (int round = 0; round < 2; ++round) {
+                kept->new_search();
+                dropped->new_search();
+                dropped->lines().clear();
+                const auto ra = a.search(pos, depth(d));
+                const auto rb = b.search(pos, depth(d));
+                EXPECT_EQ(ra.stats.nodes, rb.stats.nodes) << variant << " round " << round;
+                EXPECT_EQ(ra.best_move, rb.best_move) << variant << " round " << round;
+                EXPECT_EQ(ra.score, rb.score) << variant << " round " << round;
+            }
+        }
+    }
+}
+
 TEST(Pv, MultiPvLinesAreAsLongAsTheirSearch) {
     const int d = testing::sanitized_build ? 4 : 7;
     for (const Position& pos : positions()) {
