@@ -1,7 +1,10 @@
 // Transposition table: packing, bounds and scores, aging, and each replacement scheme.
+#include <array>
 #include <atomic>
+#include <functional>
 #include <thread>
 #include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -91,6 +94,41 @@ TEST(TranspositionTable, InterleavedWritesNeverMixTwoEntries) {
     done = true;
     reader.join();
     EXPECT_GT(hits.load(), 1000);  // the reader saw entries while they were written
+}
+
+// Lazy SMP threads store PV lines of one key at once (pv_store.hpp): a reader gets one whole
+// line or none, never a mix of two. Two writers store lines of different lengths and moves for
+// the same key and result while a reader checks every line it gets back.
+TEST(TranspositionTable, PvLinesTornByTwoWritersReadAsMisses) {
+    PvStore lines(64);
+    std::vector<std::uint16_t> one(20, 0x0101), other(7, 0x0202);
+    std::atomic<bool> done{false};
+    std::atomic<long> whole{0};
+    std::thread reader([&] {
+        std::array<std::uint16_t, PvStore::MaxLine> out{};
+        while (!done.load()) {
+            const std::size_t n = lines.probe(KeyA, 6, 42, out);
+            if (n == 0) continue;
+            const std::vector<std::uint16_t>& expected = n == one.size() ? one : other;
+            ASSERT_EQ(n, expected.size());
+            for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(out[i], expected[i]) << "move " << i << " of a line of " << n;
+            ++whole;
+        }
+    });
+    auto writer = [&](const std::vector<std::uint16_t>& line) {
+        for (long i = 0; i < 300'000 && whole.load() < 100'000; ++i) lines.store(KeyA, 6, 42, line);
+    };
+    std::thread a(writer, std::cref(one)), b(writer, std::cref(other));
+    a.join();
+    b.join();
+    done = true;
+    reader.join();
+    // The two last writes may have left a torn record (a miss); one writer alone leaves a line.
+    lines.store(KeyA, 6, 42, one);
+    std::array<std::uint16_t, PvStore::MaxLine> out{};
+    EXPECT_EQ(lines.probe(KeyA, 6, 42, out), one.size());
+    EXPECT_EQ(lines.probe(KeyA, 7, 42, out), 0u);  // another depth: another result's line
+    EXPECT_EQ(lines.probe(KeyA, 6, 43, out), 0u);  // another score
 }
 
 TEST(TranspositionTable, StoresAndProbesEveryField) {
