@@ -8,6 +8,7 @@
 #include "common/error.hpp"
 #include "common/search/config_keys.hpp"
 #include "common/text.hpp"
+#include "loa/engine/session.hpp"
 #include "loa/nnue/network.hpp"
 #include "loa/realization.hpp"
 
@@ -37,7 +38,8 @@ const std::vector<std::pair<std::string, std::string>> OptionsWithoutMeaningHere
     {"ponder", "engines in process do not ponder"},
 };
 
-// An option.NAME=VALUE of an in-process engine, applied as `loa uci` applies `setoption`.
+// An option.NAME=VALUE of an in-process engine, applied as `loa uci` applies `setoption`
+// (loa/engine/session.cpp), within the same bounds.
 void apply_builtin_option(EngineSpec& spec, const std::string& raw_name, const std::string& value) {
     const std::string name = common::lowercase(raw_name);
     const std::string id = fmt::format("engine '{}': option.{}", spec.name, raw_name);
@@ -47,14 +49,14 @@ void apply_builtin_option(EngineSpec& spec, const std::string& raw_name, const s
         return *v;
     };
     if (name == "hash") {  // the main table: the transposition table, or MCTS's tree
-        const int mb = whole_number(1, 65536);
+        const int mb = whole_number(1, loa::engine::MaxHashMb);
         spec.config.tt = true;
         spec.config.tt_mb = mb;
         spec.config.mcts.tree_mb = mb;
     } else if (name == "multipv") {
-        spec.multipv = whole_number(1, 64);
+        spec.multipv = whole_number(1, loa::engine::MaxMultiPv);
     } else if (name == "moveoverhead" || name == "move overhead") {
-        spec.move_overhead_ms = whole_number(0, 5000);
+        spec.move_overhead_ms = whole_number(0, loa::engine::MaxMoveOverheadMs);
     } else if (name == "eval" || name == "weights" || name == "evalfile") {
         spec.eval = value.empty() || value == "<empty>" ? std::string("nnue") : value;
     } else if (name == "rps") {

@@ -90,8 +90,8 @@ GameRecord play_game(Player& black, Player& white, const Opening& opening, const
             finish(loa::win_for(~us), fmt::format("{} loses: {}", loa::colour_name(us), choice.failure), false);
             break;
         }
-        // A fixed time a move (st=) is a limit too (after a failure, which says more): an answer later than it by more than the
-        // margin loses on time, as a clock that falls would.
+        // A fixed time a move (st=) is a limit too, judged after a failure (which says more): an
+        // answer later than it by more than the margin loses on time, as a fallen flag does.
         if (const double st = player.spec().move_time_ms; st > 0 && used > st + adjudication.time_margin_ms) {
             finish(loa::win_for(~us), fmt::format("{} loses on time ({:.0f} ms for a move of {:.0f} ms)", loa::colour_name(us), used, st),
                    false);

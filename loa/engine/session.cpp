@@ -75,7 +75,7 @@ void Session::set_option(std::string_view raw_name, std::string_view raw_value) 
     const std::string value = common::trim(raw_value) == "<empty>" ? std::string() : std::string(common::trim(raw_value));
     if (name == "hash") {
         const auto mb = common::parse_int(value);
-        if (!mb || *mb < 1 || *mb > 65536) throw InputError(fmt::format("Hash must be 1..65536 MB, not '{}'", value));
+        if (!mb || *mb < 1 || *mb > MaxHashMb) throw InputError(fmt::format("Hash must be 1..{} MB, not '{}'", MaxHashMb, value));
         // The engine's main table: the transposition table, or MCTS's tree.
         config_.tt = true;
         config_.tt_mb = *mb;
@@ -132,7 +132,7 @@ std::vector<OptionInfo> Session::options() const {
     };
     std::vector<OptionInfo> out = {
         spin("Hash", config_.algorithm == search::Algorithm::Mcts ? config_.mcts.tree_mb : config_.tt_mb,
-             "transposition table size in MB (MCTS: the tree's)", 1, 65536),
+             "transposition table size in MB (MCTS: the tree's)", 1, MaxHashMb),
         text("Variant", config_.preset, "a whole search-variant string (see 'loa variants')"),
         text("Eval", eval_, "evaluation: nnue (the shipped network, the default), hce (= full, the tuned hand-written one), hand, concentration, simple, material, a JSON weights file or a .nnue network"),
         text("Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"),

@@ -27,6 +27,8 @@ using IterationInfo = search::Iteration<Move>;
 inline constexpr int MaxMoveOverheadMs = 5000;
 // The most lines a MultiPV search shows.
 inline constexpr int MaxMultiPv = 64;
+// The largest Hash, in MB.
+inline constexpr int MaxHashMb = 65536;
 
 // An option as a protocol registers it: typed as its search key is (config_keys.hpp).
 struct OptionInfo {

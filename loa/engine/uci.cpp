@@ -101,12 +101,11 @@ struct GoCommand {
 // A word written as a move ("b1d3", "b1-d3", "b1xd3", "pass"): what searchmoves takes, legal
 // or not, so that an illegal one is named instead of read as the next parameter.
 bool shaped_like_a_move(const std::string& w) {
+    // Two squares, with parse_move's optional '-' or 'x' (either case) between them.
     if (w == "pass") return true;
-    std::string squares;
-    for (const char c : w)
-        if (c != '-' && c != 'x') squares += c;
-    return squares.size() == 4 && squares[0] >= 'a' && squares[0] <= 'h' && squares[1] >= '1' && squares[1] <= '8' &&
-           squares[2] >= 'a' && squares[2] <= 'h' && squares[3] >= '1' && squares[3] <= '8';
+    if (w.size() != 4 && w.size() != 5) return false;
+    if (w.size() == 5 && w[2] != '-' && w[2] != 'x' && w[2] != 'X') return false;
+    return parse_square(std::string_view(w).substr(0, 2)) && parse_square(std::string_view(w).substr(w.size() - 2));
 }
 
 // `searchmoves m1 m2 ...`: the move-shaped words that follow; one that is not a legal move of
@@ -191,7 +190,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     std::condition_variable stopped;
     bool infinite = false, pondering = false, stop_requested = false;
     bool busy = false;  // from go until its bestmove is written (guarded by lock)
-    // A `go ponder` or `go infinite` on a finished game owes its `bestmove none` until ponderhit
+    // A `go ponder` or `go infinite` on a finished game owes its `bestmove (none)` until ponderhit
     // or stop, like any other pondering or infinite search (guarded by lock).
     bool owes_none = false;
     bool position_refused = false;  // the last position command failed (input thread only)
@@ -202,7 +201,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
     bool ponder_option = false;  // the GUI's Ponder option: whether it may send `go ponder` (nothing to do here)
     auto answer_owed = [&] {  // with lock held
         if (owes_none && ((!infinite && !pondering) || stop_requested)) {
-            out.line("bestmove (none)");
+            out.line("bestmove " + uci_move(Move::none()));
             owes_none = false;
             busy = false;
         }
@@ -301,7 +300,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     // A go the engine cannot read is still answered: the controller would
                     // otherwise wait for a move until the engine loses on time.
                     out.line(fmt::format("info string error: {}", common::excerpt(e.what(), MaxErrorBytes)));
-                    out.line("bestmove (none)");
+                    out.line("bestmove " + uci_move(Move::none()));
                     continue;
                 }
                 if (!go.ignored.empty()) {
@@ -326,7 +325,7 @@ int run_uci(std::istream& in, Output& out, Session& session) {
                     answer_owed();
                 }
                 if (over) continue;
-                // A search that cannot start or fails still owes its bestmove ("none", after the
+                // A search that cannot start or fails still owes its bestmove ("(none)", after the
                 // error): without it the controller waits until the engine loses on time, and
                 // every later command would be refused as the engine thinking.
                 auto owe_none = [&](const std::string& error) {
