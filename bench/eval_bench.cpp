@@ -5,7 +5,7 @@
 #include <random>
 #include <vector>
 
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "loa/bench_positions.hpp"
 #include "loa/evaluation.hpp"
 #include "loa/search_game.hpp"

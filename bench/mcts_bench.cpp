@@ -4,7 +4,7 @@
 // rate is the search's, not one thread's).
 #include <benchmark/benchmark.h>
 
-#include "common/mcts/mcts.hpp"
+#include "loa/searchers.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"

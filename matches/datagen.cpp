@@ -20,7 +20,7 @@
 #include "common/file_lock.hpp"
 #include "common/files.hpp"
 #include "common/search/score.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "common/splitmix64.hpp"
 #include "common/text.hpp"
 #include "loa/movegen.hpp"

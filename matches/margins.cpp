@@ -14,6 +14,7 @@
 #include "loa/evaluation.hpp"
 #include "loa/search_game.hpp"
 #include "matches/parallel.hpp"
+#include "loa/searchers.hpp"
 
 namespace matches {
 namespace {

@@ -10,7 +10,7 @@
 #include "common/error.hpp"
 #include "common/files.hpp"
 #include "common/fnv1a.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "common/variant_searcher.hpp"
+#include "loa/searchers.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 #include "matches/engine_spec.hpp"

@@ -18,7 +18,7 @@
 
 #include "common/error.hpp"
 #include "common/search/report.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"

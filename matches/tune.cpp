@@ -13,7 +13,7 @@
 
 #include "common/error.hpp"
 #include "common/files.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "common/text.hpp"
 #include "loa/game.hpp"
 #include "loa/position_text.hpp"

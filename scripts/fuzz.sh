@@ -11,7 +11,10 @@ shift || true
 bash "$root/scripts/setup.sh" fuzz
 build="$root/build/fuzz"
 source "$root/scripts/ccache-env.sh"
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOA_FUZZ=ON -DBUILD_TESTING=OFF \
+generator_for "$build"
+# Line tables only: what a crash report shows, for much less compile time than full -g.
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -gline-tables-only -DNDEBUG" -DLOA_FUZZ=ON -DBUILD_TESTING=OFF \
   -DLOA_BUILD_BENCH=OFF "${launcher[@]}" > /dev/null
 cmake --build "$build" -j "$(nproc)" --target fuzz_targets
 targets=("$@")

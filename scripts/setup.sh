@@ -6,7 +6,7 @@
 # scripts/train-net.sh.
 set -euo pipefail
 
-packages=(g++ cmake make libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
+packages=(g++ cmake make ninja-build libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
           libgtest-dev libgmock-dev libbenchmark-dev gnuplot-nox libeigen3-dev pkg-config libcpp-httplib-dev
           ccache)
 for extra in "$@"; do

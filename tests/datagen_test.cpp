@@ -14,7 +14,7 @@
 
 #include "common/error.hpp"
 #include "common/file_lock.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"

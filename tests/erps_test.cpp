@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"

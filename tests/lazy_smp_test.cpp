@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "common/search/lazy_smp.hpp"
+#include "loa/searchers.hpp"
 #include "loa/engine/frontends.hpp"
 #include "loa/search_game.hpp"
 #include "test_positions.hpp"

@@ -7,9 +7,8 @@
 #include <set>
 
 #include "common/search/draw_context.hpp"
-#include "common/search/lazy_smp.hpp"
+#include "loa/searchers.hpp"
 #include "common/search/report.hpp"
-#include "common/search/search.hpp"
 #include "loa/bench_positions.hpp"
 #include "loa/engine/session.hpp"
 #include "loa/notation.hpp"

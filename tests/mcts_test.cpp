@@ -13,7 +13,7 @@
 #include <algorithm>
 
 #include "and_or_oracle.hpp"
-#include "common/mcts/mcts.hpp"
+#include "loa/searchers.hpp"
 #include "loa/game.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"

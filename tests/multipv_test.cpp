@@ -9,10 +9,8 @@
 #include <functional>
 #include <set>
 
-#include "common/search/lazy_smp.hpp"
+#include "loa/searchers.hpp"
 #include "common/search/multipv.hpp"
-#include "common/search/search.hpp"
-#include "common/variant_searcher.hpp"
 #include "loa/movegen.hpp"
 #include "loa/search_game.hpp"
 #include "rules_minimax.hpp"

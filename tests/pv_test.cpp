@@ -13,10 +13,9 @@
 #include <thread>
 #include <vector>
 
-#include "common/search/lazy_smp.hpp"
+#include "loa/searchers.hpp"
 #include "common/search/multipv.hpp"
 #include "common/search/pv_store.hpp"
-#include "common/search/search.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
 #include "loa/search_game.hpp"

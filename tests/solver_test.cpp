@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "and_or_oracle.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "common/solver/numbers_table.hpp"
 #include "common/solver/solved_table.hpp"
 #include "common/solver/solver.hpp"

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "and_or_oracle.hpp"
-#include "common/search/lazy_smp.hpp"
-#include "common/solver/solving_searcher.hpp"
+#include "loa/searchers.hpp"
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "test_positions.hpp"

@@ -10,7 +10,7 @@
 #include <set>
 
 #include "common/error.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 #include "matches/match.hpp"

@@ -5,7 +5,7 @@
 
 #include "common/cli_checks.hpp"
 #include "common/search/config.hpp"
-#include "common/variant_searcher.hpp"
+#include "loa/searchers.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/error.hpp"
 #include "loa/game.hpp"

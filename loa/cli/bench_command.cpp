@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/search/config.hpp"
-#include "common/search/lazy_smp.hpp"
+#include "loa/searchers.hpp"
 #include "loa/bench_positions.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/search_game.hpp"

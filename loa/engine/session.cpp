@@ -13,6 +13,7 @@
 #include "common/search/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
+#include "loa/searchers.hpp"
 
 namespace loa::engine {
 

@@ -14,7 +14,7 @@
 
 #include "common/search/config_keys.hpp"
 #include "common/search/time_manager.hpp"
-#include "common/variant_searcher.hpp"
+#include "loa/searchers.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
 
