@@ -16,10 +16,11 @@
 #include "loa/position_text.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/cli/interrupt.hpp"
+#include "matches/cli/slurm_options.hpp"
 #include "matches/datagen.hpp"
 #include "matches/own_files.hpp"
 #include "matches/player.hpp"
-#include "matches/slurm.hpp"
+#include "matches/slurm_driver.hpp"
 
 namespace matches::cli {
 namespace {
@@ -28,8 +29,7 @@ struct Options {
     std::string engine = "name=datagen,preset=full,nodes=5000", openings, start = "startpos", rules, out;
     DatagenSettings s;
     std::string part, counts;  // a Slurm task's: its games "A-B" and where its counts go
-    int slurm_tasks = 0, slurm_retries = 2, slurm_cpus = 1;
-    std::string slurm_args, slurm_dir;
+    SlurmOptions slurm;
     std::vector<std::string> args;  // the command line as given
 };
 
@@ -82,15 +82,14 @@ void print_summary(const Options& o, const DatagenCounts& c, double seconds) {
     if (seconds > 0 && c.positions > 0) fmt::print("{:.0f} positions searched a second\n", static_cast<double>(c.positions) / seconds);
 }
 
-// Options a task does not take from the driver's command line (with their arity): the
-// driver's own, and what each task is given instead.
-const std::map<std::string, int> DriverOnlyOptions = {
-    {"--slurm", 1}, {"--slurm-args", 1}, {"--slurm-dir", 1}, {"--slurm-retries", 1}, {"--slurm-cpus", 1}, {"--out", 1},
-    {"-g", 1},      {"--games", 1},      {"-j", 1},          {"--concurrency", 1},   {"--part", 1},       {"--counts", 1}};
+// Options of datagen that a task does not take from the driver's command line (with their
+// arity), beside those no task of any command takes: what each task is given instead.
+const std::map<std::string, int> DriverOnlyOptions = {{"--out", 1}, {"-g", 1},      {"--games", 1},
+                                                      {"--part", 1}, {"--counts", 1}};
 
-// The games missing from --out split over a Slurm job array (matches/slurm.hpp): task t plays
-// its consecutive share into a part file of its own, resumed when resubmitted, and the driver
-// joins the parts onto --out when all are complete: the file one local run would write.
+// The games missing from --out split over a Slurm job array (matches/slurm_driver.hpp): task t
+// plays its consecutive share into a part file of its own, resumed when resubmitted, and the
+// driver joins the parts onto --out when all are complete: the file one local run would write.
 int run_on_slurm(Options& o) {
     const DatagenSettings& s = o.s;
     check_datagen_settings(s);
@@ -99,20 +98,10 @@ int run_on_slurm(Options& o) {
         throw common::InputError(fmt::format("datagen: --out '{}' is a symbolic link: give the file it names", o.out));
     const common::FileLock claim_out(o.out);
     const int have = datagen_games_in(s, o.out);
-    SlurmSettings slurm;
-    slurm.tasks = std::max(1, std::min(o.slurm_tasks, s.games - have));
-    slurm.sbatch_args = o.slurm_args;
-    slurm.retries = o.slurm_retries;
-    slurm.cpus_per_task = o.slurm_cpus;
-    slurm.poll_seconds = 1;
-    slurm.job_name = "loa-datagen";
-    slurm.state_name = "txt";
-    slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : o.out + ".slurm");
-    const common::FileLock claim(slurm.dir);
-    auto no_command = [](int) { return std::vector<std::string>{}; };
+    SlurmDriver driver(o.slurm, {"loa-datagen", "txt", o.out + ".slurm", std::max(1, std::min(o.slurm.tasks, s.games - have))});
     // The split a run directory's parts were made by: "<games in --out before> <games> <tasks>".
-    const std::string split_file = slurm.dir + "/datagen-split";
-    const std::string split = fmt::format("{} {} {}", have, s.games, slurm.tasks);
+    const std::string split_file = driver.dir() + "/datagen-split";
+    const std::string split = fmt::format("{} {} {}", have, s.games, driver.tasks());
     std::string recorded;
     if (const auto text = common::read_file_if_exists(split_file, common::MaxListFile, "--slurm-dir")) recorded = text->substr(0, text->find('\n'));
     // A directory whose parts are in --out already (its driver was stopped after the join,
@@ -124,14 +113,8 @@ int run_on_slurm(Options& o) {
         recorded_tasks = common::parse_int(words[2]).value_or(0);
     }
     if (!recorded.empty() && recorded != split && recorded_games <= have) {
-        const SlurmRun earlier(slurm, {}, no_command);
-        const auto active = earlier.active_tasks();
-        if (!active || !active->empty())
-            throw common::InputError(fmt::format("datagen: tasks of the earlier run in {} are still queued or running (or squeue "
-                                                 "does not answer): wait for them or scancel them",
-                                                 slurm.dir));
-        earlier.clean_up();
-        fmt::print("datagen: removed the files of {}, whose parts are in {} already\n", slurm.dir, o.out);
+        driver.discard_earlier_run("datagen", "wait for them or scancel them");
+        fmt::print("datagen: removed the files of {}, whose parts are in {} already\n", driver.dir(), o.out);
         recorded.clear();
     }
     if (have >= s.games) {
@@ -142,20 +125,18 @@ int run_on_slurm(Options& o) {
         throw common::InputError(fmt::format("datagen: {} holds the parts of another split of the games (games {}-{} over {} tasks; "
                                              "this run's would be games {}-{} over {}): give the --games and --slurm of that run, "
                                              "or another --slurm-dir",
-                                             slurm.dir, recorded_have + 1, recorded_games, recorded_tasks, have + 1, s.games,
-                                             slurm.tasks));
+                                             driver.dir(), recorded_have + 1, recorded_games, recorded_tasks, have + 1, s.games,
+                                             driver.tasks()));
     // Task t's games: have+1 .. have + share, consecutive, in order of t.
     auto first_of = [&](int t) {
-        return have + static_cast<int>(static_cast<long long>(s.games - have) * (t - 1) / slurm.tasks);
+        return have + static_cast<int>(static_cast<long long>(s.games - have) * (t - 1) / driver.tasks());
     };
-    SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int t) {
-        const std::string dir = std::filesystem::absolute(slurm.dir).string();
-        return std::vector<std::string>{"--out", fmt::format("{}/task-{}.txt", dir, t), "--part",
-                                        fmt::format("{}..{}", first_of(t) + 1, first_of(t + 1)), "--counts",
-                                        fmt::format("{}/task-{}.json", dir, t), "-j", std::to_string(slurm.cpus_per_task)};
+    SlurmRun& run = driver.start(o.args, DriverOnlyOptions, [&](int t) {
+        return std::vector<std::string>{"--out", driver.task_file(t, "txt"), "--part",
+                                        fmt::format("{}..{}", first_of(t) + 1, first_of(t + 1)), "--counts", driver.task_file(t, "json")};
     });
     if (recorded.empty()) common::replace_file(split_file, split + '\n', common::in_own_directory("the run directory's split"));
-    fmt::print("datagen: games {}-{} over {} Slurm tasks, their files in {}\n", have + 1, s.games, slurm.tasks, slurm.dir);
+    fmt::print("datagen: games {}-{} over {} Slurm tasks, their files in {}\n", have + 1, s.games, driver.tasks(), driver.dir());
     std::fflush(stdout);
     const auto began = std::chrono::steady_clock::now();
     // Progress: the games seen ending in each part (in order within a part; a resumed task
@@ -175,15 +156,11 @@ int run_on_slurm(Options& o) {
         }
     };
     install_interrupt_handlers();
-    if (!run.run(on_line, [](int) {}, &interrupt_requested)) {
-        fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\nRun the same command again to follow them and join "
-                   "their parts.\n",
-                   ended, s.games - have);
-        return 130;
-    }
+    const auto games_so_far = [&] { return fmt::format("after {} of {} games", ended, s.games - have); };
+    if (!driver.follow(on_line, [](int) {}, interrupt_requested, games_so_far, "join their parts")) return 130;
     std::vector<std::string> parts;
     DatagenCounts total;
-    for (int t = 1; t <= slurm.tasks; ++t) {
+    for (int t = 1; t <= driver.tasks(); ++t) {
         parts.push_back(run.state_file(t));
         add_counts(run.result_file(t), total);
     }
@@ -198,7 +175,7 @@ int run_on_slurm(Options& o) {
     total.draws = joined.draws;
     total.written = joined.positions;
     run.clean_up();
-    fmt::print("datagen: joined {} parts onto {}: {} games\n", slurm.tasks, o.out, joined.games);
+    fmt::print("datagen: joined {} parts onto {}: {} games\n", driver.tasks(), o.out, joined.games);
     print_summary(o, total, std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count());
     if (uncounted > 0)
         fmt::print("({} games were played by tasks that failed and were resubmitted: the positions searched and left out in them "
@@ -233,12 +210,7 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
     datagen->add_option("--seed", o->s.seed, "Seed of the random plies")->capture_default_str();
     datagen->add_option("-j,--concurrency", o->s.threads, "Games at once (the file is the same for any number)")->check(CLI::Range(1, 1024))->capture_default_str();
     datagen->add_option("--rules", o->rules, "Rules: a named set or key=value list (default olympiad)");
-    datagen->add_option("--slurm", o->slurm_tasks, "Split the games over a Slurm job array of N tasks and join their parts onto --out")
-        ->check(CLI::Range(1, 100000));
-    datagen->add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments");
-    datagen->add_option("--slurm-dir", o->slurm_dir, "Directory of the tasks' files on the shared filesystem (default: <out>.slurm)");
-    datagen->add_option("--slurm-retries", o->slurm_retries, "Resubmissions of a failed task")->check(CLI::Range(0, 100))->capture_default_str();
-    datagen->add_option("--slurm-cpus", o->slurm_cpus, "Games at once in each task")->check(CLI::Range(1, 1024))->capture_default_str();
+    add_slurm_options(*datagen, o->slurm, {"Split the games over a Slurm job array of N tasks and join their parts onto --out", "<out>.slurm", "Games"});
     // A Slurm task's own options (the driver gives them).
     datagen->add_option("--part", o->part, "(A Slurm task's) play games A to B only, into a part file: A..B")->group("");
     datagen->add_option("--counts", o->counts, "(A Slurm task's) write the counts as JSON here at the end")->group("");
@@ -255,7 +227,7 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
                     s.openings = load_openings(o->openings, start, s.rules);
                     s.openings_name = std::filesystem::path(o->openings).filename().string();  // the digest names the content
                 }
-                if (o->slurm_tasks > 0) {
+                if (o->slurm.enabled()) {
                     if (!o->part.empty()) throw common::InputError("datagen: --slurm splits the games itself: leave out --part");
                     return run_on_slurm(*o);
                 }

@@ -21,6 +21,7 @@
 #include "matches/cli/commands.hpp"
 #include "matches/cli/fastchess_args.hpp"
 #include "matches/cli/interrupt.hpp"
+#include "matches/cli/slurm_options.hpp"
 #include "matches/live_file.hpp"
 #include "matches/match.hpp"
 #include "matches/merge.hpp"
@@ -31,7 +32,7 @@
 #include "matches/plot.hpp"
 #include "matches/records.hpp"
 #include "matches/report.hpp"
-#include "matches/slurm.hpp"
+#include "matches/slurm_driver.hpp"
 #include "matches/state.hpp"
 
 namespace matches::cli {
@@ -73,9 +74,8 @@ struct Options {
     bool gauntlet = false, quiet = false, fresh = false;
     std::string state_path, resume_path, plot_path;
     // Slurm back end
-    int slurm_tasks = 0;
-    std::string slurm_args, slurm_dir;
-    int slurm_retries = 2, slurm_cpus = 1, slurm_round = 0;
+    SlurmOptions slurm;
+    int slurm_round = 0;
     int max_pairs = 0;
     std::string format_text = "native";
     OutputFormat format = OutputFormat::Native;
@@ -380,16 +380,15 @@ int run_locally(const MatchSettings& s, Options* o) {
     return 0;
 }
 
-// Options a Slurm task does not get from the driver's command line (with their arity): the
-// driver's own, the outputs (each task writes its own result file), and what each task sets.
+// Options of the match that a Slurm task does not get from the driver's command line (with
+// their arity), beside those no task of any command gets: the outputs (each task writes its
+// own result file), and what each task is given instead.
 const std::map<std::string, int> DriverOnlyOptions = {
-    {"--slurm", 1},  {"--slurm-args", 1}, {"--slurm-dir", 1}, {"--slurm-retries", 1}, {"--slurm-cpus", 1},
-    {"--json", 1},   {"--pgn", 1},        {"--plot", 1},      {"--state", 1},         {"--resume", 1},
-    {"--fresh", 0},  {"--report-every", 1}, {"--shard", 1},   {"-q", 0},              {"--quiet", 0},
-    {"-j", 1},       {"--concurrency", 1}, {"--sprt", 1},     {"--max-pairs", 1}, {"--slurm-round", 1}};
+    {"--json", 1},  {"--pgn", 1},   {"--plot", 1},         {"--state", 1}, {"--resume", 1},     {"--fresh", 0},
+    {"-q", 0},      {"--quiet", 0}, {"--report-every", 1}, {"--sprt", 1},  {"--max-pairs", 1}, {"--slurm-round", 1}};
 
-// The match as a Slurm job array of shards (matches/slurm.hpp), followed here with the same
-// progress lines, and merged into the same outputs as a local run.
+// The match as a Slurm job array of shards (matches/slurm_driver.hpp), followed here with the
+// same progress lines, and merged into the same outputs as a local run.
 int run_on_slurm(const MatchSettings& s, Options* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
@@ -397,38 +396,21 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     check_result_path(o->json_path, settings_json(s), "--json", /*any_shard=*/false);
     if (!o->plot_path.empty()) check_plot_outputs(o->plot_path);
     install_interrupt_handlers();
-    SlurmSettings slurm;
-    slurm.tasks = o->slurm_tasks;
-    slurm.sbatch_args = o->slurm_args;
-    slurm.retries = o->slurm_retries;
-    slurm.cpus_per_task = o->slurm_cpus;
-    slurm.poll_seconds = 1;
-    slurm.dir = run_directory_path(!o->slurm_dir.empty() ? o->slurm_dir : (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm");
-    const common::FileLock claim(slurm.dir);  // one driver per run directory (before --fresh empties it)
-    if (o->fresh && std::filesystem::exists(slurm.dir)) {
-        // Tasks of the earlier run still queued would go on writing into the new run's files.
-        const SlurmRun earlier(slurm, {}, [](int) { return std::vector<std::string>{}; });
-        const auto active = earlier.active_tasks();
-        if (!active || !active->empty())
-            throw common::InputError(fmt::format("--fresh: tasks of the earlier run in {} are still queued or running "
-                                                 "(or squeue does not answer): scancel them first",
-                                                 slurm.dir));
-        earlier.clean_up();  // its files only
-    }
+    SlurmDriver driver(o->slurm, {"loa-match", "json.state", (o->json_path.empty() ? "loa-match" : o->json_path) + ".slurm", 0});
+    if (o->fresh) driver.discard_earlier_run("--fresh", "scancel them first");
     // With an SPRT the run goes in rounds: each task plays `round_pairs` more of its game
     // pairs (--max-pairs), the merged LLR is checked, and no round starts once it is decided.
     const int scheduled = scheduled_games(s);
-    const int most_pairs = (scheduled / 2 + slurm.tasks - 1) / slurm.tasks;  // of one task
+    const int most_pairs = (scheduled / 2 + driver.tasks() - 1) / driver.tasks();  // of one task
     const int round_pairs = !s.sprt ? most_pairs : o->slurm_round > 0 ? o->slurm_round : std::max(1, (most_pairs + 9) / 10);
     int limit = 0;  // pairs a task plays by the end of this round (0: all)
-    SlurmRun run(slurm, task_command(o->args, DriverOnlyOptions), [&](int task) {
-        std::vector<std::string> extra = {"--shard", fmt::format("{}/{}", task, slurm.tasks), "--json",
-                                          fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
-                                          "-j", std::to_string(slurm.cpus_per_task), "-q"};
+    SlurmRun& run = driver.start(o->args, DriverOnlyOptions, [&](int task) {
+        std::vector<std::string> extra = {"--shard", fmt::format("{}/{}", task, driver.tasks()), "--json",
+                                          driver.task_file(task, "json"), "-q"};
         if (limit > 0) extra.insert(extra.end(), {"--max-pairs", std::to_string(limit)});
         return extra;
     });
-    if (!o->quiet) fmt::print("Slurm: {} tasks, their files in {}\n", slurm.tasks, slurm.dir);
+    if (!o->quiet) fmt::print("Slurm: {} tasks, their files in {}\n", driver.tasks(), driver.dir());
     std::fflush(stdout);
     // The PGN is written once, at the end. Where the run's records begin is kept in the run
     // directory, so that a driver killed while writing them (or before it cleaned up) and
@@ -437,7 +419,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     std::optional<common::FileLock> pgn_claim;
     if (!o->pgn_path.empty()) {
         if (!common::names_a_special_file(o->pgn_path)) pgn_claim.emplace(o->pgn_path);
-        const std::string start_file = slurm.dir + "/pgn-start";
+        const std::string start_file = driver.dir() + "/pgn-start";
         PgnStarts recorded;
         if (const auto text = common::read_file_if_exists(start_file, common::MaxListFile, "--slurm-dir"))
             recorded = pgn_starts_from_json(nlohmann::json::parse(*text, nullptr, false));
@@ -474,13 +456,13 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     auto on_done = [&](int task) {
         for (const GameRecord& g : merge_result_files({run.result_file(task)}).games) report(g);
     };
-    const std::string round_file = slurm.dir + "/round";
+    const std::string round_file = driver.dir() + "/round";
     int round = 0;
     if (const auto text = common::read_file_if_exists(round_file, common::MaxListFile, "--slurm-dir"))  // a restarted driver
         round = common::parse_int(common::trim(*text)).value_or(0);                                         // goes on with its round
     MatchResult result;
     std::vector<std::string> files;
-    for (int t = 1; t <= slurm.tasks; ++t) files.push_back(run.result_file(t));
+    for (int t = 1; t <= driver.tasks(); ++t) files.push_back(run.result_file(t));
     for (bool resumed_round = round > 0;; resumed_round = false) {
         if (!resumed_round) {
             ++round;
@@ -489,12 +471,8 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
         }
         limit = s.sprt ? std::min(round * round_pairs, most_pairs) : 0;
         if (s.sprt && !o->quiet) fmt::print("Slurm: round {}, each task up to {} game pairs\n", round, limit);
-        if (!run.run(on_line, on_done, &interrupt_requested)) {
-            fmt::print("Interrupted after {} of {} games; the Slurm tasks go on.\n"
-                       "Run the same command again to follow them and merge their results.\n",
-                       finished, scheduled);
-            return 130;
-        }
+        const auto games_so_far = [&] { return fmt::format("after {} of {} games", finished, scheduled); };
+        if (!driver.follow(on_line, on_done, interrupt_requested, games_so_far, "merge their results")) return 130;
         result = MatchResult{};
         result.games = merge_result_files(files).games;
         result.scheduled_games = scheduled;
@@ -532,7 +510,7 @@ int run_match_command(Options* o) {
     o->format = parse_output_format(o->format_text);
     const MatchSettings s = build_settings(o);
     check_external_engines(s);
-    return o->slurm_tasks > 0 ? run_on_slurm(s, o) : run_locally(s, o);
+    return o->slurm.enabled() ? run_on_slurm(s, o) : run_locally(s, o);
 }
 
 }  // namespace
@@ -605,16 +583,11 @@ Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
                    "Lines printed: native, cutechess (cutechess-cli's) or fastchess (fastchess's), for scripts that read them")
         ->check(CLI::IsMember({"native", "cutechess", "fastchess"}))
         ->capture_default_str();
-    app.add_option("--slurm", o->slurm_tasks, "Play the match as a Slurm job array of N tasks (shards), follow and merge them")
-        ->check(CLI::Range(1, 100000));
-    app.add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments, e.g. \"--partition=short --time=2:00:00\"");
-    app.add_option("--slurm-dir", o->slurm_dir, "Directory of the tasks' files on the shared filesystem (default: <json>.slurm)");
-    app.add_option("--slurm-retries", o->slurm_retries, "Resubmissions of a failed task")->check(CLI::Range(0, 100))->capture_default_str();
+    add_slurm_options(app, o->slurm, {"Play the match as a Slurm job array of N tasks (shards), follow and merge them", "<json>.slurm", "Games"});
     app.add_option("--slurm-round", o->slurm_round, "With --sprt: game pairs each task plays per round (default: a tenth of its share)")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--max-pairs", o->max_pairs, "Play only the first N game pairs of this shard; the same command with a larger N goes on (Slurm rounds)")
         ->check(CLI::Range(1, 100000000));
-    app.add_option("--slurm-cpus", o->slurm_cpus, "Games at once in each task (its --cpus-per-task)")->check(CLI::Range(1, 1024))->capture_default_str();
     return {nullptr, [o] { return run_match_command(o.get()); }};
 }
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -11,8 +12,10 @@
 #include "common/text.hpp"
 #include "loa/search_game.hpp"
 #include "matches/cli/commands.hpp"
+#include "matches/cli/interrupt.hpp"
+#include "matches/cli/slurm_options.hpp"
 #include "matches/own_files.hpp"
-#include "matches/slurm.hpp"
+#include "matches/slurm_driver.hpp"
 #include "matches/treesize.hpp"
 
 namespace matches::cli {
@@ -23,50 +26,39 @@ struct Options {
     std::string study, positions = "data/treesize-positions.txt", depths = "1..5", csv, json, plot, baseline, from_json;
     int limit = 0;
     std::string shard = "1/1", runs;
-    // Slurm back end
-    int slurm_tasks = 0, slurm_retries = 2, slurm_cpus = 1;
-    std::string slurm_args, slurm_dir;
+    SlurmOptions slurm;
     std::vector<std::string> args;  // the command line as given
 };
 
 namespace {
 
-// Options a task does not take from the driver's command line (with their arity).
-const std::map<std::string, int> DriverOnlyOptions = {
-    {"--slurm", 1}, {"--slurm-args", 1}, {"--slurm-dir", 1}, {"--slurm-retries", 1}, {"--slurm-cpus", 1}, {"--json", 1},
-    {"--csv", 1},   {"--plot", 1},       {"--runs", 1},      {"--shard", 1},         {"-j", 1},           {"--concurrency", 1}};
+// Options of treesize that a task does not take from the driver's command line (with their
+// arity), beside those no task of any command takes: the outputs, and the task's runs file.
+const std::map<std::string, int> DriverOnlyOptions = {{"--json", 1}, {"--csv", 1}, {"--plot", 1}, {"--runs", 1}};
 
-// The positions split over a Slurm job array (matches/slurm.hpp): each task writes the raw
-// runs of its shard, and the driver merges them into the result a local run gives.
-TreeSizeResult run_on_slurm(const Options& o) {
+// The positions split over a Slurm job array (matches/slurm_driver.hpp): each task writes the
+// raw runs of its shard, and the driver merges them into the result a local run gives (none
+// after an interrupt: the tasks go on).
+std::optional<TreeSizeResult> run_on_slurm(const Options& o) {
     if (parse_shard(o.shard).second > 1) throw common::InputError("treesize: --slurm splits the positions itself: leave out --shard");
-    SlurmSettings slurm;
-    slurm.tasks = o.slurm_tasks;
-    slurm.sbatch_args = o.slurm_args;
-    slurm.retries = o.slurm_retries;
-    slurm.cpus_per_task = o.slurm_cpus;
-    slurm.poll_seconds = 1;
-    slurm.job_name = "loa-treesize";
-    slurm.dir = run_directory_path(!o.slurm_dir.empty() ? o.slurm_dir : (o.json.empty() ? "treesize" : o.json) + ".slurm");
-    const common::FileLock claim(slurm.dir);
-    SlurmRun run(slurm, task_command(o.args, DriverOnlyOptions), [&](int task) {
-        return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, slurm.tasks), "--runs",
-                                        fmt::format("{}/task-{}.json", std::filesystem::absolute(slurm.dir).string(), task),
-                                        "-j", std::to_string(slurm.cpus_per_task)};
+    install_interrupt_handlers();
+    SlurmDriver driver(o.slurm, {"loa-treesize", "json.state", (o.json.empty() ? "treesize" : o.json) + ".slurm", 0});
+    SlurmRun& run = driver.start(o.args, DriverOnlyOptions, [&](int task) {
+        return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, driver.tasks()), "--runs", driver.task_file(task, "json")};
     });
-    fmt::print("treesize: {} Slurm tasks, their files in {}\n", slurm.tasks, slurm.dir);
+    fmt::print("treesize: {} Slurm tasks, their files in {}\n", driver.tasks(), driver.dir());
     std::fflush(stdout);
     int done = 0;
-    const bool complete = run.run([](int, const std::string&) {},
-                                  [&](int task) {
-                                      fmt::print("treesize: task {} done ({} of {})\n", task, ++done, slurm.tasks);
-                                      std::fflush(stdout);
-                                  },
-                                  nullptr);
-    if (!complete) throw common::InputError("treesize: interrupted");
+    const auto on_done = [&](int task) {
+        fmt::print("treesize: task {} done ({} of {})\n", task, ++done, driver.tasks());
+        std::fflush(stdout);
+    };
+    const auto tasks_so_far = [&] { return fmt::format("with {} of {} tasks done", done, driver.tasks()); };
+    if (!driver.follow([](int, const std::string&) {}, on_done, interrupt_requested, tasks_so_far, "merge their runs"))
+        return std::nullopt;
     TreeSizeResult r;
     std::vector<bool> filled;
-    for (int t = 1; t <= slurm.tasks; ++t) merge_treesize_runs(o.ts, run.result_file(t), r, filled);
+    for (int t = 1; t <= driver.tasks(); ++t) merge_treesize_runs(o.ts, run.result_file(t), r, filled);
     if (std::find(filled.begin(), filled.end(), false) != filled.end())
         throw common::InputError("treesize: the tasks' runs do not cover every variant and position");
     run.clean_up();
@@ -96,12 +88,7 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
         ->check(CLI::ExistingFile);
     treesize->add_option("--runs", o->runs, "Write the raw runs (every variant, position and depth) as JSON");
     treesize->add_option("--shard", o->shard, "Search only the positions p with p mod N = i-1 (needs --runs): i/N")->capture_default_str();
-    treesize->add_option("--slurm", o->slurm_tasks, "Split the positions over a Slurm job array of N tasks and merge their runs")
-        ->check(CLI::Range(1, 100000));
-    treesize->add_option("--slurm-args", o->slurm_args, "Extra sbatch arguments");
-    treesize->add_option("--slurm-dir", o->slurm_dir, "Directory of the tasks' files on the shared filesystem (default: <json>.slurm)");
-    treesize->add_option("--slurm-retries", o->slurm_retries, "Resubmissions of a failed task")->check(CLI::Range(0, 100))->capture_default_str();
-    treesize->add_option("--slurm-cpus", o->slurm_cpus, "Searches at once in each task")->check(CLI::Range(1, 1024))->capture_default_str();
+    add_slurm_options(*treesize, o->slurm, {"Split the positions over a Slurm job array of N tasks and merge their runs", "<json>.slurm", "Searches"});
     return {treesize, [o]() -> int {
             if (!o->from_json.empty()) {
                 if (o->plot.empty()) throw common::InputError("treesize: --from-json needs --plot");
@@ -142,7 +129,9 @@ Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args
             }
             fmt::print("treesize: {} variants, {} positions, depth {}..{}, eval {}\n", o->ts.variants.size(), o->ts.positions.size(),
                        o->ts.min_depth, o->ts.max_depth, o->ts.eval);
-            const TreeSizeResult r = o->slurm_tasks > 0 ? run_on_slurm(*o) : run_treesize(o->ts, true);
+            const std::optional<TreeSizeResult> on_slurm = o->slurm.enabled() ? run_on_slurm(*o) : std::nullopt;
+            if (o->slurm.enabled() && !on_slurm) return 130;
+            const TreeSizeResult r = on_slurm ? *on_slurm : run_treesize(o->ts, true);
             fmt::print("{}", treesize_table(o->ts, r));
             if (!o->runs.empty()) {
                 std::vector<std::size_t> all(o->ts.positions.size());
