@@ -25,6 +25,11 @@ MergedGames merge_result_files(const std::vector<std::string>& files) {
         } catch (const nlohmann::json::exception& e) {
             throw common::InputError(fmt::format("merge: '{}' is not JSON ({})", file, e.what()));
         }
+        // docs/results keeps runs' summaries; their games are in git's history.
+        if (j.is_object() && j.contains("games_archived") && j["games_archived"].is_object())
+            throw common::InputError(fmt::format("merge: '{}' is the summary of a run whose games are archived: "
+                                                 "scripts/results-archive.py restore {} writes the whole file",
+                                                 file, j["games_archived"].value("path", file)));
         if (!j.is_object() || !j.contains("settings") || !j.contains("games") || !j["games"].is_array())
             throw common::InputError(fmt::format("merge: '{}' is not a loa-match result file", file));
         MatchSettings settings;

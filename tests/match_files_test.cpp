@@ -333,6 +333,23 @@ TEST(MatchFiles, RecordsOutsideTheScheduleOrOfOtherPlayersAreRefused) {
     EXPECT_NE(error_of([&] { (void)merge_result_files({dir + "/r.json"}); }).find("'mallory'"), std::string::npos);
 }
 
+// A run's summary in docs/results (scripts/results-archive.py: the result without its games,
+// which git's history keeps) is refused by merge with the way to the whole file, not read as
+// a run of no games.
+TEST(MatchFiles, MergeOfASummaryWhoseGamesAreArchivedSaysHowToRestoreThem) {
+    const MatchSettings s = small_match(1);  // the settings of six_games()
+    nlohmann::json summary = nlohmann::json::parse(result_json(s, six_games()));
+    const std::string dir = scratch("archived");
+    write(dir + "/whole.json", summary.dump());
+    EXPECT_EQ(merge_result_files({dir + "/whole.json"}).games.size(), six_games().games.size());
+    summary.erase("games");
+    summary["games_archived"] = {{"games", 6}, {"commit", "fd86e6c"}, {"path", "docs/results/x.json"}};
+    write(dir + "/summary.json", summary.dump());
+    EXPECT_NE(error_of([&] { (void)merge_result_files({dir + "/summary.json"}); })
+                  .find("games are archived: scripts/results-archive.py restore docs/results/x.json"),
+              std::string::npos);
+}
+
 // ---- PGN tags and the size of a schedule ----------------------------------------------------------
 
 TEST(MatchFiles, PgnTagValuesAreEscapedAsTheStandardSays) {
