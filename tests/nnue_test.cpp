@@ -16,8 +16,7 @@
 
 #include "common/fnv1a.hpp"
 #include "common/text.hpp"
-#include "common/search/lazy_smp.hpp"
-#include "common/search/search.hpp"
+#include "loa/searchers.hpp"
 #include "loa/engine/session.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position_text.hpp"
@@ -515,7 +514,8 @@ TEST(NnueAccumulator, SearchMatchesAFullRefreshEvaluation) {
 // The trainer's own vectors (scripts/nnue/train.py, written from docs/nnue.md, not from this
 // code): a small net trained on self-play data, and for 318 positions (validation positions
 // with either side to move, colour-swapped images, odd piece mixes, the start) the PyTorch
-// model's float evaluation and the quantised network's, computed in numpy integers.
+// model's float evaluation and the quantised network's, computed in numpy integers
+// (scripts/nnue/net_format.py: integer_eval).
 // The vectors' error against the float model: the largest and the mean.
 struct VectorErrors {
     double worst = 0, mean = 0;

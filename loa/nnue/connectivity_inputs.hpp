@@ -3,7 +3,7 @@
 // the activations' fixed point 0..127: the number of groups, the Euler number (quads), the
 // concentration (mean distance to the centre of mass) and the bounding box. Each is the same in
 // the board's 8 symmetries. The trainer computes them from their definitions
-// (scripts/nnue/read_net.py) and its test vectors hold this code to them.
+// (scripts/nnue/features.py) and its test vectors hold this code to them.
 #pragma once
 
 #include <array>

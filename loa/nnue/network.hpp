@@ -1,6 +1,6 @@
 // The learned evaluation's network (issue #57): its sizes, its integer weights, and the reader
 // of its `.nnue` file. docs/nnue.md is the specification (layers, quantisation, file layout);
-// scripts/nnue/train.py writes the files this reads.
+// scripts/nnue/train.py writes the files this reads, and scripts/nnue/net_format.py reads them.
 #pragma once
 
 #include <cstdint>

@@ -3,26 +3,31 @@
 verifies its checksum; with --vectors, also checks that the integer evaluation of the net read
 back equals the one written in a test-vectors file.
 
-This file is also the one place where the Python side defines the file layout, the position
-text, the input features and the integer evaluation: the trainer (train.py) imports it, so
+This module is also the one place where the Python side defines the file layout (encode_net,
+decode_net, the FNV-1a checksum) and the quantised network's integer evaluation (integer_eval,
+docs/nnue.md's arithmetic step by step): the trainer writes its nets and vectors with it, so
 that what it writes and what this tool reads cannot drift apart. It needs numpy only.
 """
 
 import argparse
+import os
 import struct
 import sys
 
 import numpy as np
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The inputs, the position text and the connectivity inputs' definitions.
+from features import INPUTS, connectivity_inputs, features, parse_position  # noqa: E402
+
 MAGIC = b"LOA-NNUE"
 VERSION = 1             # a net without extra inputs is written as version 1, as before them
 VERSION_EXTRAS = 2      # version 2 adds, after S, the id of a set of extra inputs
-INPUTS = 128
 FT_SCALE = 127          # ft_weight, ft_bias and the accumulator's activations
 WEIGHT_SCALE = 64       # l1_weight and out_weight
 BIAS_SCALE = 127 * 64   # l1_bias, out_bias and the output o
 EVAL_LIMIT = 20000      # the evaluation is clamped to +-this, like the hand-written one
-MAX_PIECES = 24         # 12 a side at most: a perspective has at most 24 active features
 MAX_DESCRIPTION = 4096
 
 FNV_OFFSET = 0xCBF29CE484222325
@@ -34,7 +39,7 @@ MASK64 = (1 << 64) - 1
 HEADER = struct.Struct("<8sIIIIiI")
 HEADER_V2 = struct.Struct("<8sIIIIiII")
 # Extra inputs of the hidden layer, by set id: how many values each set adds after the two
-# accumulator halves. Set 1 is the connectivity inputs (connectivity_inputs below).
+# accumulator halves. Set 1 is the connectivity inputs (features.connectivity_inputs).
 EXTRA_SETS = {0: 0, 1: 8}
 CHECKSUM = struct.Struct("<Q")
 
@@ -48,153 +53,6 @@ def fnv1a64(data):
     for byte in data:
         h = ((h ^ byte) * FNV_PRIME) & MASK64
     return h
-
-
-# ---------------------------------------------------------------------------------------------
-# Positions and features
-
-def parse_position(text):
-    """`<8 ranks from rank 8 down to rank 1, '/'-separated> <b|w>` -> (black squares,
-    white squares, side to move 'b' or 'w'). Squares: a1 = 0, b1 = 1, ..., h8 = 63."""
-    fields = text.split()
-    if len(fields) != 2 or fields[1] not in ("b", "w"):
-        raise ValueError(f"bad position text (want '<ranks> <b|w>'): {text!r}")
-    ranks = fields[0].split("/")
-    if len(ranks) != 8:
-        raise ValueError(f"bad position text (want 8 ranks): {text!r}")
-    black, white = [], []
-    for i, rank_text in enumerate(ranks):
-        rank = 7 - i
-        file = 0
-        for ch in rank_text:
-            if ch in "12345678":
-                file += int(ch)
-                continue
-            if file > 7:
-                raise ValueError(f"rank {rank + 1} has more than 8 squares: {text!r}")
-            if ch == "b":
-                black.append(file + 8 * rank)
-            elif ch == "w":
-                white.append(file + 8 * rank)
-            elif ch != ".":
-                raise ValueError(f"bad character {ch!r} in position text: {text!r}")
-            file += 1
-        if file != 8:
-            raise ValueError(f"rank {rank + 1} does not have 8 squares: {text!r}")
-    return black, white, fields[1]
-
-
-def position_text(black, white, stm):
-    """The inverse of parse_position, with digits for runs of empty squares."""
-    board = ["."] * 64
-    for s in black:
-        board[s] = "b"
-    for s in white:
-        board[s] = "w"
-    ranks = []
-    for rank in range(7, -1, -1):
-        out, empty = "", 0
-        for file in range(8):
-            c = board[file + 8 * rank]
-            if c == ".":
-                empty += 1
-                continue
-            if empty:
-                out += str(empty)
-                empty = 0
-            out += c
-        if empty:
-            out += str(empty)
-        ranks.append(out)
-    return "/".join(ranks) + " " + stm
-
-
-def transpose(s):
-    """T(s) = 8 * file(s) + rank(s): the reflection in the a1-h8 diagonal."""
-    return 8 * (s % 8) + s // 8
-
-
-def features(black, white, perspective):
-    """The active inputs of one perspective ('b' or 'w'): its own pieces first (0..63), the
-    opponent's at 64 + square; White's squares are transposed."""
-    if perspective == "b":
-        return list(black) + [64 + s for s in white]
-    return [transpose(s) for s in white] + [64 + transpose(s) for s in black]
-
-
-# ---------------------------------------------------------------------------------------------
-# Connectivity inputs (extra set 1): for each side, side to move first, four values in 0..127
-# (the same fixed point as the accumulator's activations), written here from their
-# definitions; docs/nnue.md has the same ones. Each is invariant under the board's 8
-# symmetries, so the trainer's augmentation leaves them as they are.
-
-def king_neighbours(s):
-    f, r = s % 8, s // 8
-    return [ff + 8 * rr for ff in (f - 1, f, f + 1) for rr in (r - 1, r, r + 1)
-            if (ff, rr) != (f, r) and 0 <= ff < 8 and 0 <= rr < 8]
-
-
-def group_count(squares):
-    """8-connected groups of a set of squares (depth-first search)."""
-    left, groups = set(squares), 0
-    while left:
-        groups += 1
-        todo = [left.pop()]
-        while todo:
-            for n in king_neighbours(todo.pop()):
-                if n in left:
-                    left.remove(n)
-                    todo.append(n)
-    return groups
-
-
-def euler_numerator(squares):
-    """Q1 - Q3 - 2 Qd over the 81 2x2 windows of the board extended by one empty square on
-    each side (four times the 8-connected Euler number: groups minus holes)."""
-    occupied = set(squares)
-    q1 = q3 = qd = 0
-    for f in range(-1, 8):
-        for r in range(-1, 8):
-            a, b = (f + 8 * r in occupied) and f >= 0 and r >= 0, (f + 1 + 8 * r in occupied) and f < 7 and r >= 0
-            c = (f + 8 * (r + 1) in occupied) and f >= 0 and r < 7
-            d = (f + 1 + 8 * (r + 1) in occupied) and f < 7 and r < 7
-            n = a + b + c + d
-            q1 += n == 1
-            q3 += n == 3
-            qd += n == 2 and a == d
-    return q1 - q3 - 2 * qd
-
-
-def side_connectivity(squares):
-    """[groups, Euler, concentration, box] of one side's pieces, each 0..127:
-    groups 11 * min(groups - 1, 11); Euler clamp(2 * (Q1 - Q3 - 2Qd) + 24, 0, 127);
-    concentration min(127, floor(18 * D / n^2)) with D the sum over the pieces of
-    max(|n x - sum x|, |n y - sum y|) (n times the Chebyshev distance to the centre of mass:
-    D / n^2 is the mean distance, 0..7); box 2 * width * height - 2 of the smallest rectangle
-    holding the pieces. A side without pieces has all four 0."""
-    n = len(squares)
-    if n == 0:
-        return [0, 0, 0, 0]
-    groups = 11 * min(group_count(squares) - 1, 11)
-    euler = max(0, min(127, 2 * euler_numerator(squares) + 24))
-    xs, ys = [s % 8 for s in squares], [s // 8 for s in squares]
-    sx, sy = sum(xs), sum(ys)
-    d = sum(max(abs(n * x - sx), abs(n * y - sy)) for x, y in zip(xs, ys))
-    concentration = min(127, 18 * d // (n * n))
-    box = 2 * (max(xs) - min(xs) + 1) * (max(ys) - min(ys) + 1) - 2
-    return [groups, euler, concentration, box]
-
-
-def connectivity_inputs(black, white, stm):
-    """The 8 connectivity inputs: the side to move's four, then the opponent's."""
-    own, other = (black, white) if stm == "b" else (white, black)
-    return side_connectivity(own) + side_connectivity(other)
-
-
-def extra_inputs(net, black, white, stm):
-    if net.get("extras", 0) == 0:
-        return []
-    return connectivity_inputs(black, white, stm)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,8 +106,8 @@ def encode_net(net):
     return bytes(out)
 
 
-def decode_net(data):
-    """The inverse of encode_net; raises NetFormatError naming the fault."""
+def decode_header(data):
+    """(header struct, H, L, S, extras, description length) of a file's first bytes."""
     if len(data) < HEADER.size:
         raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {HEADER.size}")
     magic, version = struct.unpack_from("<8sI", data, 0)
@@ -271,6 +129,12 @@ def decode_net(data):
     if inputs != INPUTS:
         raise NetFormatError(f"inputs = {inputs}, want {INPUTS}")
     check_sizes(H, L, S, n, extras)
+    return header, H, L, S, extras, n
+
+
+def decode_net(data):
+    """The inverse of encode_net; raises NetFormatError naming the fault."""
+    header, H, L, S, extras, n = decode_header(data)
     layout = body_layout(H, L, extras)
     body_bytes = sum(np.dtype(d).itemsize * int(np.prod(shape)) for _, d, shape in layout)
     want = header.size + n + body_bytes + CHECKSUM.size
@@ -296,7 +160,7 @@ def decode_net(data):
     return net
 
 
-def read_net(path):
+def load_net(path):
     with open(path, "rb") as f:
         return decode_net(f.read())
 
@@ -317,6 +181,12 @@ def in_range(value, dtype, what):
         raise OverflowError(f"{what} overflows {np.dtype(dtype).name}: {lo}..{hi}")
 
 
+def extra_inputs(net, black, white, stm):
+    if net.get("extras", 0) == 0:
+        return []
+    return connectivity_inputs(black, white, stm)
+
+
 def integer_eval(net, black, white, stm):
     """The quantised network's evaluation (centi-units, side to move's view), in int64 numpy
     arithmetic, with a check at each step that the engine's narrower types cannot overflow."""
@@ -335,6 +205,9 @@ def integer_eval(net, black, white, stm):
     return max(-EVAL_LIMIT, min(EVAL_LIMIT, value))
 
 
+# ---------------------------------------------------------------------------------------------
+# Test vectors and the command line
+
 def read_vectors(path):
     """[(position text, float evaluation, integer evaluation)] of a test-vectors file."""
     rows = []
@@ -346,8 +219,6 @@ def read_vectors(path):
             rows.append((parts[0], float(parts[1]), int(parts[2])))
     return rows
 
-
-# ---------------------------------------------------------------------------------------------
 
 def describe(net, path):
     H, L, extras = net["H"], net["L"], net.get("extras", 0)
@@ -386,9 +257,9 @@ def main():
     parser.add_argument("--vectors", help="a test-vectors file to check the integer evaluation against")
     args = parser.parse_args()
     try:
-        net = read_net(args.net)
+        net = load_net(args.net)
     except (OSError, NetFormatError) as e:
-        print(f"read_net: {args.net}: {e}", file=sys.stderr)
+        print(f"net_format: {args.net}: {e}", file=sys.stderr)
         return 1
     print(describe(net, args.net))
     if args.vectors and check_vectors(net, args.vectors):

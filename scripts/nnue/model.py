@@ -1,0 +1,149 @@
+"""The network in floating point (PyTorch), what it predicts, and the loss it is trained on.
+
+Per perspective an EmbeddingBag over the <= 24 active inputs plus a bias (H values, shared by
+both perspectives), clamp(0, 1), [side to move's half | other half] (and the E extra inputs),
+Linear(2H + E, L), clamp(0, 1), Linear(L, 1); evaluation = output * S centi-units.
+
+Importing this module imports torch: train.py imports it only after it has set the thread
+count, which torch's OpenMP and BLAS pools read once, when they start.
+"""
+
+import math
+
+import numpy as np
+import torch
+from torch import nn
+
+from data import Data
+from features import INPUTS, MAX_PIECES, PAD, batch_features, connectivity_inputs
+from net_format import BIAS_SCALE, EVAL_LIMIT, FT_SCALE, WEIGHT_SCALE
+
+# Weight limits, so that quantisation neither overflows nor saturates:
+# - the accumulator is int16: the bias and 24 columns, at scale 127, must stay within 32767.
+#   We leave room for one more column (26 terms), so an engine that adds a moving piece's new
+#   square before it removes a captured piece never leaves int16 either.
+FT_LIMIT = (32767 // (MAX_PIECES + 2)) / FT_SCALE
+# - l1_weight is int8 at scale 64;
+L1_WEIGHT_LIMIT = 127 / WEIGHT_SCALE
+# - out_weight is int16 at scale 64.
+OUT_WEIGHT_LIMIT = 32767 / WEIGHT_SCALE
+
+
+def bias_limit(terms, term_max):
+    """The largest float bias (scale 127 * 64) whose int32 sum with `terms` products of at most
+    `term_max` each still fits int32."""
+    return (2**31 - 1 - terms * term_max) / BIAS_SCALE
+
+
+class Nnue(nn.Module):
+    def __init__(self, H, L, E):
+        super().__init__()
+        self.H, self.L, self.E = H, L, E
+        # Row PAD is the padding index: EmbeddingBag leaves it out of the sums and its
+        # gradient is zero; it is not exported.
+        self.ft = nn.EmbeddingBag(INPUTS + 1, H, mode="sum", padding_idx=PAD)
+        self.ft_bias = nn.Parameter(torch.zeros(H))
+        self.l1 = nn.Linear(2 * H + E, L)  # E extra inputs (0 or 8) after the halves
+        self.out = nn.Linear(L, 1)
+        with torch.no_grad():
+            # Small columns and a bias of 0.5 start every accumulator inside (0, 1), where
+            # the clipped ReLU passes gradients, whatever the number of pieces.
+            self.ft.weight.uniform_(-0.1, 0.1)
+            self.ft_bias.fill_(0.5)
+            self.out.bias.zero_()
+
+    def forward(self, stm, other, extra):
+        a_stm = torch.clamp(self.ft(stm) + self.ft_bias, 0.0, 1.0)
+        a_other = torch.clamp(self.ft(other) + self.ft_bias, 0.0, 1.0)
+        # The extra inputs are integers 0..127 as the engine reads them: 1.0 is 127.
+        h = torch.clamp(self.l1(torch.cat([a_stm, a_other, extra], dim=1)), 0.0, 1.0)
+        return self.out(h).squeeze(1)
+
+    @torch.no_grad()
+    def clamp_weights(self):
+        """After every step: keeps the quantised weights in their types (the limits above)."""
+        H, L, E = self.H, self.L, self.E
+        self.ft.weight.clamp_(-FT_LIMIT, FT_LIMIT)
+        self.ft_bias.clamp_(-FT_LIMIT, FT_LIMIT)
+        self.l1.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
+        l1_bias = bias_limit(2 * H + E, 127 * 127)
+        self.l1.bias.clamp_(-l1_bias, l1_bias)
+        self.out.weight.clamp_(-OUT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT)
+        out_bias = bias_limit(L, 127 * 32767)
+        self.out.bias.clamp_(-out_bias, out_bias)
+
+
+def extra_tensor(data, sel):
+    """The extra inputs of data[sel] as the model reads them: (n, 0) without, (n, 8) / 127."""
+    if data.conn is None:
+        return torch.zeros((len(sel), 0), dtype=torch.float32)
+    return torch.from_numpy(data.conn[sel].astype(np.float32) / FT_SCALE)
+
+
+def forward(model, data, sel, symmetry):
+    """The network's output for data[sel], each position mapped by its symmetry first."""
+    stm, other = batch_features(data.codes[sel], data.black_to_move[sel], symmetry)
+    return model(torch.from_numpy(stm), torch.from_numpy(other), extra_tensor(data, sel))
+
+
+def predict(model, data, indices, batch=65536):
+    """The network's output (not yet times S) for data[indices] as they are, float32."""
+    outputs = []
+    with torch.no_grad():
+        for start in range(0, len(indices), batch):
+            sel = indices[start:start + batch]
+            outputs.append(forward(model, data, sel, np.zeros(len(sel), np.int64)).numpy())
+    return np.concatenate(outputs) if outputs else np.zeros(0, np.float32)
+
+
+def float_evals(model, positions, scale, connectivity):
+    """The model's evaluations of positions (black, white, stm) in centi-units, unrounded,
+    clamped like the engine's: the float column of the test vectors."""
+    pos = Data.from_positions(positions)
+    if connectivity:
+        pos.conn = np.array([connectivity_inputs(*p) for p in positions], dtype=np.int64)
+    y = predict(model, pos, np.arange(len(pos))).astype(np.float64) * scale
+    return np.clip(y, -EVAL_LIMIT, EVAL_LIMIT)
+
+
+# ---------------------------------------------------------------------------------------------
+# Targets and loss: mean squared error between sigmoid(K * evaluation) and
+# lambda * sigmoid(K * score) + (1 - lambda) * result.
+
+def targets(data, k, lam):
+    return lam / (1.0 + np.exp(-k * data.score)) + (1.0 - lam) * data.result
+
+
+def batch_loss(y, target, k, scale):
+    """The loss of outputs y (a tensor, not yet times S) against their targets (a tensor)."""
+    return torch.mean((torch.sigmoid(y * (k * scale)) - target) ** 2)
+
+
+def validation_loss(model, data, indices, target, k, scale):
+    y = predict(model, data, indices).astype(np.float64)
+    p = 1.0 / (1.0 + np.exp(-k * scale * y))
+    return float(np.mean((p - target[indices]) ** 2))
+
+
+def fit_k(score, result):
+    """The K minimising the log-loss of sigmoid(K * score) against the result: golden-section
+    search (the loss is convex in K, a logistic regression without intercept)."""
+    def loss(k):
+        p = np.clip(1.0 / (1.0 + np.exp(-k * score)), 1e-12, 1 - 1e-12)
+        return -np.mean(result * np.log(p) + (1 - result) * np.log(1 - p))
+
+    lo, hi = 0.0, 0.1
+    g = (math.sqrt(5) - 1) / 2
+    a, b = hi - g * (hi - lo), lo + g * (hi - lo)
+    fa, fb = loss(a), loss(b)
+    while hi - lo > 1e-7:
+        if fa < fb:
+            hi, b, fb = b, a, fa
+            a = hi - g * (hi - lo)
+            fa = loss(a)
+        else:
+            lo, a, fa = a, b, fb
+            b = lo + g * (hi - lo)
+            fb = loss(b)
+    k = (lo + hi) / 2
+    return k, loss(k)
