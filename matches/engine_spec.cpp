@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
 #include "common/error.hpp"
 #include "common/search/config_keys.hpp"
 #include "common/text.hpp"
-#include "loa/engine/session.hpp"
+#include "loa/engine/engine_options.hpp"
 #include "loa/nnue/network.hpp"
 #include "loa/realization.hpp"
 
@@ -38,59 +39,103 @@ const std::vector<std::pair<std::string, std::string>> OptionsWithoutMeaningHere
     {"ponder", "engines in process do not ponder"},
 };
 
-// An option.NAME=VALUE of an in-process engine, applied as `loa uci` applies `setoption`
-// (loa/engine/session.cpp), within the same bounds.
-void apply_builtin_option(EngineSpec& spec, const std::string& raw_name, const std::string& value) {
-    const std::string name = common::lowercase(raw_name);
-    const std::string id = fmt::format("engine '{}': option.{}", spec.name, raw_name);
-    auto whole_number = [&](int low, int high) {
-        const auto v = common::parse_int(value);
-        if (!v || *v < low || *v > high) throw InputError(fmt::format("{}: needs a whole number {}..{}, not '{}'", id, low, high, value));
-        return *v;
-    };
-    if (name == "hash") {  // the main table: the transposition table, or MCTS's tree
-        const int mb = whole_number(1, loa::engine::MaxHashMb);
-        spec.config.tt = true;
-        spec.config.tt_mb = mb;
-        spec.config.mcts.tree_mb = mb;
-    } else if (name == "multipv") {
-        spec.multipv = whole_number(1, loa::engine::MaxMultiPv);
-    } else if (name == "moveoverhead" || name == "move overhead") {
-        spec.move_overhead_ms = whole_number(0, loa::engine::MaxMoveOverheadMs);
-    } else if (name == "eval" || name == "weights" || name == "evalfile") {
-        spec.eval = value.empty() || value == "<empty>" ? std::string("nnue") : value;
-    } else if (name == "rps") {
-        spec.rps = value == "<empty>" ? std::string() : value;
-    } else if (name == "variant" || name == "preset") {
-        try {
-            spec.config = search::parse_search_config(name == "preset" ? "preset=" + value : value);
-        } catch (const InputError& e) {
-            throw InputError(fmt::format("{}: {}", id, e.what()));
-        }
-    } else if (const auto it = std::find_if(OptionsWithoutMeaningHere.begin(), OptionsWithoutMeaningHere.end(),
-                                            [&](const auto& o) { return o.first == name; });
-               it != OptionsWithoutMeaningHere.end()) {
+// An option.NAME=VALUE of an in-process engine, applied from the table `loa uci` applies
+// `setoption` from (loa/engine/engine_options.hpp): the same names, bounds and messages.
+void apply_builtin_option(EngineSpec& spec, const std::string& name, const std::string& value) {
+    const std::string id = fmt::format("engine '{}': option.{}", spec.name, name);
+    const std::string lowered = common::lowercase(name);
+    if (const auto it = std::find_if(OptionsWithoutMeaningHere.begin(), OptionsWithoutMeaningHere.end(),
+                                     [&](const auto& o) { return o.first == lowered; });
+        it != OptionsWithoutMeaningHere.end())
         throw InputError(fmt::format("{}: not an option of an engine in process ({})", id, it->second));
-    } else {
-        bool known = false;
-        try {
-            known = search::apply_search_option(spec.config, name, value);
-        } catch (const InputError& e) {
-            throw InputError(fmt::format("{}: {}", id, e.what()));
-        }
-        if (!known) {
-            std::vector<std::string> names = {"Hash", "Threads", "MultiPV", "MoveOverhead", "Eval", "Rps", "Variant"};
-            for (std::string& key : search::search_key_names()) names.push_back(std::move(key));
-            std::vector<std::string> lowered;
-            for (const std::string& n : names) lowered.push_back(common::lowercase(n));
-            const std::string near = common::nearest_word(name, lowered);
-            std::string meant;
-            for (std::size_t i = 0; i < names.size(); ++i)
-                if (lowered[i] == near) meant = names[i];
-            throw InputError(fmt::format("{}: no such option of this engine{} (its options: loa uci, then uci)", id,
-                                         meant.empty() ? "" : fmt::format("; did you mean 'option.{}'?", meant)));
-        }
+    loa::engine::EngineSettings settings;
+    settings.config = spec.config;
+    settings.eval = spec.eval;
+    settings.rps = spec.rps;
+    settings.multipv = spec.multipv;
+    settings.move_overhead_ms = static_cast<int>(std::lround(spec.move_overhead_ms));
+    bool known = false;
+    try {
+        known = loa::engine::apply_engine_option(settings, name, value);
+    } catch (const InputError& e) {
+        throw InputError(fmt::format("{}: {}", id, e.what()));
     }
+    if (!known) {
+        const std::string near = loa::engine::nearest_option(name);
+        throw InputError(fmt::format("{}: no such option of this engine{} (its options: loa uci, then uci)", id,
+                                     near.empty() ? "" : fmt::format("; did you mean 'option.{}'?", near)));
+    }
+    spec.config = settings.config;
+    spec.eval = settings.eval;
+    spec.rps = settings.rps;
+    spec.multipv = settings.multipv;
+    spec.move_overhead_ms = settings.move_overhead_ms;
+}
+
+// The engine keys beside the search keys (name= is read first, option.NAME= is the engine's
+// own), each declared once: parse_engine_spec reads the table, and so do its list of keys and
+// its "did you mean". eval=, weights= and rps= are the options Eval and Rps of `loa uci`.
+using KeySetter = std::function<void(EngineSpec&, std::string_view value, const std::string& engine)>;
+
+void set_engine_option(EngineSpec& spec, std::string_view option, std::string_view value) {
+    loa::engine::EngineSettings settings;
+    settings.eval = spec.eval;
+    settings.rps = spec.rps;
+    loa::engine::apply_engine_option(settings, option, value);
+    spec.eval = settings.eval;
+    spec.rps = settings.rps;
+}
+
+const std::vector<std::pair<std::string, KeySetter>>& engine_keys() {
+    static const std::vector<std::pair<std::string, KeySetter>> keys = {
+        {"depth",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) {
+             const auto v = common::parse_int(value);
+             if (!v || *v < 1 || *v > 100) throw InputError(fmt::format("engine '{}': bad depth '{}' (1..100)", id, value));
+             spec.depth = *v;
+         }},
+        {"nodes",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) {
+             const auto v = common::parse_int64(value);
+             if (!v || *v < 1) throw InputError(fmt::format("engine '{}': bad nodes '{}'", id, value));
+             spec.nodes = static_cast<std::uint64_t>(*v);
+         }},
+        {"st", [](EngineSpec& spec, std::string_view value, const std::string& id) { spec.move_time_ms = 1000 * parse_seconds("st", value, id); }},
+        {"tc",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) {
+             spec.time_control = parse_time_control(value, fmt::format("engine '{}'", id));
+         }},
+        {"eval", [](EngineSpec& spec, std::string_view value, const std::string&) { set_engine_option(spec, "eval", value); }},
+        {"weights", [](EngineSpec& spec, std::string_view value, const std::string&) { set_engine_option(spec, "weights", value); }},
+        {"rps", [](EngineSpec& spec, std::string_view value, const std::string&) { set_engine_option(spec, "rps", value); }},
+        {"cmd", [](EngineSpec& spec, std::string_view value, const std::string&) { spec.cmd = std::string(value); }},
+        {"args",
+         [](EngineSpec& spec, std::string_view value, const std::string&) {
+             for (const std::string_view a : common::split(value, ' '))
+                 if (!a.empty()) spec.args.emplace_back(a);
+         }},
+        {"proto",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) {
+             if (value != "uci" && value != "gtp") throw InputError(fmt::format("engine '{}': proto must be uci or gtp, not '{}'", id, value));
+             spec.proto = std::string(value);
+         }},
+        {"position",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) {
+             if (value == "auto") spec.position_command = PositionCommand::Auto;
+             else if (value == "startpos") spec.position_command = PositionCommand::StartPos;
+             else if (value == "fen") spec.position_command = PositionCommand::Fen;
+             else throw InputError(fmt::format("engine '{}': position must be auto, startpos or fen, not '{}'", id, value));
+         }},
+        {"timeout",
+         [](EngineSpec& spec, std::string_view value, const std::string& id) { spec.move_timeout_ms = 1000 * parse_seconds("timeout", value, id); }},
+    };
+    return keys;
+}
+
+const KeySetter* find_engine_key(std::string_view name) {
+    for (const auto& [key, set] : engine_keys())
+        if (key == name) return &set;
+    return nullptr;
 }
 
 }  // namespace
@@ -153,51 +198,22 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     for (const auto& [key, value] : items) {
         const std::string id = spec.name;
         if (key == "name") continue;
-        if (key == "depth") {
-            const auto v = common::parse_int(value);
-            if (!v || *v < 1 || *v > 100) throw InputError(fmt::format("engine '{}': bad depth '{}' (1..100)", id, value));
-            spec.depth = *v;
-        } else if (key == "nodes") {
-            const auto v = common::parse_int64(value);
-            if (!v || *v < 1) throw InputError(fmt::format("engine '{}': bad nodes '{}'", id, value));
-            spec.nodes = static_cast<std::uint64_t>(*v);
-        } else if (key == "st") {
-            spec.move_time_ms = 1000 * parse_seconds(key, value, id);
-        } else if (key == "tc") {
-            spec.time_control = parse_time_control(value, fmt::format("engine '{}'", id));
-        } else if (key == "eval") {
-            spec.eval = std::string(value);
-        } else if (key == "weights") {
-            spec.eval = std::string(value);
-        } else if (key == "rps") {
-            spec.rps = std::string(value);
-        } else if (key == "cmd") {
-            spec.cmd = std::string(value);
-        } else if (key == "args") {
-            for (const std::string_view a : common::split(value, ' '))
-                if (!a.empty()) spec.args.emplace_back(a);
-        } else if (key == "proto") {
-            if (value != "uci" && value != "gtp")
-                throw InputError(fmt::format("engine '{}': proto must be uci or gtp, not '{}'", id, value));
-            spec.proto = std::string(value);
+        if (const KeySetter* set = find_engine_key(key)) {
+            (*set)(spec, value, id);
         } else if (key.starts_with("option.")) {
             spec.options.emplace_back(key.substr(7), value);
-        } else if (key == "position") {
-            if (value == "auto") spec.position_command = PositionCommand::Auto;
-            else if (value == "startpos") spec.position_command = PositionCommand::StartPos;
-            else if (value == "fen") spec.position_command = PositionCommand::Fen;
-            else throw InputError(fmt::format("engine '{}': position must be auto, startpos or fen, not '{}'", id, value));
-        } else if (key == "timeout") {
-            spec.move_timeout_ms = 1000 * parse_seconds(key, value, id);
         } else {
             if (search::SearchConfig probe; !value.empty() && key != "preset" && !key_is_known(probe, key, value)) {
-                std::vector<std::string> known = {"name", "depth", "nodes", "st", "tc", "eval", "weights", "rps",
-                                                  "cmd", "args", "proto", "position", "timeout"};
+                std::vector<std::string> known = {"name"};
+                std::string listed = "name";
+                for (const auto& [name, set] : engine_keys()) {
+                    known.push_back(name);
+                    listed += ", " + name;
+                }
                 for (std::string& name : search::search_key_names()) known.push_back(std::move(name));
                 const std::string near = common::nearest_word(key, known);
-                throw InputError(fmt::format("engine '{}': unknown key '{}'{} (engine keys: name, depth, nodes, st, tc, eval, "
-                                             "rps, cmd, args, proto, option.NAME, position, timeout; search keys: loa variants)",
-                                             id, key, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+                throw InputError(fmt::format("engine '{}': unknown key '{}'{} (engine keys: {}, option.NAME; search keys: loa variants)", id, key,
+                                             near.empty() ? "" : fmt::format("; did you mean '{}'?", near), listed));
             }
             has_preset = has_preset || key == "preset" || value.empty();
             has_search_keys = true;

@@ -1559,7 +1559,7 @@ TEST(EngineOptions, UnknownOrBadOptionsAreRefusedNamingThem) {
         return std::string("accepted");
     };
     EXPECT_NE(message("name=a,depth=1,option.Hahs=8").find("did you mean 'option.Hash'?"), std::string::npos);
-    EXPECT_NE(message("name=a,depth=1,option.Hash=0").find("option.Hash: needs a whole number 1..65536"), std::string::npos);
+    EXPECT_NE(message("name=a,depth=1,option.Hash=0").find("option.Hash: Hash must be 1..65536 MB, not '0'"), std::string::npos);
     EXPECT_NE(message("name=a,depth=1,option.lmr=maybe").find("option.lmr"), std::string::npos);
     EXPECT_NE(message("name=a,depth=1,option.Rules=codingame").find("--rules"), std::string::npos);
     // An external engine's options are its own: sent, not checked here.

@@ -13,7 +13,9 @@
 
 #include <fmt/format.h>
 
+#include "common/error.hpp"
 #include "loa/engine/frontends.hpp"
+#include "loa/engine/session.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
 #include "common/search/report.hpp"
@@ -156,6 +158,25 @@ TEST(Uci, MoveOverheadIsAlsoTakenAsGuisSpellIt) {
                                 "setoption name Move Overhead value 9999\n");
     EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;  // only the out-of-range value is refused
     EXPECT_TRUE(contains(out, "MoveOverhead must be 0..5000 ms, not '9999'")) << out;
+}
+
+// The options come from one table (loa/engine/engine_options.hpp): a misspelt name is refused
+// with the registered name it is nearest to, and a refused value leaves every option as it was.
+TEST(Uci, AMisspeltOptionNamesTheNearestAndARefusedValueChangesNothing) {
+    const std::string out = uci("setoption name Hahs value 8\nsetoption name Hash value 0\nsetoption name Hash value 8\n");
+    EXPECT_TRUE(contains(out, "unknown option 'Hahs'; did you mean 'Hash'?")) << out;
+    EXPECT_TRUE(contains(out, "Hash must be 1..65536 MB, not '0'")) << out;
+    Session session;
+    const std::string before = session.memory_text();
+    EXPECT_THROW(session.set_option("Hash", "0"), common::InputError);
+    EXPECT_THROW(session.set_option("Threads", "65"), common::InputError);
+    EXPECT_EQ(session.memory_text(), before);
+    session.set_option("hash", "8");  // any case
+    EXPECT_NE(session.memory_text(), before);
+    std::vector<std::string> names;
+    for (const OptionInfo& o : session.options()) names.push_back(o.name);
+    EXPECT_EQ(names, option_names());
+    EXPECT_EQ(std::count(names.begin(), names.end(), "Preset"), 0);  // a spelling, not registered
 }
 
 TEST(Uci, DecidedScoresAreMateInMovesAsGuisReadThem) {

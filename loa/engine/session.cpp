@@ -25,7 +25,7 @@ void Output::line(const std::string& text) {
 }
 
 Session::Session()
-    : config_(search::preset_config("full")), built_config_(config_), evaluation_(SearchGame::from_spec(RuleSet{}, DefaultEval)) {}
+    : built_config_(settings_.config), evaluation_(SearchGame::from_spec(RuleSet{}, DefaultEval)) {}
 
 Session::~Session() {
     stop();
@@ -40,7 +40,7 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         // checked first.
         auto refuse = [this](const std::string& why) {
             const std::string asked = memory_text();
-            config_ = built_config_;
+            settings_.config = built_config_;
             return InputError(fmt::format("cannot allocate the search tables ({}): {}; the options are back to the last "
                                           "ones that could search ({})",
                                           asked, why, memory_text()));
@@ -51,107 +51,55 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         // throws InputError from here and the options stay: the controller may send Rps next.
         try {
             SearchGame game = evaluation_;  // shares the network; its own accumulator stack
-            game.set_rules(rules_);
-            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(std::move(game), config_);
+            game.set_rules(settings_.rules);
+            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(std::move(game), settings_.config);
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }
-        built_config_ = config_;
+        built_config_ = settings_.config;
     }
     return *searcher_;
 }
 
-std::string Session::memory_text() const { return search::table_memory_text(config_); }
-double Session::memory_mb() const { return search::table_memory_mb(config_); }
+std::string Session::memory_text() const { return search::table_memory_text(settings_.config); }
+double Session::memory_mb() const { return search::table_memory_mb(settings_.config); }
 
 void Session::release() {
     wait();
     searcher_.reset();
 }
 
-void Session::set_option(std::string_view raw_name, std::string_view raw_value) {
+void Session::set_option(std::string_view name, std::string_view value) {
     if (searching()) throw InputError("options cannot change while the engine is thinking");
-    const std::string name = common::lowercase(common::trim(raw_name));
-    // "<empty>" is how UCI GUIs write an empty string (our `uci` registers empty defaults so).
-    const std::string value = common::trim(raw_value) == "<empty>" ? std::string() : std::string(common::trim(raw_value));
-    if (name == "hash") {
-        const auto mb = common::parse_int(value);
-        if (!mb || *mb < 1 || *mb > MaxHashMb) throw InputError(fmt::format("Hash must be 1..{} MB, not '{}'", MaxHashMb, value));
-        // The engine's main table: the transposition table, or MCTS's tree.
-        config_.tt = true;
-        config_.tt_mb = *mb;
-        config_.mcts.tree_mb = *mb;
-    } else if (name == "variant" || name == "preset") {
-        config_ = search::parse_search_config(name == "preset" ? "preset=" + value : value);
-    } else if (name == "eval" || name == "weights" || name == "evalfile") {
-        const std::string eval = value.empty() ? std::string(DefaultEval) : value;  // empty: back to the default
-        SearchGame evaluation = SearchGame::from_spec(rules_, eval);  // reads (and so validates) the file now, once
+    const EngineOption* option = find_engine_option(name);  // nullptr: a search key
+    EngineSettings changed = settings_;
+    if (!apply_engine_option(changed, name, value)) {
+        const std::string near = nearest_option(name);
+        throw InputError(fmt::format("unknown option '{}'{}", name, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
+    }
+    // A file an option names is read when the option is set, also again under the same name.
+    const std::string set = option ? option->info.name : "";
+    if (set == "Eval") {
+        SearchGame evaluation = SearchGame::from_spec(changed.rules, changed.eval);  // reads (and so validates) the file now, once
         if (realization_) evaluation.set_realization(*realization_);
         evaluation_ = std::move(evaluation);
-        eval_ = eval;
-    } else if (name == "rps") {
+    }
+    if (set == "Rps") {
         std::optional<RealizationProbabilities> realization;
-        if (!value.empty()) realization = load_realization_file(value);  // read (and validated) now, once
+        if (!changed.rps.empty()) realization = load_realization_file(changed.rps);  // read (and validated) now, once
         if (realization)
             evaluation_.set_realization(*realization);
         else
             evaluation_.clear_realization();
         realization_ = std::move(realization);
-        rps_ = value;
-    } else if (name == "rules") {
-        RuleSet rules = parse_rules(value);
-        game_ = replayed(game_, rules);  // the game goes on under the new rules, not from its start
-        rules_ = rules;
-    } else if (name == "moveoverhead" || name == "move overhead") {  // the GUIs' and Stockfish's spelling
-        const auto ms = common::parse_int(value);
-        if (!ms || *ms < 0 || *ms > MaxMoveOverheadMs)
-            throw InputError(fmt::format("MoveOverhead must be 0..{} ms, not '{}'", MaxMoveOverheadMs, value));
-        overhead_ms_ = *ms;
-    } else if (name == "multipv") {
-        const auto n = common::parse_int(value);
-        if (!n || *n < 1 || *n > MaxMultiPv) throw InputError(fmt::format("MultiPV must be 1..{}, not '{}'", MaxMultiPv, value));
-        multipv_ = *n;
-        return;  // how many lines are shown: the searcher and its tables stay
-    } else {
-        search::SearchConfig changed = config_;
-        if (!search::apply_search_option(changed, name, value)) throw InputError(fmt::format("unknown option '{}'", raw_name));
-        config_ = std::move(changed);
     }
-    searcher_.reset();  // rebuilt with the new settings at the next search
+    // The game goes on under new rules, not from its start.
+    if (set == "Rules") game_ = replayed(game_, changed.rules);
+    settings_ = std::move(changed);
+    if (!option || !option->keeps_searcher) searcher_.reset();  // rebuilt with the new settings at the next search
 }
 
-std::vector<OptionInfo> Session::options() const {
-    auto text = [](std::string name, std::string value, std::string help) {
-        OptionInfo o;
-        o.name = std::move(name), o.value = std::move(value), o.help = std::move(help);
-        return o;
-    };
-    auto spin = [&](std::string name, int value, std::string help, int min, int max) {
-        OptionInfo o = text(std::move(name), std::to_string(value), std::move(help));
-        o.kind = search::KeyKind::Integer, o.min = min, o.max = max;
-        return o;
-    };
-    std::vector<OptionInfo> out = {
-        spin("Hash", config_.algorithm == search::Algorithm::Mcts ? config_.mcts.tree_mb : config_.tt_mb,
-             "transposition table size in MB (MCTS: the tree's)", 1, MaxHashMb),
-        text("Variant", config_.preset, "a whole search-variant string (see 'loa variants')"),
-        text("Eval", eval_, "evaluation: nnue (the shipped network, the default), hce (= full, the tuned hand-written one), hand, concentration, simple, material, a JSON weights file or a .nnue network"),
-        text("Rps", rps_, "realization probabilities (JSON from loa-match learn-rps) for erps=on"),
-        text("Rules", to_string(rules_), "a named set (olympiad, codingame, loabot, openspiel) and/or key=value list"),
-        spin("MoveOverhead", static_cast<int>(std::lround(overhead_ms_)), "milliseconds kept back per move for communication", 0,
-             MaxMoveOverheadMs),
-        spin("Threads", config_.threads, "search threads: lazy SMP, or MCTS sharing its tree (1: deterministic)", 1, 64),
-        spin("MultiPV", multipv_, "lines shown: the best N root moves, each with its score and PV (alpha-beta; MCTS shows one)",
-             1, MaxMultiPv),
-    };
-    for (const search::SearchKey& key : search::search_keys()) {
-        if (key.name == "preset" || key.name == "threads") continue;  // Variant and Threads above
-        OptionInfo o = text(key.name, key.get(config_), key.help);
-        o.kind = key.kind, o.min = key.min, o.max = key.max, o.choices = key.choices;
-        out.push_back(std::move(o));
-    }
-    return out;
-}
+std::vector<OptionInfo> Session::options() const { return option_infos(settings_); }
 
 // The game's moves again under `rules`, as far as they go: a game these rules end earlier
 // stops there, over (a next `go` says so rather than searching some other position).
@@ -166,7 +114,7 @@ Game Session::replayed(const Game& game, const RuleSet& rules) {
 
 void Session::new_game(const Position& start) {
     wait();
-    game_ = Game(start, rules_);
+    game_ = Game(start, settings_.rules);
     if (searcher_) searcher_->new_game();
 }
 
@@ -185,7 +133,7 @@ Result Session::think(const search::ClockLimits& clock, const std::function<void
 void Session::plan(const search::ClockLimits& clock) {
     search::ClockLimits c = clock;
     c.expected_moves_left = expected_moves_left(game_);
-    time_ = std::make_unique<search::TimeManager>(c, overhead_ms_, config_.timeman, config_.time_tuning);
+    time_ = std::make_unique<search::TimeManager>(c, settings_.move_overhead_ms, settings_.config.timeman, settings_.config.time_tuning);
 }
 
 void Session::ponderhit() {
@@ -212,7 +160,7 @@ Result Session::run(const std::function<void(const IterationInfo&)>& on_iteratio
     limits.game_plies_left = plies_until_limit(game_);
     if (node_cap_ > 0) limits.nodes = limits.nodes ? std::min(limits.nodes, node_cap_) : node_cap_;
     // Several lines: each depth's lines reported in order, best first (multipv 1..N).
-    return searcher().search_lines(game_.position(), limits, search_history(game_), multipv_,
+    return searcher().search_lines(game_.position(), limits, search_history(game_), settings_.multipv,
                                    [&](const std::vector<IterationInfo>& lines) {
                                        if (on_iteration)
                                            for (const IterationInfo& it : lines) on_iteration(it);

@@ -12,33 +12,16 @@
 #include <thread>
 #include <vector>
 
-#include "common/search/config_keys.hpp"
 #include "common/search/time_manager.hpp"
-#include "loa/searchers.hpp"
+#include "loa/engine/engine_options.hpp"
 #include "loa/game.hpp"
 #include "loa/search_game.hpp"
+#include "loa/searchers.hpp"
 
 namespace loa::engine {
 
 using Result = search::SearchResult<Move>;
 using IterationInfo = search::Iteration<Move>;
-
-// The most a front end keeps back per move for communication.
-inline constexpr int MaxMoveOverheadMs = 5000;
-// The most lines a MultiPV search shows.
-inline constexpr int MaxMultiPv = 64;
-// The largest Hash, in MB.
-inline constexpr int MaxHashMb = 65536;
-
-// An option as a protocol registers it: typed as its search key is (config_keys.hpp).
-struct OptionInfo {
-    std::string name;
-    std::string value;  // current
-    std::string help;
-    search::KeyKind kind = search::KeyKind::Text;
-    int min = 0, max = 0;              // Integer
-    std::vector<std::string> choices;  // Choice
-};
 
 class Session {
 public:
@@ -47,11 +30,11 @@ public:
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
 
-    // Options: Hash (MB), Variant (a whole variant string), Eval (full|hand|concentration|simple|
-    // FILE.json), Weights (= Eval FILE.json), Rules (the game's moves kept, replayed under the new
-    // rules), MoveOverhead (ms), MultiPV (lines), and every search key
-    // (pvs, killers, history, ...) on its own. Names are case-insensitive. Throws InputError;
-    // refuses while a search runs.
+    // Options (loa/engine/engine_options.hpp): Hash, Variant, Eval (its file read now), Rps,
+    // Rules (the game's moves kept, replayed under the new rules), MoveOverhead, Threads,
+    // MultiPV, and every search key (pvs, killers, history, ...) on its own. Names are
+    // case-insensitive. Throws InputError, the options then as they were; refuses while a
+    // search runs.
     void set_option(std::string_view name, std::string_view value);
     std::vector<OptionInfo> options() const;
 
@@ -62,7 +45,7 @@ public:
     void set_game(Game game);
     const Game& game() const { return game_; }
     Game& game() { return game_; }
-    const RuleSet& rules() const { return rules_; }
+    const RuleSet& rules() const { return settings_.rules; }
 
     // Starts a search of the current position on the search thread. `on_iteration` and
     // `on_done` run on that thread; if the search fails there (an exception), `on_error` runs
@@ -105,18 +88,13 @@ private:
     Result run(const std::function<void(const IterationInfo&)>& on_iteration, const std::vector<std::uint16_t>& left_out);
     static Game replayed(const Game& game, const RuleSet& rules);
 
-    search::SearchConfig config_;
+    EngineSettings settings_;
     search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns
-    std::string eval_ = std::string(DefaultEval);
-    std::string rps_;
     // The evaluation and realization probabilities as the options read them: every searcher
     // starts from a copy (a network is shared, not read again), so that a file is read once, when
     // its option is set, and a file changed or removed afterwards changes no search.
     SearchGame evaluation_;
     std::optional<RealizationProbabilities> realization_;
-    RuleSet rules_;
-    double overhead_ms_ = 30;
-    int multipv_ = 1;
     std::uint64_t node_cap_ = 0;
     std::unique_ptr<common::VariantSearcher<SearchGame>> searcher_;
     Game game_;
