@@ -420,6 +420,31 @@ TEST(Gtp, ResponsesFramingAndErrors) {
     EXPECT_TRUE(contains(out, "? unknown command 'foo'\n\n"));
 }
 
+// version, the whole of list_commands (in its order), clear_board and showboard, answered exactly.
+TEST(Gtp, VersionListCommandsClearBoardAndShowboard) {
+    const std::string out = gtp("1 version\n2 list_commands\n3 play b b1d3\n4 clear_board\n5 showboard\n");
+    EXPECT_EQ(out, "=1 0.1\n\n"
+                   "=2 protocol_version\nname\nversion\nknown_command\nlist_commands\nquit\nclear_board\nloa_setup\n"
+                   "play\ngenmove\nundo\nshowboard\nfinal_score\ngame_result\ntime_settings\ntime_left\nset_option\n"
+                   "boardsize\nkomi\n\n"
+                   "=3\n\n=4\n\n"
+                   "=5 \n"
+                   "   +-----------------+\n"
+                   " 8 | . b b b b b b . |\n"
+                   " 7 | w . . . . . . w |\n"
+                   " 6 | w . . . . . . w |\n"
+                   " 5 | w . . . . . . w |\n"
+                   " 4 | w . . . . . . w |\n"
+                   " 3 | w . . . . . . w |\n"
+                   " 2 | w . . . . . . w |\n"
+                   " 1 | . b b b b b b . |\n"
+                   "   +-----------------+\n"
+                   "     a b c d e f g h\n"
+                   "black to move; black 12 pieces, white 12\n"
+                   "position 1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b\n\n")
+        << out;
+}
+
 TEST(Gtp, GenericControllersSetUpTheBoardAndScoreOnlyAFinishedGame) {
     const std::string out = gtp("1 boardsize 8\n2 boardsize 19\n3 komi 6.5\n4 komi x\n5 final_score\n6 game_result\n"
                                 "7 known_command komi\n8 time_settings 600 30 5\n9 time_left b 25 3\n10 time_settings 1 2 x\n"
@@ -759,6 +784,13 @@ TEST(Uci, DebugRegisterAndPonderAreAnswered) {
     EXPECT_TRUE(contains(off, "info string debug off\n")) << off;
     EXPECT_FALSE(contains(off, "info string stats")) << off;
     EXPECT_TRUE(contains(off, "info string error: Ponder must be true or false, not 'maybe'")) << off;
+}
+
+// ucinewgame goes back to the start position; show is d's other name.
+TEST(Uci, UciNewGameStartsAgainAndShowIsD) {
+    EXPECT_EQ(uci("position startpos moves b1d3\nucinewgame\nshow\nd\n"),
+              "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b\n"
+              "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b\n");
 }
 
 TEST(Uci, ChangingTheRulesKeepsTheGame) {

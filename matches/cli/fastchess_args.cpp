@@ -4,6 +4,8 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -138,27 +140,183 @@ std::vector<std::string> engine_keys(const Given& g) {
     return out;
 }
 
-// The option names of theirs that are translated (the rest of `Refused` aside).
-const std::vector<std::string> Translated = {"engine", "each",  "games",  "rounds",         "repeat", "concurrency",
-                                             "openings", "sprt", "pgnout", "recover",        "event",  "ratinginterval",
-                                             "output",  "srand", "tournament", "resign",     "maxmoves", "help"};
+// What the options of theirs given so far make of the command line: loa-match's options, and
+// what is only written out once every option is read (the engines, with -each's keys over
+// their own; the number of games, from -rounds, -games and -repeat together).
+struct Translation {
+    std::vector<std::string> out;  // loa-match's command line
+    std::vector<std::vector<std::string>> engines;
+    std::vector<std::string> each;
+    int games_per_round = 1, rounds = 0;
+    bool repeat = false;
+};
+
+void each(const Given& g, Translation& t) {
+    const std::vector<std::string> keys = engine_keys(g);
+    t.each.insert(t.each.end(), keys.begin(), keys.end());
+}
+
+void repeat(const Given& g, Translation& t) {
+    if (!g.words.empty() && g.words != std::vector<std::string>{"2"})
+        throw InputError("-repeat: each opening is played twice, colours swapped (-repeat or -repeat 2)");
+    t.repeat = true;
+}
+
+void openings(const Given& g, Translation& t) {
+    if (g.words.empty()) throw InputError("-openings: give the file (-openings file=book.txt)");
+    for (const auto& [key, value] : key_values(g)) {
+        if (key == "file") {
+            t.out.insert(t.out.end(), {"--openings", value});
+        } else if (key == "format") {
+            if (value != "epd" && value != "pgn")
+                throw InputError(fmt::format("-openings format={}: a file of positions or move lists a line, or game "
+                                             "records (format=epd or format=pgn)",
+                                             value));
+        } else if (key == "order") {
+            if (value != "random" && value != "sequential")
+                throw InputError(fmt::format("-openings order={}: random or sequential", value));
+            t.out.insert(t.out.end(), {"--openings-order", value});
+        } else if (key == "start") {
+            if (value != "1")
+                throw InputError(fmt::format("-openings start={}: the openings are played from the first; cut the "
+                                             "file instead",
+                                             value));
+        } else if (key == "policy") {
+            if (value != "default" && value != "round")
+                throw InputError(fmt::format("-openings policy={}: each game pair plays one opening (policy=round)", value));
+        } else if (key == "plies") {
+            throw InputError(fmt::format("-openings plies={}: the whole opening of each line is played; cut the "
+                                         "lines to the plies you want",
+                                         value));
+        } else {
+            throw InputError(fmt::format("-openings: unknown key '{}' (file, format, order, start, policy)", key));
+        }
+    }
+}
+
+void sprt(const Given& g, Translation& t) {
+    if (g.words.empty()) throw InputError("-sprt: give the bounds (-sprt elo0=0 elo1=10)");
+    std::vector<std::string> parts;
+    for (const auto& [key, value] : key_values(g)) {
+        if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta" && key != "model")
+            throw InputError(fmt::format("-sprt: unknown key '{}' (elo0, elo1, alpha, beta, model)", key));
+        if (key == "model" && value != "normalized" && value != "logistic")
+            throw InputError(fmt::format("-sprt model={}: normalized or logistic", value));
+        parts.push_back(key + "=" + no_comma("sprt", key, value));
+    }
+    std::string text;
+    for (const std::string& p : parts) text += (text.empty() ? "" : ",") + p;
+    t.out.insert(t.out.end(), {"--sprt", text});
+}
+
+void pgnout(const Given& g, Translation& t) {
+    // fastchess: file=NAME and key=value settings; cutechess-cli: the file name, then
+    // the words "min" and "fi".
+    if (g.words.empty()) throw InputError("-pgnout: give the file (-pgnout file=games.pgn)");
+    bool named = false;
+    for (const std::string& w : g.words) {
+        const auto eq = w.find('=');
+        const std::string key = eq == std::string::npos ? "" : w.substr(0, eq), value = w.substr(eq + 1);
+        if ((eq == std::string::npos && !named) || key == "file") {
+            if (named) throw InputError("-pgnout: one file");
+            t.out.insert(t.out.end(), {"--pgn", eq == std::string::npos ? w : value});
+            named = true;
+        } else if (w == "min" || w == "fi") {
+            // The records are short already, and hold finished games only.
+        } else if (key == "append") {
+            if (value != "true")
+                throw InputError("-pgnout append=false: loa-match always appends to a PGN (what it held stays); "
+                                 "name a new file");
+        } else if (key == "min") {
+            throw InputError("-pgnout min=true: the records are always the short form (tags, moves, result)");
+        } else {
+            throw InputError(fmt::format("-pgnout {}: the records hold tags, moves and the result; node counts and "
+                                         "times per move are in the --json result",
+                                         w));
+        }
+    }
+}
+
+void output(const Given& g, Translation& t) {
+    for (const auto& [key, value] : key_values(g)) {
+        if (key != "format" || (value != "fastchess" && value != "cutechess"))
+            throw InputError(fmt::format("-output {}={}: the formats are format=cutechess and format=fastchess (and "
+                                         "--json for tools)",
+                                         key, value));
+        t.out.insert(t.out.end(), {"--output-format", value});
+    }
+}
+
+void tournament(const Given& g, Translation& t) {
+    const std::string kind = one_word(g);
+    if (kind == "gauntlet") t.out.push_back("--gauntlet");
+    else if (kind != "roundrobin" && kind != "round-robin")
+        throw InputError(fmt::format("-tournament {}: gauntlet or roundrobin", kind));
+}
+
+void resign(const Given& g, Translation& t) {
+    std::string score, moves;
+    for (const auto& [key, value] : key_values(g)) {
+        if (key == "score") score = value;
+        else if (key == "movecount") moves = value;
+        else if (key == "twosided") {
+            if (value != "true") throw InputError("-resign twosided=false: both engines must agree (twosided=true)");
+        } else {
+            throw InputError(fmt::format("-resign: unknown key '{}' (movecount, score, twosided)", key));
+        }
+    }
+    if (score.empty() || moves.empty()) throw InputError("-resign: give movecount=N and score=CP");
+    t.out.insert(t.out.end(), {"--resign", fmt::format("score={},moves={}", score, moves)});
+}
+
+using Translator = void (*)(const Given&, Translation&);
+
+// The option names of theirs that are translated (the rest of `Refused` aside), each with its
+// translation. An unknown option's "did you mean" reads the names in this order (the first of
+// two equally near ones is offered), then Refused's.
+const std::vector<std::pair<std::string_view, Translator>> Translated = {
+    {"engine", [](const Given& g, Translation& t) { t.engines.push_back(engine_keys(g)); }},
+    {"each", each},
+    // Games per encounter, as cutechess-cli counts them.
+    {"games", [](const Given& g, Translation& t) { t.games_per_round = positive_int(g); }},
+    {"rounds", [](const Given& g, Translation& t) { t.rounds = positive_int(g); }},
+    {"repeat", repeat},
+    {"concurrency", [](const Given& g, Translation& t) { t.out.insert(t.out.end(), {"-j", std::to_string(positive_int(g))}); }},
+    {"openings", openings},
+    {"sprt", sprt},
+    {"pgnout", pgnout},
+    // Always so here: a crashed engine loses its game, is started again, and the match goes on.
+    {"recover", [](const Given&, Translation&) {}},
+    {"event", [](const Given& g, Translation& t) { t.out.insert(t.out.end(), {"--event", one_word(g)}); }},
+    {"ratinginterval",
+     [](const Given& g, Translation& t) {
+         if (one_word(g) != "0") t.out.insert(t.out.end(), {"--report-every", std::to_string(positive_int(g))});  // 0: none
+     }},
+    {"output", output},
+    {"srand", [](const Given& g, Translation& t) { t.out.insert(t.out.end(), {"--seed", one_word(g)}); }},
+    {"tournament", tournament},
+    {"resign", resign},
+    {"maxmoves",
+     [](const Given& g, Translation& t) {
+         t.out.insert(t.out.end(), {"--rules", fmt::format("olympiad,plylimit={}", 2 * positive_int(g))});
+     }},
+    {"help", [](const Given&, Translation& t) { t.out.push_back("--help"); }},
+};
+
+Translator translator(std::string_view name) {
+    const auto found = std::find_if(Translated.begin(), Translated.end(), [&](const auto& entry) { return entry.first == name; });
+    return found == Translated.end() ? nullptr : found->second;
+}
 
 bool is_theirs(const std::string& word) {
     if (word.size() < 3 || word[0] != '-' || word[1] == '-') return false;
     const std::string name = word.substr(1);
-    return std::find(Translated.begin(), Translated.end(), name) != Translated.end() || Refused.contains(name);
+    return translator(name) || Refused.contains(name);
 }
 
-}  // namespace
-
-bool uses_fastchess_options(const std::vector<std::string>& args) {
-    return std::any_of(args.begin() + (args.empty() ? 0 : 1), args.end(), is_theirs);
-}
-
-std::vector<std::string> translate_fastchess_options(const std::vector<std::string>& args) {
-    std::vector<std::string> out;
-    if (!args.empty()) out.push_back(args.front());
-    // Split into their options (with the words that follow each) and ours (passed on).
+// Splits the command line (program name first) into their options, with the words that follow
+// each, and ours, which go to `ours` as they are.
+std::vector<Given> their_options(const std::vector<std::string>& args, std::vector<std::string>& ours) {
     std::vector<Given> given;
     for (std::size_t i = 1; i < args.size(); ++i) {
         const std::string& word = args[i];
@@ -169,7 +327,8 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
         if (word.size() >= 3 && word[0] == '-' && word[1] != '-' && !our_short && !value) {
             const std::string name = word.substr(1);
             if (!is_theirs(word)) {
-                std::vector<std::string> known = Translated;
+                std::vector<std::string> known;
+                for (const auto& [translated, how] : Translated) known.emplace_back(translated);
                 for (const auto& [refused, why] : Refused) known.push_back(refused);
                 const std::string near = common::nearest_word(name, known);
                 throw InputError(fmt::format("unknown option '{}'{} (loa-match's own options have two dashes: --help lists them)",
@@ -179,144 +338,17 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
             while (i + 1 < args.size() && !args[i + 1].starts_with('-')) g.words.push_back(args[++i]);
             given.push_back(std::move(g));
         } else {
-            out.push_back(word);
+            ours.push_back(word);
         }
     }
-    std::vector<std::vector<std::string>> engines;
-    std::vector<std::string> each;
-    int games_per_round = 1, rounds = 0;
-    bool repeat = false;
-    for (const Given& g : given) {
-        if (const auto refused = Refused.find(g.name); refused != Refused.end())
-            throw InputError(fmt::format("-{} has no equivalent in loa-match: {}", g.name, refused->second));
-        if (g.name == "engine") {
-            engines.push_back(engine_keys(g));
-        } else if (g.name == "each") {
-            const std::vector<std::string> keys = engine_keys(g);
-            each.insert(each.end(), keys.begin(), keys.end());
-        } else if (g.name == "games") {
-            games_per_round = positive_int(g);  // games per encounter, as cutechess-cli counts them
-        } else if (g.name == "rounds") {
-            rounds = positive_int(g);
-        } else if (g.name == "repeat") {
-            if (!g.words.empty() && g.words != std::vector<std::string>{"2"})
-                throw InputError("-repeat: each opening is played twice, colours swapped (-repeat or -repeat 2)");
-            repeat = true;
-        } else if (g.name == "concurrency") {
-            out.insert(out.end(), {"-j", std::to_string(positive_int(g))});
-        } else if (g.name == "openings") {
-            if (g.words.empty()) throw InputError("-openings: give the file (-openings file=book.txt)");
-            for (const auto& [key, value] : key_values(g)) {
-                if (key == "file") {
-                    out.insert(out.end(), {"--openings", value});
-                } else if (key == "format") {
-                    if (value != "epd" && value != "pgn")
-                        throw InputError(fmt::format("-openings format={}: a file of positions or move lists a line, or game "
-                                                     "records (format=epd or format=pgn)",
-                                                     value));
-                } else if (key == "order") {
-                    if (value != "random" && value != "sequential")
-                        throw InputError(fmt::format("-openings order={}: random or sequential", value));
-                    out.insert(out.end(), {"--openings-order", value});
-                } else if (key == "start") {
-                    if (value != "1")
-                        throw InputError(fmt::format("-openings start={}: the openings are played from the first; cut the "
-                                                     "file instead",
-                                                     value));
-                } else if (key == "policy") {
-                    if (value != "default" && value != "round")
-                        throw InputError(fmt::format("-openings policy={}: each game pair plays one opening (policy=round)", value));
-                } else if (key == "plies") {
-                    throw InputError(fmt::format("-openings plies={}: the whole opening of each line is played; cut the "
-                                                 "lines to the plies you want",
-                                                 value));
-                } else {
-                    throw InputError(fmt::format("-openings: unknown key '{}' (file, format, order, start, policy)", key));
-                }
-            }
-        } else if (g.name == "sprt") {
-            if (g.words.empty()) throw InputError("-sprt: give the bounds (-sprt elo0=0 elo1=10)");
-            std::vector<std::string> parts;
-            for (const auto& [key, value] : key_values(g)) {
-                if (key != "elo0" && key != "elo1" && key != "alpha" && key != "beta" && key != "model")
-                    throw InputError(fmt::format("-sprt: unknown key '{}' (elo0, elo1, alpha, beta, model)", key));
-                if (key == "model" && value != "normalized" && value != "logistic")
-                    throw InputError(fmt::format("-sprt model={}: normalized or logistic", value));
-                parts.push_back(key + "=" + no_comma("sprt", key, value));
-            }
-            std::string text;
-            for (const std::string& p : parts) text += (text.empty() ? "" : ",") + p;
-            out.insert(out.end(), {"--sprt", text});
-        } else if (g.name == "pgnout") {
-            // fastchess: file=NAME and key=value settings; cutechess-cli: the file name, then
-            // the words "min" and "fi".
-            if (g.words.empty()) throw InputError("-pgnout: give the file (-pgnout file=games.pgn)");
-            bool named = false;
-            for (const std::string& w : g.words) {
-                const auto eq = w.find('=');
-                const std::string key = eq == std::string::npos ? "" : w.substr(0, eq), value = w.substr(eq + 1);
-                if ((eq == std::string::npos && !named) || key == "file") {
-                    if (named) throw InputError("-pgnout: one file");
-                    out.insert(out.end(), {"--pgn", eq == std::string::npos ? w : value});
-                    named = true;
-                } else if (w == "min" || w == "fi") {
-                    // The records are short already, and hold finished games only.
-                } else if (key == "append") {
-                    if (value != "true")
-                        throw InputError("-pgnout append=false: loa-match always appends to a PGN (what it held stays); "
-                                         "name a new file");
-                } else if (key == "min") {
-                    throw InputError("-pgnout min=true: the records are always the short form (tags, moves, result)");
-                } else {
-                    throw InputError(fmt::format("-pgnout {}: the records hold tags, moves and the result; node counts and "
-                                                 "times per move are in the --json result",
-                                                 w));
-                }
-            }
-        } else if (g.name == "recover") {
-            // Always so here: a crashed engine loses its game, is started again, and the match goes on.
-        } else if (g.name == "event") {
-            out.insert(out.end(), {"--event", one_word(g)});
-        } else if (g.name == "ratinginterval") {
-            if (one_word(g) != "0") out.insert(out.end(), {"--report-every", std::to_string(positive_int(g))});  // 0: none
-        } else if (g.name == "output") {
-            for (const auto& [key, value] : key_values(g)) {
-                if (key != "format" || (value != "fastchess" && value != "cutechess"))
-                    throw InputError(fmt::format("-output {}={}: the formats are format=cutechess and format=fastchess (and "
-                                                 "--json for tools)",
-                                                 key, value));
-                out.insert(out.end(), {"--output-format", value});
-            }
-        } else if (g.name == "srand") {
-            out.insert(out.end(), {"--seed", one_word(g)});
-        } else if (g.name == "tournament") {
-            const std::string kind = one_word(g);
-            if (kind == "gauntlet") out.push_back("--gauntlet");
-            else if (kind != "roundrobin" && kind != "round-robin")
-                throw InputError(fmt::format("-tournament {}: gauntlet or roundrobin", kind));
-        } else if (g.name == "resign") {
-            std::string score, moves;
-            for (const auto& [key, value] : key_values(g)) {
-                if (key == "score") score = value;
-                else if (key == "movecount") moves = value;
-                else if (key == "twosided") {
-                    if (value != "true") throw InputError("-resign twosided=false: both engines must agree (twosided=true)");
-                } else {
-                    throw InputError(fmt::format("-resign: unknown key '{}' (movecount, score, twosided)", key));
-                }
-            }
-            if (score.empty() || moves.empty()) throw InputError("-resign: give movecount=N and score=CP");
-            out.insert(out.end(), {"--resign", fmt::format("score={},moves={}", score, moves)});
-        } else if (g.name == "maxmoves") {
-            out.insert(out.end(), {"--rules", fmt::format("olympiad,plylimit={}", 2 * positive_int(g))});
-        } else if (g.name == "help") {
-            out.push_back("--help");
-        }
-    }
-    for (std::vector<std::string>& keys : engines) {
-        // -each sets its keys for every engine, over the engine's own (as in both tools).
+    return given;
+}
+
+// The engines, each with -each's keys over its own (as in both tools), as --engine options.
+void write_engines(Translation& t) {
+    for (std::vector<std::string>& keys : t.engines) {
         auto key_of = [](const std::string& kv) { return kv.substr(0, kv.find('=')); };
-        for (const std::string& kv : each) {
+        for (const std::string& kv : t.each) {
             std::erase_if(keys, [&](const std::string& own) { return key_of(own) == key_of(kv); });
             keys.push_back(kv);
         }
@@ -328,22 +360,44 @@ std::vector<std::string> translate_fastchess_options(const std::vector<std::stri
             throw InputError("tc=inf: give the engine a limit (depth=, nodes= or st=), or a clock (tc=BASE+INC)");
         std::string text;
         for (const std::string& k : keys) text += (text.empty() ? "" : ",") + k;
-        out.insert(out.end(), {"--engine", text});
+        t.out.insert(t.out.end(), {"--engine", text});
     }
-    if (!each.empty() && engines.empty()) throw InputError("-each: give the engines with -engine");
-    const auto ours = [&](const char* option) { return std::count(out.begin(), out.end(), option); };
+    if (!t.each.empty() && t.engines.empty()) throw InputError("-each: give the engines with -engine");
+}
+
+// -rounds, -games and -repeat as --games, the games of each pairing.
+void write_games(Translation& t) {
+    const auto ours = [&](const char* option) { return std::count(t.out.begin(), t.out.end(), option); };
     if (ours("--rules") > 1) throw InputError("-maxmoves and --rules: give the ply limit in --rules (plylimit=2N)");
-    if (rounds > 0 || repeat || games_per_round > 1) {
+    if (t.rounds > 0 || t.repeat || t.games_per_round > 1) {
         if (ours("--games") > 0) throw InputError("-rounds/-games/-repeat and --games: give one or the other");
         // In 64 bits: -rounds 65536 -games 65537 is 4.3e9 games, which an int would wrap.
-        const long long per_round = repeat ? std::max(2, games_per_round) : games_per_round;
-        const long long games = std::max(1LL, static_cast<long long>(rounds)) * per_round;
+        const long long per_round = t.repeat ? std::max(2, t.games_per_round) : t.games_per_round;
+        const long long games = std::max(1LL, static_cast<long long>(t.rounds)) * per_round;
         if (games > MaxGamesPerPairing)
-            throw InputError(fmt::format("-rounds {} -games {}: {} games per pairing; at most {} (--games)", std::max(1, rounds),
+            throw InputError(fmt::format("-rounds {} -games {}: {} games per pairing; at most {} (--games)", std::max(1, t.rounds),
                                          per_round, games, MaxGamesPerPairing));
-        out.insert(out.end(), {"--games", std::to_string(games)});
+        t.out.insert(t.out.end(), {"--games", std::to_string(games)});
     }
-    return out;
+}
+
+}  // namespace
+
+bool uses_fastchess_options(const std::vector<std::string>& args) {
+    return std::any_of(args.begin() + (args.empty() ? 0 : 1), args.end(), is_theirs);
+}
+
+std::vector<std::string> translate_fastchess_options(const std::vector<std::string>& args) {
+    Translation t;
+    if (!args.empty()) t.out.push_back(args.front());
+    for (const Given& g : their_options(args, t.out)) {
+        if (const auto refused = Refused.find(g.name); refused != Refused.end())
+            throw InputError(fmt::format("-{} has no equivalent in loa-match: {}", g.name, refused->second));
+        translator(g.name)(g, t);
+    }
+    write_engines(t);
+    write_games(t);
+    return t.out;
 }
 
 }  // namespace matches::cli
