@@ -41,7 +41,8 @@ stage "release test" in_build release -LE slow
 stage "sanitize build" bash "$root/scripts/build.sh" sanitize
 stage "sanitize test" in_build sanitize -LE slow
 stage fuzz bash "$root/scripts/fuzz.sh" 3
-# Only what the threaded tests need.
+# Only what the threaded tests need: their test binaries hold only the files of these suites
+# (tests/CMakeLists.txt: LOA_THREADED_TEST_FILES).
 stage "tsan build" bash "$root/scripts/build.sh" tsan search_tests loa_tests match_tests web_tests loa loa-match loa-web
 stage "tsan test" in_build tsan -LE slow \
   -R 'LazySmp|MctsThreads|MultiPv|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'
