@@ -61,7 +61,6 @@ public:
     // and `own_options`, with their arity), then per_task(i) (1-based i) and `-j <cpus>`.
     SlurmRun& start(const std::vector<std::string>& args, const std::map<std::string, int>& own_options,
                     std::function<std::vector<std::string>(int)> per_task);
-    SlurmRun& run() { return *run_; }
 
     // Follows the tasks until each has its result (SlurmRun::run). Returns false when
     // `interrupt` was raised, after saying how far the run came (`progress()`, e.g. "after 5

@@ -17,8 +17,21 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write_whole(path, data):
+    """Writes `path` whole or not at all: a temporary file of its own beside it, renamed over it."""
+    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".results-archive-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def git(*args, binary=False):
@@ -62,9 +75,7 @@ def pack(paths):
             print(f"{path}: no games to archive, left as it is")
             continue
         text = json.dumps(summary, indent=2) + "\n"
-        with open(path + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(path + ".tmp", path)
+        write_whole(path, text.encode())
         archived = summary["games_archived"]
         print(f"{path}: {archived['bytes']} bytes -> {len(text)} (games {archived['games']} in {archived['commit'][:12]})")
 
@@ -86,9 +97,7 @@ def restore(path, out):
     if os.path.exists(out):
         sys.exit(f"results-archive: {out} exists already: give another --out")
     whole = archived_bytes(path)
-    with open(out + ".tmp", "wb") as f:
-        f.write(whole)
-    os.replace(out + ".tmp", out)
+    write_whole(out, whole)
     print(f"{out}: {len(whole)} bytes, the SHA-256 the summary names")
 
 

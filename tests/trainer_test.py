@@ -10,7 +10,8 @@ and with the connectivity inputs) for two epochs on tests/data/nnue/selfplay-see
     makes the engine disagree, a changed byte with the old checksum is refused, one expected
     integer changed in the vectors is caught.
 
-Usage: /usr/bin/python3 tests/trainer_test.py LOA WORKDIR   (WORKDIR is emptied first)
+Usage: /usr/bin/python3 tests/trainer_test.py LOA WORKDIR   (WORKDIR is emptied first: only a
+new or empty folder, or one an earlier run of this test marked as its own)
 Needs Debian's python3-torch: bash scripts/setup.sh trainer.
 """
 
@@ -156,8 +157,13 @@ def main():
     if importlib.util.find_spec("torch") is None:
         fail("python3-torch is missing: bash scripts/setup.sh trainer installs it")
     started = time.perf_counter()
+    # Only a folder of its own is emptied: a mistyped WORKDIR must not lose anybody's files.
+    marker = os.path.join(workdir, ".trainer-test-workdir")
+    if os.path.isdir(workdir) and os.listdir(workdir) and not os.path.exists(marker):
+        fail(f"{workdir} holds files and is not this test's folder (no {os.path.basename(marker)}): give a new one")
     shutil.rmtree(workdir, ignore_errors=True)
     os.makedirs(workdir)
+    open(marker, "w").close()
 
     units = unittest.defaultTestLoader.loadTestsFromName("trainer_unit_test")
     if not unittest.TextTestRunner(verbosity=1).run(units).wasSuccessful():
