@@ -26,17 +26,17 @@ void run_playouts(benchmark::State& state, mcts::Playout playout, const loa::Pos
     state.counters["playouts/s"] = benchmark::Counter(static_cast<double>(Playouts * state.iterations()), benchmark::Counter::kIsRate);
 }
 
-const loa::Position& middle_game() {
+const loa::Position& middle_game_position() {
     static const loa::Position pos = loa::parse_position("1b1bbb2/w6w/2b3bw/w1w4w/wb2b3/2bw3w/w3ww2/3b1bb1 w");
     return pos;
 }
 
 void BM_MctsRandomPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, loa::Position::start()); }
 void BM_MctsEvalCutoffPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, loa::Position::start()); }
-void BM_MctsRandomPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, middle_game()); }
-void BM_MctsEvalCutoffPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, middle_game()); }
+void BM_MctsRandomPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::Random, middle_game_position()); }
+void BM_MctsEvalCutoffPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::EvalCutoff, middle_game_position()); }
 void BM_MctsAlphaBetaPlayoutsStart(benchmark::State& s) { run_playouts(s, mcts::Playout::AlphaBeta, loa::Position::start()); }
-void BM_MctsAlphaBetaPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::AlphaBeta, middle_game()); }
+void BM_MctsAlphaBetaPlayoutsMiddle(benchmark::State& s) { run_playouts(s, mcts::Playout::AlphaBeta, middle_game_position()); }
 
 }  // namespace
 

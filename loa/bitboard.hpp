@@ -16,6 +16,12 @@ constexpr Bitboard square_bb(Square s) { return Bitboard{1} << s; }
 constexpr int file_of(Square s) { return s & 7; }
 constexpr int rank_of(Square s) { return s >> 3; }
 constexpr Square make_square(int file, int rank) { return rank * 8 + file; }
+// Which ring around the centre a square is on: 0 for d4-e5, 3 for the edge.
+constexpr int ring_of(Square s) {
+    const int df = file_of(s) < 4 ? 3 - file_of(s) : file_of(s) - 4;
+    const int dr = rank_of(s) < 4 ? 3 - rank_of(s) : rank_of(s) - 4;
+    return df > dr ? df : dr;
+}
 constexpr bool on_board(int file, int rank) { return file >= 0 && file < 8 && rank >= 0 && rank < 8; }
 
 constexpr int popcount(Bitboard b) { return std::popcount(b); }

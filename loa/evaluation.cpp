@@ -34,12 +34,6 @@ constexpr std::array<int, 64> PieceSquare = [] {
     return t;
 }();
 
-constexpr int ring_of(Square s) {
-    const int df = file_of(s) < 4 ? 3 - file_of(s) : file_of(s) - 4;
-    const int dr = rank_of(s) < 4 ? 3 - rank_of(s) : rank_of(s) - 4;
-    return std::max(df, dr);
-}
-
 // Squares nearer the centre than ring r: a move from ring r to one of them goes inwards.
 constexpr std::array<Bitboard, 4> InsideRing = [] {
     std::array<Bitboard, 4> t{};

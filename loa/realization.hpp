@@ -25,11 +25,6 @@ namespace loa {
 
 inline constexpr int RealizationCategoryCount = 2 * 4 * 4 * 4 * 3;
 
-constexpr int ring_of(Square s) {
-    const int f = file_of(s), r = rank_of(s);
-    const int df = f < 4 ? 3 - f : f - 4, dr = r < 4 ? 3 - r : r - 4;
-    return df > dr ? df : dr;
-}
 
 // The category of a legal move of the side to move; a pass, forced, has none (-1: the search
 // spends one ply on it, and learning skips it).

@@ -40,6 +40,8 @@ struct MatchSettings {
     std::string sprt_text;        // as given
     std::string start_name = "standard";
     bool test_vs_base = false;  // --test/--base: the first engine is the change, the second its base
+
+    const std::string& engine_name(int i) const { return engines[static_cast<std::size_t>(i)].name; }
 };
 
 struct PairingStats {

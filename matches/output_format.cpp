@@ -9,7 +9,6 @@
 namespace matches {
 namespace {
 
-const std::string& name(const MatchSettings& s, int i) { return s.engines[static_cast<std::size_t>(i)].name; }
 
 // An even score prints as 0.0, not as the logarithm's -0.0.
 double no_negative_zero(double v) { return v == 0 ? 0.0 : v; }
@@ -45,7 +44,7 @@ std::string started_game_line(int number, int total, const std::string& white, c
 }
 
 std::string cutechess_score_line(const MatchSettings& s, const PairingStats& p) {
-    return fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}", name(s, p.first), name(s, p.second), p.games.wins,
+    return fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}", s.engine_name(p.first), s.engine_name(p.second), p.games.wins,
                        p.games.losses, p.games.draws, p.games.score(), p.games.games());
 }
 

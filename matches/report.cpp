@@ -20,7 +20,6 @@ std::string signed_elo(double v) {
     return fmt::format("{:+.1f}", std::abs(v) < 0.05 ? 0.0 : v);
 }
 
-const std::string& name(const MatchSettings& s, int i) { return s.engines[static_cast<std::size_t>(i)].name; }
 
 // Ratings of all engines from every pairing's counts.
 std::vector<Rating> ratings(const MatchSettings& s, const MatchResult& r) {
@@ -111,8 +110,8 @@ std::string progress_line(const MatchSettings& s, const PairingStats& p, int tot
     // the line may hold the first game of a pair in play, which the pairs do not count yet).
     const bool paired = p.pairs.pairs() > 0;
     const EloEstimate e = paired ? estimate(p.pairs, p.games) : estimate(p.games);
-    std::string line = fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}/{}  Elo {} [{}, {}] ({} {})", name(s, p.first),
-                                   name(s, p.second), p.games.wins, p.games.losses, p.games.draws, p.games.score(),
+    std::string line = fmt::format("Score of {} vs {}: {} - {} - {}  [{:.3f}] {}/{}  Elo {} [{}, {}] ({} {})", s.engine_name(p.first),
+                                   s.engine_name(p.second), p.games.wins, p.games.losses, p.games.draws, p.games.score(),
                                    p.games.games(), total_games, signed_elo(e.elo), signed_elo(e.elo_low),
                                    signed_elo(e.elo_high), paired ? p.pairs.pairs() : p.games.games(),
                                    paired ? (p.pairs.pairs() == 1 ? "pair" : "pairs") : (p.games.games() == 1 ? "game" : "games"));
@@ -125,10 +124,10 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
     std::string out;
     for (const PairingStats& p : r.pairings) {
         const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
-        out += fmt::format("\n{} vs {}: {} games, {} game pairs\n", name(s, p.first), name(s, p.second), p.games.games(),
+        out += fmt::format("\n{} vs {}: {} games, {} game pairs\n", s.engine_name(p.first), s.engine_name(p.second), p.games.games(),
                            p.pairs.pairs());
         out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>8}\n", "", "wins", "draws", "losses", "score");
-        out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>7.1f}%\n", name(s, p.first), p.games.wins, p.games.draws,
+        out += fmt::format("  {:<14} {:>6} {:>6} {:>6} {:>7.1f}%\n", s.engine_name(p.first), p.games.wins, p.games.draws,
                            p.games.losses, 100 * p.games.score());
         if (p.pairs.pairs() == 0) {
             // One game says nothing of a difference: the estimates need a whole pair.
@@ -158,7 +157,7 @@ std::string summary(const MatchSettings& s, const MatchResult& r) {
     out += time_per_move_table(r);
     if (s.engines.size() > 2) {
         out += fmt::format("\nRatings (Bradley-Terry maximum likelihood, anchored on {} = 0; 95% error from the game pairs):\n",
-                           name(s, 0));
+                           s.engine_name(0));
         out += fmt::format("  {:<4} {:<16} {:>8} {:>8} {:>7} {:>7}\n", "rank", "engine", "elo", "+-95%", "points", "games");
         const auto rs = ratings(s, r);
         std::vector<std::size_t> order(rs.size());
@@ -192,8 +191,8 @@ std::string decision_words(const SprtSettings& sprt, SprtDecision d) {
 
 std::string verdict_line(const MatchSettings& s, const PairingStats& p) {
     const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
-    const std::string& test = name(s, p.first);
-    const std::string& base = name(s, p.second);
+    const std::string& test = s.engine_name(p.first);
+    const std::string& base = s.engine_name(p.second);
     std::string out = fmt::format("Verdict: {} vs {}: {} Elo [{}, {}] in {} games; ", test, base, signed_elo(e.elo),
                                   signed_elo(e.elo_low), signed_elo(e.elo_high), p.games.games());
     if (s.sprt) {
@@ -248,8 +247,8 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
     for (const PairingStats& p : r.pairings) {
         const EloEstimate e = p.pairs.pairs() ? estimate(p.pairs, p.games) : estimate(p.games);
         nlohmann::ordered_json x;
-        x["first"] = name(s, p.first);
-        x["second"] = name(s, p.second);
+        x["first"] = s.engine_name(p.first);
+        x["second"] = s.engine_name(p.second);
         x["wins"] = p.games.wins;
         x["draws"] = p.games.draws;
         x["losses"] = p.games.losses;

@@ -30,27 +30,17 @@
 #include "matches/slurm.hpp"
 #include "matches/state.hpp"
 #include "small_match.hpp"
+#include "scratch.hpp"
 
 namespace matches {
 namespace {
 
 namespace fs = std::filesystem;
+using loa::testing::read_text;
+using loa::testing::scratch_dir;
 using fixtures::small_match;
 
-std::string read(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-// A fresh directory of the test's own.
-std::string scratch(const std::string& name) {
-    const std::string dir = testing::TempDir() + "match_files_" + name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 template <class F>
 std::string error_of(F&& f) {
@@ -71,14 +61,14 @@ const MatchResult& six_games() {
 
 // `--state notes.txt`: once deleted as a "torn settings line" (a file without a newline).
 TEST(MatchFiles, AStateFileArgumentThatIsNotAStateIsNeverDeleted) {
-    const std::string dir = scratch("notes");
+    const std::string dir = scratch_dir("match_files", "notes");
     for (const std::string notes : {"my notes, one line without a newline", "line one\nline two\n", "{\"not\": 1}\n"}) {
         const std::string path = dir + "/notes.txt";
         write(path, notes);
         const StateFile state(path, small_match(1));
         EXPECT_NE(error_of([&] { (void)state.load_all(); }).find("not a loa-match state file"), std::string::npos) << notes;
         EXPECT_NE(error_of([&] { state.remove(); }).find("not a loa-match state file"), std::string::npos) << notes;  // --fresh
-        EXPECT_EQ(read(path), notes);
+        EXPECT_EQ(read_text(path), notes);
     }
     // A state file killed while its settings line was written is still removed.
     const std::string torn = dir + "/torn.state";
@@ -91,7 +81,7 @@ TEST(MatchFiles, AStateFileArgumentThatIsNotAStateIsNeverDeleted) {
 // (`--slurm-dir precious` once deleted precious/ and all in it; `--slurm-dir .` the working
 // directory); a run deletes only the files runs write, and the directory only if it made it.
 TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
-    const std::string dir = scratch("slurm");
+    const std::string dir = scratch_dir("match_files", "slurm");
     const std::string precious = dir + "/precious";
     fs::create_directories(precious);
     write(precious + "/thesis.txt", "x");
@@ -100,7 +90,7 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
     settings.dir = precious;
     auto no_args = [](int) { return std::vector<std::string>{}; };
     EXPECT_NE(error_of([&] { SlurmRun(settings, {}, no_args); }).find("not a loa-match run directory"), std::string::npos);
-    EXPECT_EQ(read(precious + "/thesis.txt"), "x");
+    EXPECT_EQ(read_text(precious + "/thesis.txt"), "x");
     EXPECT_EQ(std::distance(fs::directory_iterator(precious), fs::directory_iterator()), 1);
 
     // Made by the run: its files go, then the directory.
@@ -122,8 +112,8 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
         write(settings.dir + "/notes.txt", "user");
         run.clean_up();
     }
-    EXPECT_EQ(read(settings.dir + "/notes.txt"), "user");
-    EXPECT_EQ(read(settings.dir + "/task-1.json.backup"), "user");
+    EXPECT_EQ(read_text(settings.dir + "/notes.txt"), "user");
+    EXPECT_EQ(read_text(settings.dir + "/task-1.json.backup"), "user");
     EXPECT_FALSE(fs::exists(settings.dir + "/task-1.json"));
     // A run directory named with a trailing slash is the same directory (its lock beside it).
     EXPECT_EQ(run_directory_path(dir + "/made/"), dir + "/made");
@@ -147,11 +137,11 @@ TEST(MatchFiles, ASlurmRunDirectoryIsTheRunsAlone) {
 }
 
 TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
-    const std::string dir = scratch("lock");
+    const std::string dir = scratch_dir("match_files", "lock");
     for (const std::string content : {"a file of the user's", ""}) {
         write(dir + "/r.state.lock", content);
         EXPECT_NE(error_of([&] { common::FileLock lock(dir + "/r.state"); }).find("not a loa-match lock file"), std::string::npos);
-        EXPECT_EQ(read(dir + "/r.state.lock"), content);
+        EXPECT_EQ(read_text(dir + "/r.state.lock"), content);
     }
     { const common::FileLock lock(dir + "/s.state"); }  // its own lock file: made and removed
     EXPECT_FALSE(fs::exists(dir + "/s.state.lock"));
@@ -163,7 +153,7 @@ TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
         LiveFile live(dir + name);
         live.finished(0);
     }
-    EXPECT_EQ(read(dir + "/u.state.live"), "precious");
+    EXPECT_EQ(read_text(dir + "/u.state.live"), "precious");
     EXPECT_TRUE(fs::is_directory(dir + "/d.state.live"));
     EXPECT_FALSE(fs::exists(dir + "/own.state.live"));
     // An empty file given as the state file is not a state of this program.
@@ -179,18 +169,18 @@ TEST(MatchFiles, AFileOfTheUsersAtTheLockOrLiveFilesPathIsLeftAlone) {
 // reader are refused and left as they are; a device is written in place (--pgn /dev/null once
 // turned /dev/null into a text file, for root).
 TEST(MatchFiles, OnlyAFileThisProgramMadeIsReplaced) {
-    const std::string dir = scratch("outputs");
+    const std::string dir = scratch_dir("match_files", "outputs");
     const common::Ownership result = own::result_json();
     write(dir + "/target.json", "{\"event\": 1}");
     fs::create_symlink(dir + "/target.json", dir + "/link.json");
     EXPECT_NE(error_of([&] { common::replace_file(dir + "/link.json", "{\"event\": 2}", result); }).find("symbolic link"),
               std::string::npos);
     EXPECT_TRUE(fs::is_symlink(dir + "/link.json"));
-    EXPECT_EQ(read(dir + "/target.json"), "{\"event\": 1}");
+    EXPECT_EQ(read_text(dir + "/target.json"), "{\"event\": 1}");
     write(dir + "/notes.json", "{\"my\": \"notes\"}");
     EXPECT_NE(error_of([&] { common::replace_file(dir + "/notes.json", "{\"event\": 2}", result); }).find("it is not a loa-match result"),
               std::string::npos);
-    EXPECT_EQ(read(dir + "/notes.json"), "{\"my\": \"notes\"}");
+    EXPECT_EQ(read_text(dir + "/notes.json"), "{\"my\": \"notes\"}");
     common::replace_file("/dev/null", "into the void", result);
     EXPECT_TRUE(fs::is_character_file("/dev/null"));
     ASSERT_EQ(::mkfifo((dir + "/fifo").c_str(), 0600), 0);
@@ -200,18 +190,18 @@ TEST(MatchFiles, OnlyAFileThisProgramMadeIsReplaced) {
     write(dir + "/private.json", "{\"event\": 0}");
     fs::permissions(dir + "/private.json", fs::perms::owner_read | fs::perms::owner_write);
     common::replace_file(dir + "/private.json", "{\"event\": 1}", result);
-    EXPECT_EQ(read(dir + "/private.json"), "{\"event\": 1}");
+    EXPECT_EQ(read_text(dir + "/private.json"), "{\"event\": 1}");
     EXPECT_EQ(fs::status(dir + "/private.json").permissions(), fs::perms::owner_read | fs::perms::owner_write);
     for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
 }
 
 // The one way to create a file: exclusive, never over what is there (a file, a dangling link).
 TEST(MatchFiles, CreatingAFileNeverReplacesOne) {
-    const std::string dir = scratch("create");
+    const std::string dir = scratch_dir("match_files", "create");
     common::create_file(dir + "/new.txt", "header\n");
-    EXPECT_EQ(read(dir + "/new.txt"), "header\n");
+    EXPECT_EQ(read_text(dir + "/new.txt"), "header\n");
     EXPECT_NE(error_of([&] { common::create_file(dir + "/new.txt", "other\n"); }).find("exists"), std::string::npos);
-    EXPECT_EQ(read(dir + "/new.txt"), "header\n");
+    EXPECT_EQ(read_text(dir + "/new.txt"), "header\n");
     fs::create_symlink(dir + "/nowhere", dir + "/dangling");
     EXPECT_THROW(common::create_file(dir + "/dangling", "x"), common::InputError);
     EXPECT_FALSE(fs::exists(dir + "/nowhere"));
@@ -221,7 +211,7 @@ TEST(MatchFiles, CreatingAFileNeverReplacesOne) {
 // The one way to read: a regular file within its cap; a FIFO and a device are refused at once
 // (--openings FIFO once hung the run, --openings /dev/zero grew to 4.6 GB).
 TEST(MatchFiles, ReadingTakesRegularFilesWithinTheirCapOnly) {
-    const std::string dir = scratch("read");
+    const std::string dir = scratch_dir("match_files", "read");
     write(dir + "/small.txt", "abc\n");
     EXPECT_EQ(common::read_file(dir + "/small.txt", 10, "test"), "abc\n");
     EXPECT_NE(error_of([&] { (void)common::read_file(dir + "/small.txt", 3, "test"); }).find("larger than 3 bytes"), std::string::npos);
@@ -238,7 +228,7 @@ TEST(MatchFiles, ReadingTakesRegularFilesWithinTheirCapOnly) {
 
 // A FIFO named like a run's lock or live file once held a web worker for ever.
 TEST(MatchFiles, AFifoWhereALockFileShouldBeDoesNotBlock) {
-    const std::string dir = scratch("fifo");
+    const std::string dir = scratch_dir("match_files", "fifo");
     ASSERT_EQ(::mkfifo((dir + "/r.state.lock").c_str(), 0600), 0);
     EXPECT_FALSE(common::FileLock::held(dir + "/r.state"));  // returns at once: not a run's lock
     EXPECT_TRUE(common::names_a_special_file(dir + "/r.state.lock"));
@@ -250,12 +240,12 @@ TEST(MatchFiles, AFifoWhereALockFileShouldBeDoesNotBlock) {
 // A full disk: each write is checked, the error names the file and the cause, and the file is
 // cut back to its whole lines. The failure is a file-size limit: the same failed write(2).
 TEST(MatchFiles, AFailedAppendNamesTheFileAndTheCauseAndLeavesWholeLines) {
-    const std::string dir = scratch("full");
+    const std::string dir = scratch_dir("match_files", "full");
     const std::string path = dir + "/r.state";
     StateFile state(path, small_match(1));
     state.append(six_games().games[0]);
     state.append(six_games().games[1]);
-    const std::string before = read(path);
+    const std::string before = read_text(path);
     std::signal(SIGXFSZ, SIG_IGN);
     rlimit old{};
     ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -267,7 +257,7 @@ TEST(MatchFiles, AFailedAppendNamesTheFileAndTheCauseAndLeavesWholeLines) {
         error_of([&] { common::replace_file(dir + "/big.json", std::string(before.size() + 1000, 'x'), own::result_json()); });
     ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &old), 0);
     EXPECT_EQ(error, "cannot write '" + path + "': File too large");
-    EXPECT_EQ(read(path), before);  // no torn tail
+    EXPECT_EQ(read_text(path), before);  // no torn tail
     EXPECT_EQ(replaced, "cannot write '" + dir + "/big.json': File too large");
     for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().filename().string().find("tmp"), std::string::npos);
     // Space again: the games resume from the file as it was.
@@ -279,7 +269,7 @@ TEST(MatchFiles, AFailedAppendNamesTheFileAndTheCauseAndLeavesWholeLines) {
 // ---- records that are not games of the match ----------------------------------------------------
 
 TEST(MatchFiles, ABadRecordIsNamedByItsFileAndLine) {
-    const std::string dir = scratch("bad_record");
+    const std::string dir = scratch_dir("match_files", "bad_record");
     const std::string path = dir + "/r.state";
     const MatchSettings s = small_match(1);
     StateFile(path, s).append(six_games().games[0]);
@@ -322,7 +312,7 @@ TEST(MatchFiles, RecordsOutsideTheScheduleOrOfOtherPlayersAreRefused) {
     EXPECT_NE(error_of([&] { check_scheduled(crowd, good); }).find("at most 1000"), std::string::npos);
 
     // In a state file, with its line; in a result file that merge reads, with its record.
-    const std::string dir = scratch("schedule");
+    const std::string dir = scratch_dir("match_files", "schedule");
     const std::string path = dir + "/r.state";
     StateFile(path, s).append(six_games().games[0]);
     std::ofstream(path, std::ios::app) << game_json(beyond).dump() << '\n';
@@ -339,7 +329,7 @@ TEST(MatchFiles, RecordsOutsideTheScheduleOrOfOtherPlayersAreRefused) {
 TEST(MatchFiles, MergeOfASummaryWhoseGamesAreArchivedSaysHowToRestoreThem) {
     const MatchSettings s = small_match(1);  // the settings of six_games()
     nlohmann::json summary = nlohmann::json::parse(result_json(s, six_games()));
-    const std::string dir = scratch("archived");
+    const std::string dir = scratch_dir("match_files", "archived");
     write(dir + "/whole.json", summary.dump());
     EXPECT_EQ(merge_result_files({dir + "/whole.json"}).games.size(), six_games().games.size());
     summary.erase("games");

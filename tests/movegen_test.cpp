@@ -69,7 +69,7 @@ TEST(Perft, DivideSumsToPerft) {
 // Black: b1, b2, c4; White: c2, g7, h8. Counted by hand: b1 has b3, c1, a1, a2 (d3 is
 // blocked by c2); b2 has b4, e5, a3, c1 (d2 blocked by c2); c4 has c6, c2 (capture), d4, b4,
 // d5, b3, b5, d3. c4xc2 connects both sides at once.
-constexpr std::string_view DoubleConnection = "7w/6w1/8/8/2b5/8/1bw5/1b6 b";
+using testing::DoubleConnection;
 
 TEST(Perft, HandCountedPositionWithACaptureThatConnectsBothSides) {
     Position pos = Position::from_text(DoubleConnection);
@@ -82,7 +82,7 @@ TEST(Perft, HandCountedPositionWithACaptureThatConnectsBothSides) {
 // White a1 is boxed in by a2, b1, b2 and h8 by h7, g8, g7: White must pass. Black's moves,
 // counted by hand and symmetric under the half-turn: a2: a4 c2 c4; b1: b3 d1 d3;
 // b2: b4 d2 f6 a3 c1 -- 11 per corner, 22 in all.
-constexpr std::string_view WhiteMustPass = "6bw/6bb/8/8/8/8/bb6/wb6 w";
+using testing::WhiteMustPass;
 
 TEST(Perft, HandCountedPositionWhereASideMustPass) {
     Position pos = Position::from_text(WhiteMustPass);

@@ -8,10 +8,11 @@
 # stopped run, and a --json that is not this match's result, are refused and left as they were.
 set -euo pipefail
 loa_match="$1"
+depth="${2:-4}"  # the games' depth: 3 under the sanitizers (tests/CMakeLists.txt)
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-match=(--engine name=a,preset=pvs+tt+rhh,depth=4 --engine name=b,preset=pvs+tt+hh,depth=4 --games 10 -j 2 --seed 5 -q)
+match=(--engine name=a,preset=pvs+tt+rhh,depth=$depth --engine name=b,preset=pvs+tt+hh,depth=$depth --games 10 -j 2 --seed 5 -q)
 # One line per game (tags but the date, and moves), sorted: the games finish in any order with -j 2.
 games() { grep -v '^\[Date ' "$1" | awk 'BEGIN { RS = "" } { printf "%s%s", $0, (NR % 2 ? " | " : "\n") }' | tr '\n' '~' | sed 's/~\[Event/\n[Event/g' | sed 's/~*$//' | sort; }
 # kill_after NAME LINES [options]: starts the match on NAME.json and kills it once its state file holds LINES lines

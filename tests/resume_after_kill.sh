@@ -4,9 +4,10 @@
 # with the same games as an uninterrupted run (fixed depth: every game depends only on its pair).
 set -euo pipefail
 loa_match="$1"
+depth="${2:-4}"  # the games' depth: 3 under the sanitizers (tests/CMakeLists.txt)
 dir=$(mktemp -d)
 trap '[ "${keep:-}" ] || rm -rf "$dir"' EXIT
-args=(--engine name=a,preset=pvs+tt+rhh,depth=4 --engine name=b,preset=pvs+tt+hh,depth=4 --games 12 -j 2 --seed 5 -q)
+args=(--engine name=a,preset=pvs+tt+rhh,depth=$depth --engine name=b,preset=pvs+tt+hh,depth=$depth --games 12 -j 2 --seed 5 -q)
 
 "$loa_match" "${args[@]}" --json "$dir/ref.json" --pgn "$dir/ref.pgn" > /dev/null
 

@@ -7,12 +7,13 @@
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
+#include "test_positions.hpp"
 
 namespace loa {
 namespace {
 
-constexpr std::string_view DoubleConnection = "7w/6w1/8/8/2b5/8/1bw5/1b6 b";
-constexpr std::string_view WhiteMustPass = "6bw/6bb/8/8/8/8/bb6/wb6 w";
+using testing::DoubleConnection;
+using testing::WhiteMustPass;
 
 Bitboard squares(std::initializer_list<const char*> names) {
     Bitboard b = 0;

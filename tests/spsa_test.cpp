@@ -19,27 +19,15 @@
 #include "loa/movegen.hpp"
 #include "matches/spsa.hpp"
 #include "matches/spsa_run.hpp"
+#include "scratch.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+using loa::testing::read_text;
+using loa::testing::scratch_file;
 using matches::SpsaParam;
 using matches::SpsaSchedule;
-
-fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / fmt::format("loa_spsa_test_{}", getpid());
-    fs::create_directories(dir);
-    const fs::path path = dir / name;
-    fs::remove(path);
-    return path;
-}
-
-std::string read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 void write(const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -209,13 +197,13 @@ matches::SpsaSettings tiny_run(int threads) {
 }
 
 TEST(SpsaRun, TheSameFileForAnyThreadsAndAfterResumes) {
-    const fs::path one = scratch("one.jsonl"), two = scratch("two.jsonl");
+    const fs::path one = scratch_file("spsa", "one.jsonl"), two = scratch_file("spsa", "two.jsonl");
     const matches::SpsaResult r1 = matches::run_spsa(tiny_run(1), one.string());
     ASSERT_EQ(r1.iterations.size(), 4u);
     EXPECT_EQ(r1.resumed, 0);
     (void)matches::run_spsa(tiny_run(2), two.string());
-    const std::string text = read(one);
-    EXPECT_EQ(text, read(two));
+    const std::string text = read_text(one);
+    EXPECT_EQ(text, read_text(two));
     EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 5);  // the header and 4 iterations
     bool decided = false;
     for (const auto& it : r1.iterations) {
@@ -229,20 +217,20 @@ TEST(SpsaRun, TheSameFileForAnyThreadsAndAfterResumes) {
     const matches::SpsaResult again = matches::run_spsa(tiny_run(2), one.string());
     EXPECT_EQ(again.resumed, 4);
     EXPECT_EQ(again.theta, r1.theta);
-    EXPECT_EQ(read(one), text);
+    EXPECT_EQ(read_text(one), text);
 
     // A kill in the middle of the last line: that iteration is played again, to the same file.
     const std::size_t last = text.rfind('\n', text.size() - 2);
     write(one, text.substr(0, last + 1 + 10));
     const matches::SpsaResult resumed = matches::run_spsa(tiny_run(1), one.string());
     EXPECT_EQ(resumed.resumed, 3);
-    EXPECT_EQ(read(one), text);
+    EXPECT_EQ(read_text(one), text);
 }
 
 TEST(SpsaRun, AnotherRunsFileOrAnEditedOneIsRefusedAndLeftAlone) {
-    const fs::path path = scratch("run.jsonl");
+    const fs::path path = scratch_file("spsa", "run.jsonl");
     (void)matches::run_spsa(tiny_run(2), path.string());
-    const std::string text = read(path);
+    const std::string text = read_text(path);
 
     matches::SpsaSettings other = tiny_run(2);
     other.seed = 22;
@@ -255,12 +243,12 @@ TEST(SpsaRun, AnotherRunsFileOrAnEditedOneIsRefusedAndLeftAlone) {
     other.engine = "name=t,preset=full,depth=2,killers=3";
     EXPECT_NE(error_of([&] { (void)matches::run_spsa(other, path.string()); }).find("killers=3 where the saved run had killers=2"),
               std::string::npos);
-    EXPECT_EQ(read(path), text);
+    EXPECT_EQ(read_text(path), text);
     // The same engine spelled otherwise (a default given, another order) is the same run.
     other = tiny_run(1);
     other.engine = "depth=2,killers=2,preset=full,name=t";
     EXPECT_EQ(matches::run_spsa(other, path.string()).resumed, 4);
-    EXPECT_EQ(read(path), text);
+    EXPECT_EQ(read_text(path), text);
 
     // An edited theta, an edited result, an extra line: each named, the file untouched.
     auto edited = [&](const std::string& from, const std::string& to) {
@@ -269,7 +257,7 @@ TEST(SpsaRun, AnotherRunsFileOrAnEditedOneIsRefusedAndLeftAlone) {
         EXPECT_NE(at, std::string::npos) << from;
         return t.replace(at, from.size(), to);
     };
-    const fs::path copy = scratch("edited.jsonl");
+    const fs::path copy = scratch_file("spsa", "edited.jsonl");
     for (const auto& [changed, message] :
          {std::pair{edited("\"theta\":[", "\"theta\":[1"), std::string("are not those the run computes")},
           std::pair{edited("\"k\":4", "\"k\":5"), std::string("numbered 5")},
@@ -279,12 +267,12 @@ TEST(SpsaRun, AnotherRunsFileOrAnEditedOneIsRefusedAndLeftAlone) {
           std::pair{text.substr(0, text.find('\n')), std::string("only a torn header")}}) {
         write(copy, changed);
         EXPECT_NE(error_of([&] { (void)matches::run_spsa(tiny_run(1), copy.string()); }).find(message), std::string::npos) << message;
-        EXPECT_EQ(read(copy), changed);
+        EXPECT_EQ(read_text(copy), changed);
     }
 }
 
 TEST(SpsaRun, UnusableSettingsAreRefusedBeforeAnyGame) {
-    const fs::path path = scratch("refused.jsonl");
+    const fs::path path = scratch_file("spsa", "refused.jsonl");
     auto refused = [&](matches::SpsaSettings s, const std::string& part) {
         EXPECT_NE(error_of([&] { (void)matches::run_spsa(s, path.string()); }).find(part), std::string::npos) << part;
         EXPECT_FALSE(fs::exists(path));

@@ -45,7 +45,7 @@ std::vector<Position> sparse_positions(std::uint64_t seed, std::size_t count, in
                 const Bitboard s = square_bb(make_square(file(rng), rank(rng)));
                 if (!((side[0] | side[1]) & s)) b |= s;
             }
-        if (is_connected(side[0]) || is_connected(side[1])) continue;
+        if (loa::is_connected(side[0]) || loa::is_connected(side[1])) continue;
         out.push_back(Position::from_bitboards(side[0], side[1], coin(rng) ? Colour::White : Colour::Black));
     }
     return out;

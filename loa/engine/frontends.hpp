@@ -3,12 +3,16 @@
 #pragma once
 
 #include <iosfwd>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "loa/engine/session.hpp"
 
 namespace loa::engine {
+
+// An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
+inline constexpr std::size_t MaxErrorBytes = 400;
 
 int run_uci(std::istream& in, Output& out);
 int run_gtp(std::istream& in, Output& out);

@@ -25,8 +25,6 @@
 namespace loa::engine {
 namespace {
 
-// An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
-constexpr std::size_t MaxErrorBytes = 400;
 // The longest time a clock may hold (GTP has no stop to end a search planned on more).
 constexpr double MaxClockSeconds = 86'400;
 

@@ -21,9 +21,6 @@
 namespace loa::engine {
 namespace {
 
-// An error that quotes the input is cut to this: a 10 MB bad token is not echoed back.
-constexpr std::size_t MaxErrorBytes = 400;
-
 // "option name killers type spin default 2 min 0 max 8": typed as the option's key is, as
 // Stockfish registers its options, so that a GUI draws a spin box, a check box or a list. An
 // empty string default is "<empty>", the word GUIs send back for it.

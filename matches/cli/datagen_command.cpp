@@ -25,7 +25,7 @@
 namespace matches::cli {
 namespace {
 
-struct Options {
+struct DatagenOptions {
     std::string engine = "name=datagen,preset=full,nodes=5000", openings, start = "startpos", rules, out;
     DatagenSettings s;
     std::string part, counts;  // a Slurm task's: its games "A-B" and where its counts go
@@ -70,7 +70,7 @@ void add_counts(const std::string& path, DatagenCounts& total) {
     }
 }
 
-void print_summary(const Options& o, const DatagenCounts& c, double seconds) {
+void print_summary(const DatagenOptions& o, const DatagenCounts& c, double seconds) {
     const DatagenSettings& s = o.s;
     fmt::print("datagen: {} games played in {:.1f} s ({} were in the file already), {}: Black won {}, White {}, draws {} ({} at "
                "the ply cap)\n",
@@ -84,13 +84,13 @@ void print_summary(const Options& o, const DatagenCounts& c, double seconds) {
 
 // Options of datagen that a task does not take from the driver's command line (with their
 // arity), beside those no task of any command takes: what each task is given instead.
-const std::map<std::string, int> DriverOnlyOptions = {{"--out", 1}, {"-g", 1},      {"--games", 1},
+const std::map<std::string, int> DatagenDriverOnlyOptions = {{"--out", 1}, {"-g", 1},      {"--games", 1},
                                                       {"--part", 1}, {"--counts", 1}};
 
 // The games missing from --out split over a Slurm job array (matches/slurm_driver.hpp): task t
 // plays its consecutive share into a part file of its own, resumed when resubmitted, and the
 // driver joins the parts onto --out when all are complete: the file one local run would write.
-int run_on_slurm(Options& o) {
+int run_on_slurm(DatagenOptions& o) {
     const DatagenSettings& s = o.s;
     check_datagen_settings(s);
     (void)InProcessPlayer(s.engine, s.rules);  // an engine that cannot start fails here, not in every task
@@ -131,7 +131,7 @@ int run_on_slurm(Options& o) {
     auto first_of = [&](int t) {
         return have + static_cast<int>(static_cast<long long>(s.games - have) * (t - 1) / driver.tasks());
     };
-    SlurmRun& run = driver.start(o.args, DriverOnlyOptions, [&](int t) {
+    SlurmRun& run = driver.start(o.args, DatagenDriverOnlyOptions, [&](int t) {
         return std::vector<std::string>{"--out", driver.task_file(t, "txt"), "--part",
                                         fmt::format("{}..{}", first_of(t) + 1, first_of(t + 1)), "--counts", driver.task_file(t, "json")};
     });
@@ -187,7 +187,7 @@ int run_on_slurm(Options& o) {
 }  // namespace
 
 Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<DatagenOptions>();
     o->args = args;
     CLI::App* datagen = app.add_subcommand(
         "datagen",

@@ -60,7 +60,7 @@ Adjudication parse_resign(const std::string& spec, double margin_ms) {
 }
 
 
-struct Options {
+struct MatchOptions {
     std::vector<std::string> engine_texts;
     std::string test_text, base_text, tc_text;
     int report_every = 0;
@@ -116,7 +116,7 @@ void check_external_engines(const MatchSettings& s) {
 }
 
 // The match the options describe: engines, schedule, rules, openings, SPRT.
-MatchSettings build_settings(Options* o) {
+MatchSettings build_settings(MatchOptions* o) {
     MatchSettings s;
     if (!o->test_text.empty() || !o->base_text.empty()) {
         if (o->test_text.empty() || o->base_text.empty()) throw common::InputError("a test-vs-base run needs both --test and --base");
@@ -195,7 +195,7 @@ struct Progress {
 // What a run prints after each game, in its output format: the game's line and the score so
 // far, then, every --report-every games, the results so far: after the game that completes
 // them, so that a report counts the game printed above it.
-void print_after_game(const MatchSettings& s, const Options& o, const GameRecord& g, const PairingStats& p, const Progress& now) {
+void print_after_game(const MatchSettings& s, const MatchOptions& o, const GameRecord& g, const PairingStats& p, const Progress& now) {
     if (!o.quiet) {
         fmt::print("{}\n", finished_line(g));
         if (o.format == OutputFormat::Native) fmt::print("{}\n", progress_line(s, p, now.games_per_pairing));
@@ -211,7 +211,7 @@ void print_after_game(const MatchSettings& s, const Options& o, const GameRecord
 }
 
 // Writes the summary, plot and JSON of a run (its PGN is written before).
-void write_outputs(const MatchSettings& s, const MatchResult& result, Options* o) {
+void write_outputs(const MatchSettings& s, const MatchResult& result, MatchOptions* o) {
     if (o->format == OutputFormat::Native) fmt::print("{}", summary(s, result));
     else fmt::print("{}Finished match\n", foreign_results(o->format, s, result.pairings));
     if (!o->plot_path.empty()) {
@@ -247,7 +247,7 @@ bool holds_finished_match(const std::string& json_path, const MatchSettings& s) 
 }
 
 // Plays the match here, with resume, records, reports and the result files.
-int run_locally(const MatchSettings& s, Options* o) {
+int run_locally(const MatchSettings& s, MatchOptions* o) {
     // A shard whose result file already holds its games (a Slurm task submitted again after
     // it had finished) has nothing to do.
     if (s.shard_count > 1 && holds_finished_match(o->json_path, s)) {
@@ -383,13 +383,13 @@ int run_locally(const MatchSettings& s, Options* o) {
 // Options of the match that a Slurm task does not get from the driver's command line (with
 // their arity), beside those no task of any command gets: the outputs (each task writes its
 // own result file), and what each task is given instead.
-const std::map<std::string, int> DriverOnlyOptions = {
+const std::map<std::string, int> MatchDriverOnlyOptions = {
     {"--json", 1},  {"--pgn", 1},   {"--plot", 1},         {"--state", 1}, {"--resume", 1},     {"--fresh", 0},
     {"-q", 0},      {"--quiet", 0}, {"--report-every", 1}, {"--sprt", 1},  {"--max-pairs", 1}, {"--slurm-round", 1}};
 
 // The match as a Slurm job array of shards (matches/slurm_driver.hpp), followed here with the
 // same progress lines, and merged into the same outputs as a local run.
-int run_on_slurm(const MatchSettings& s, Options* o) {
+int run_on_slurm(const MatchSettings& s, MatchOptions* o) {
     if (s.shard_count > 1) throw common::InputError("--slurm splits the match itself: leave out --shard");
     if (!o->resume_path.empty()) throw common::InputError("--slurm: run the same command again to resume, without --resume");
     if (s.max_pairs > 0) throw common::InputError("--slurm sets each task's --max-pairs itself: leave it out");
@@ -404,7 +404,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     const int most_pairs = (scheduled / 2 + driver.tasks() - 1) / driver.tasks();  // of one task
     const int round_pairs = !s.sprt ? most_pairs : o->slurm_round > 0 ? o->slurm_round : std::max(1, (most_pairs + 9) / 10);
     int limit = 0;  // pairs a task plays by the end of this round (0: all)
-    SlurmRun& run = driver.start(o->args, DriverOnlyOptions, [&](int task) {
+    SlurmRun& run = driver.start(o->args, MatchDriverOnlyOptions, [&](int task) {
         std::vector<std::string> extra = {"--shard", fmt::format("{}/{}", task, driver.tasks()), "--json",
                                           driver.task_file(task, "json"), "-q"};
         if (limit > 0) extra.insert(extra.end(), {"--max-pairs", std::to_string(limit)});
@@ -506,7 +506,7 @@ int run_on_slurm(const MatchSettings& s, Options* o) {
     return 0;
 }
 
-int run_match_command(Options* o) {
+int run_match_command(MatchOptions* o) {
     o->format = parse_output_format(o->format_text);
     const MatchSettings s = build_settings(o);
     check_external_engines(s);
@@ -548,7 +548,7 @@ std::string first_steps() {
 }
 
 Command add_match_command(CLI::App& app, const std::vector<std::string>& args) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<MatchOptions>();
     o->args = args;
     app.add_option("-e,--engine", o->engine_texts,
                    "Engine: name=X,<search keys>,depth=|nodes=|st=|tc=,eval=... (repeat; see 'loa variants')");

@@ -20,7 +20,7 @@
 
 namespace matches::cli {
 
-struct Options {
+struct TreeSizeOptions {
     TreeSizeSettings ts;
     std::vector<std::string> variants;
     std::string study, positions = "data/treesize-positions.txt", depths = "1..5", csv, json, plot, baseline, from_json;
@@ -34,16 +34,16 @@ namespace {
 
 // Options of treesize that a task does not take from the driver's command line (with their
 // arity), beside those no task of any command takes: the outputs, and the task's runs file.
-const std::map<std::string, int> DriverOnlyOptions = {{"--json", 1}, {"--csv", 1}, {"--plot", 1}, {"--runs", 1}};
+const std::map<std::string, int> TreeSizeDriverOnlyOptions = {{"--json", 1}, {"--csv", 1}, {"--plot", 1}, {"--runs", 1}};
 
 // The positions split over a Slurm job array (matches/slurm_driver.hpp): each task writes the
 // raw runs of its shard, and the driver merges them into the result a local run gives (none
 // after an interrupt: the tasks go on).
-std::optional<TreeSizeResult> run_on_slurm(const Options& o) {
+std::optional<TreeSizeResult> run_on_slurm(const TreeSizeOptions& o) {
     if (parse_shard(o.shard).second > 1) throw common::InputError("treesize: --slurm splits the positions itself: leave out --shard");
     install_interrupt_handlers();
     SlurmDriver driver(o.slurm, {"loa-treesize", "json.state", (o.json.empty() ? "treesize" : o.json) + ".slurm", 0});
-    SlurmRun& run = driver.start(o.args, DriverOnlyOptions, [&](int task) {
+    SlurmRun& run = driver.start(o.args, TreeSizeDriverOnlyOptions, [&](int task) {
         return std::vector<std::string>{"--shard", fmt::format("{}/{}", task, driver.tasks()), "--runs", driver.task_file(task, "json")};
     });
     fmt::print("treesize: {} Slurm tasks, their files in {}\n", driver.tasks(), driver.dir());
@@ -68,7 +68,7 @@ std::optional<TreeSizeResult> run_on_slurm(const Options& o) {
 }  // namespace
 
 Command add_treesize_command(CLI::App& app, const std::vector<std::string>& args) {
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<TreeSizeOptions>();
     o->args = args;
     CLI::App* treesize = app.add_subcommand("treesize", "Tree-size experiment: nodes per depth of search variants");
     treesize->add_option("--variant", o->variants, "A variant: [name=X,]<search keys> (repeat)");
