@@ -98,7 +98,7 @@ void search_speed(benchmark::State& state, const SearchGame& game) {
     std::uint64_t nodes = 0;
     for (auto _ : state) {
         for (const Position& pos : positions) {
-            search::Searcher<SearchGame> searcher(game, search::parse_search_config("full,tt=4"));
+            search::Searcher<SearchGame> searcher(game, variant::parse_variant("full,tt=4"));
             search::SearchLimits limits;
             limits.depth = 5;
             nodes += searcher.search(pos, limits).stats.nodes;

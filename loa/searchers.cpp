@@ -5,4 +5,4 @@ template class search::Searcher<loa::SearchGame>;
 template class search::ParallelSearcher<loa::SearchGame>;
 template class solver::SolvingSearcher<loa::SearchGame>;
 template class mcts::Mcts<loa::SearchGame>;
-template class common::VariantSearcher<loa::SearchGame>;
+template class variant::VariantSearcher<loa::SearchGame>;

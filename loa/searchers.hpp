@@ -9,11 +9,11 @@
 #include "common/search/lazy_smp.hpp"
 #include "common/search/search.hpp"
 #include "common/solver/solving_searcher.hpp"
-#include "common/variant_searcher.hpp"
+#include "common/variant/searcher.hpp"
 #include "loa/search_game.hpp"
 
 extern template class search::Searcher<loa::SearchGame>;
 extern template class search::ParallelSearcher<loa::SearchGame>;
 extern template class solver::SolvingSearcher<loa::SearchGame>;
 extern template class mcts::Mcts<loa::SearchGame>;
-extern template class common::VariantSearcher<loa::SearchGame>;
+extern template class variant::VariantSearcher<loa::SearchGame>;

@@ -240,7 +240,7 @@ void check_datagen_settings(const DatagenSettings& s) {
         throw InputError(fmt::format("datagen: engine '{}' searches on {} threads, whose timing changes its moves: use -j for "
                                      "games at once",
                                      s.engine.text, s.engine.config.threads));
-    if (!s.keep_tactical && s.engine.config.algorithm != search::Algorithm::AlphaBeta)
+    if (!s.keep_tactical && s.engine.config.algorithm != variant::Algorithm::AlphaBeta)
         throw InputError(fmt::format("datagen: engine '{}' is MCTS, and the tactical filter runs the alpha-beta quiescence "
                                      "search: give --keep-tactical",
                                      s.engine.text));

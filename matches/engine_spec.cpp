@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
-#include "common/search/config_keys.hpp"
+#include "common/variant/keys.hpp"
 #include "common/text.hpp"
 #include "loa/engine/engine_options.hpp"
 #include "loa/nnue/network.hpp"
@@ -24,9 +24,9 @@ double parse_seconds(std::string_view key, std::string_view value, const std::st
 }
 
 // Whether a search config knows `key` (a bad value still counts: the parse names it later).
-bool key_is_known(search::SearchConfig& probe, std::string_view key, std::string_view value) {
+bool key_is_known(variant::VariantConfig& probe, std::string_view key, std::string_view value) {
     try {
-        return search::apply_search_option(probe, key, value);
+        return variant::apply_variant_key(probe, key, value);
     } catch (const InputError&) {
         return true;
     }
@@ -203,14 +203,14 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         } else if (key.starts_with("option.")) {
             spec.options.emplace_back(key.substr(7), value);
         } else {
-            if (search::SearchConfig probe; !value.empty() && key != "preset" && !key_is_known(probe, key, value)) {
+            if (variant::VariantConfig probe; !value.empty() && key != "preset" && !key_is_known(probe, key, value)) {
                 std::vector<std::string> known = {"name"};
                 std::string listed = "name";
                 for (const auto& [name, set] : engine_keys()) {
                     known.push_back(name);
                     listed += ", " + name;
                 }
-                for (std::string& name : search::search_key_names()) known.push_back(std::move(name));
+                for (std::string& name : variant::variant_key_names()) known.push_back(std::move(name));
                 const std::string near = common::nearest_word(key, known);
                 throw InputError(fmt::format("engine '{}': unknown key '{}'{} (engine keys: {}, option.NAME; search keys: loa variants)", id, key,
                                              near.empty() ? "" : fmt::format("; did you mean '{}'?", near), listed));
@@ -223,7 +223,7 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
     // Switches given without a preset apply on top of the strongest one, `full`.
     if (!has_preset) search_part = "preset=full" + (search_part.empty() ? "" : "," + search_part);
     try {
-        spec.config = search::parse_search_config(search_part);
+        spec.config = variant::parse_variant(search_part);
     } catch (const InputError& e) {
         throw InputError(fmt::format("engine '{}': {}", spec.name, e.what()));
     }
@@ -231,7 +231,7 @@ EngineSpec parse_engine_spec(std::string_view text, int index) {
         for (const auto& [name, value] : spec.options) apply_builtin_option(spec, name, value);
     if (spec.config.erps && spec.rps.empty())
         throw InputError(fmt::format("engine '{}': erps=on needs rps=FILE (realization probabilities from loa-match learn-rps)", spec.name));
-    const bool mcts_knowledge = spec.config.algorithm == search::Algorithm::Mcts &&
+    const bool mcts_knowledge = spec.config.algorithm == variant::Algorithm::Mcts &&
                                 (spec.config.mcts.bias_percent > 0 || spec.config.mcts.playout == mcts::Playout::Weighted);
     if (mcts_knowledge && spec.rps.empty() && !spec.external())
         throw InputError(fmt::format("engine '{}': mcts_bias and playout=weighted need rps=FILE (realization probabilities from "

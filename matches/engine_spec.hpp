@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 
 namespace matches {
 
@@ -36,7 +36,7 @@ enum class PositionCommand { Auto, StartPos, Fen };
 struct EngineSpec {
     std::string name;
     std::string text;  // as given
-    search::SearchConfig config;
+    variant::VariantConfig config;
     std::string eval = "nnue";  // loa::DefaultEval: the engine's default evaluation
     std::string rps;  // realization probabilities (learn-rps JSON) for erps=on
     int depth = 0;

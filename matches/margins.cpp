@@ -36,7 +36,7 @@ int percentile(const std::vector<int>& sorted, double p) {
 }
 
 std::vector<search::TaperedMargin> standard_margins(int max_depth) {
-    const search::SearchConfig on = search::parse_search_config("ab,futility=on,ext_futility=on,razoring=on");
+    const search::SearchConfig on = variant::parse_variant("ab,futility=on,ext_futility=on,razoring=on");
     const search::TaperedMargin all[] = {on.futility_margin, on.ext_futility_margin, on.razor_margin};
     return std::vector<search::TaperedMargin>(all, all + max_depth);
 }
@@ -81,7 +81,7 @@ std::optional<search::TaperedMargin> suggest_margin(const std::vector<MarginNode
 MarginStudy run_margin_study(const MarginSettings& s, bool progress) {
     if (s.max_depth < 1 || s.max_depth > 3) throw common::InputError("margins: the depth is 1 (futility), 2 or 3 (razoring)");
     if (!(s.coverage > 0 && s.coverage <= 1)) throw common::InputError("margins: the coverage is a share in (0, 1]");
-    const search::SearchConfig config = search::parse_search_config(s.variant);
+    const search::SearchConfig config = variant::alpha_beta(variant::parse_variant(s.variant));
     if (config.frontier_pruning() || config.multicut)
         throw common::InputError("margins: the variant that values the moves must not prune at the frontier itself");
     const loa::SearchGame game = loa::SearchGame::from_spec(loa::RuleSet{}, s.eval);

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "loa/position.hpp"
 
 namespace matches {

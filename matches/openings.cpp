@@ -104,7 +104,7 @@ std::vector<Opening> generate_openings(const OpeningGenerator& g, const loa::Pos
     std::mt19937_64 rng(g.seed);
     // Full width at the frontier: the judge reports the value it keeps a position by, and a
     // margin's pruning would bend that value to save time the judge does not need to save.
-    search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), search::parse_search_config("full,tt=1,futility=off,ext_futility=off,razoring=off"));
+    search::Searcher<loa::SearchGame> judge(loa::SearchGame(rules), variant::parse_variant("full,tt=1,futility=off,ext_futility=off,razoring=off"));
     std::set<loa::Key> seen;  // distinct openings only
     const int max_plies = std::max(g.plies, g.max_plies);
     auto identity = [&](const loa::Position& p) {

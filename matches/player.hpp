@@ -64,7 +64,7 @@ public:
 
 private:
     EngineSpec spec_;
-    common::VariantSearcher<loa::SearchGame> searcher_;
+    variant::VariantSearcher<loa::SearchGame> searcher_;
 };
 
 // The clocks of a UCI `go` (" wtime W btime B winc I binc I", each clock that runs).

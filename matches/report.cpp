@@ -240,7 +240,7 @@ std::string result_json(const MatchSettings& s, const MatchResult& r) {
     for (const EngineSpec& e : s.engines)
         j["engines"].push_back({{"name", e.name},
                                 {"spec", e.text},
-                                {"search", e.external() ? "external" : search::to_string(e.config)},
+                                {"search", e.external() ? "external" : variant::to_string(e.config)},
                                 {"eval", e.eval},
                                 {"rps", e.rps},
                                 {"limit", e.limit_text()}});

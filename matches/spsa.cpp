@@ -9,7 +9,7 @@
 
 #include "common/error.hpp"
 #include "common/splitmix64.hpp"
-#include "common/search/config_keys.hpp"
+#include "common/variant/keys.hpp"
 #include "common/text.hpp"
 
 namespace matches {
@@ -26,16 +26,16 @@ std::pair<std::string, int> split_half(std::string_view name) {
     return {std::string(name), -1};
 }
 
-bool is_margin_key(const search::SearchKey& key) { return key.values.find("<opening>:<endgame>") != std::string::npos; }
+bool is_margin_key(const variant::VariantKey& key) { return key.values.find("<opening>:<endgame>") != std::string::npos; }
 
 // Integer keys and the few text keys that take a number for their strength. Not: switches (0
 // and 1 would read as off and on), choices, sizes of tables and thread counts (more is not
 // "better play" to tune but a resource), the MCTS seed.
-bool tunable(const search::SearchKey& key) {
+bool tunable(const variant::VariantKey& key) {
     static const std::set<std::string_view> resources = {"threads", "mcts_tree", "mcts_seed", "tt", "eval_cache", "solver"};
     static const std::set<std::string_view> numeric_text = {"aspiration", "null", "solver_score"};
     if (resources.contains(key.name)) return false;
-    return key.kind == search::KeyKind::Integer || is_margin_key(key) || numeric_text.contains(key.name);
+    return key.kind == variant::KeyKind::Integer || is_margin_key(key) || numeric_text.contains(key.name);
 }
 
 long rounded(double v) { return std::lround(v); }
@@ -72,9 +72,9 @@ SpsaParam parse_spsa_param(std::string_view text) {
     if (p.start < p.min || p.start > p.max)
         throw InputError(fmt::format("spsa: parameter '{}': start {:g} is outside [{:g}, {:g}]", p.name, p.start, p.min, p.max));
     const auto [key_name, half] = split_half(p.name);
-    const search::SearchKey* key = search::find_search_key(key_name);
+    const variant::VariantKey* key = variant::find_variant_key(key_name);
     if (!key) {
-        const std::string near = common::nearest_word(key_name, search::search_key_names());
+        const std::string near = common::nearest_word(key_name, variant::variant_key_names());
         throw InputError(fmt::format("spsa: parameter '{}': no search key '{}'{} (loa variants lists them)", p.name, key_name,
                                      near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
     }
@@ -85,7 +85,7 @@ SpsaParam parse_spsa_param(std::string_view text) {
         throw InputError(fmt::format("spsa: parameter '{}': only a tapered margin ({}) has .opening and .endgame halves", p.name, key->values));
     // Both bounds must be values the key takes (its range is checked by the key itself).
     for (const double bound : {p.min, p.max}) {
-        search::SearchConfig probe = search::preset_config("full");
+        variant::VariantConfig probe = variant::preset_variant("full");
         const std::string value = half >= 0 ? fmt::format("{0}:{0}", rounded(bound)) : std::to_string(rounded(bound));
         try {
             key->set(probe, value);
@@ -151,7 +151,7 @@ std::vector<double> spsa_update(const std::vector<SpsaParam>& params, const std:
 }
 
 std::string spsa_engine_keys(const std::vector<SpsaParam>& params, const std::vector<double>& values,
-                             const search::SearchConfig& base) {
+                             const variant::VariantConfig& base) {
     // Margins first gather their halves; every key is written once, in the parameters' order.
     std::vector<std::string> order;
     std::map<std::string, std::pair<std::optional<long>, std::optional<long>>> margins;
@@ -161,7 +161,7 @@ std::string spsa_engine_keys(const std::vector<SpsaParam>& params, const std::ve
         if (std::find(order.begin(), order.end(), key) == order.end()) order.push_back(key);
         const long v = rounded(values[i]);
         if (half < 0) {
-            const search::SearchKey* k = search::find_search_key(key);
+            const variant::VariantKey* k = variant::find_variant_key(key);
             if (k && is_margin_key(*k)) margins[key] = {v, v};
             else plain[key] = v;
         } else {
@@ -176,7 +176,7 @@ std::string spsa_engine_keys(const std::vector<SpsaParam>& params, const std::ve
         } else {
             auto [opening, endgame] = margins[key];
             if (!opening || !endgame) {
-                const search::SearchKey* k = search::find_search_key(key);
+                const variant::VariantKey* k = variant::find_variant_key(key);
                 const auto kept = margin_halves(k->get(base));
                 if (!kept)
                     throw InputError(fmt::format("spsa: '{0}' is off in the engine: tune both halves ({0}.opening and {0}.endgame) or "

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "loa/rules.hpp"
 
 namespace matches {
@@ -68,6 +68,6 @@ std::vector<double> spsa_update(const std::vector<SpsaParam>& params, const std:
 // A margin half not tuned keeps `base`'s value; throws InputError when the base has that
 // margin off (there is no other half to keep).
 std::string spsa_engine_keys(const std::vector<SpsaParam>& params, const std::vector<double>& values,
-                             const search::SearchConfig& base);
+                             const variant::VariantConfig& base);
 
 }  // namespace matches

@@ -21,7 +21,7 @@
 #include "common/error.hpp"
 #include "common/file_lock.hpp"
 #include "common/files.hpp"
-#include "common/search/config_keys.hpp"
+#include "common/variant/keys.hpp"
 #include "common/text.hpp"
 #include "matches/file_digest.hpp"
 #include "matches/game_runner.hpp"
@@ -54,7 +54,7 @@ std::vector<double> start_values(const SpsaSettings& s) {
 // Why tuning `name` cannot change the base engine's play (empty when it can): a run would move
 // theta on noise alone and print it as tuned.
 std::string no_effect(const std::string& name, const EngineSpec& base) {
-    const search::SearchConfig& c = base.config;
+    const variant::VariantConfig& c = base.config;
     if (name.starts_with("tm_") && !base.time_control) return "the time manager's constants act on a clock (tc=) only";
     if ((name == "tm_max" || name == "tm_stable") && c.timeman != search::TimePolicy::Tournament)
         return "it belongs to timeman=tournament";
@@ -253,7 +253,7 @@ std::string spsa_header(const SpsaSettings& s) {
     Json j = {{"format", "loa-match spsa"},
               {"version", 1},
               {"engine", s.engine},
-              {"plays", fmt::format("{},eval={},rps={}", search::to_string(base.config), file_fingerprint(base.eval),
+              {"plays", fmt::format("{},eval={},rps={}", variant::to_string(base.config), file_fingerprint(base.eval),
                                     base.rps.empty() ? "none" : file_fingerprint(base.rps))},
               {"limit", base.limit_text()},
               {"params", params_json(s.params)},

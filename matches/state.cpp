@@ -44,7 +44,7 @@ nlohmann::ordered_json resolved_engine(const EngineSpec& e) {
                                    : std::string("off");
     return {{"engine", e.name},
             {"external", false},
-            {"plays", fmt::format("{},eval={},rps={},depth={},nodes={},st={:g},tc={}", search::to_string(e.config),
+            {"plays", fmt::format("{},eval={},rps={},depth={},nodes={},st={:g},tc={}", variant::to_string(e.config),
                                   with_digest(e.eval), e.rps.empty() ? "none" : with_digest(e.rps), e.depth, e.nodes, e.move_time_ms / 1000, tc)}};
 }
 

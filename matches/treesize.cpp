@@ -51,7 +51,7 @@ TreeVariant parse_tree_variant(const std::string& text) {
         if (!value.empty()) rest += "=" + std::string(value);
     }
     v.spec = rest;
-    v.config = search::parse_search_config(rest);
+    v.config = variant::parse_variant(rest);
     if (v.name.empty()) v.name = rest;
     return v;
 }
@@ -95,6 +95,7 @@ TreeSizeResult run_treesize(const TreeSizeSettings& s, bool progress) {
     const std::size_t jobs = s.variants.size() * s.positions.size();
     std::atomic<std::size_t> done{0};
     std::mutex print_lock;
+    for (const TreeVariant& v : s.variants) variant::alpha_beta(v.config);  // refuses MCTS, before any search
     parallel_for(jobs, s.concurrency, [&] {
         // One searcher per variant on this thread; tables are cleared for every position.
         std::vector<std::unique_ptr<search::Searcher<loa::SearchGame>>> searchers;
@@ -290,7 +291,7 @@ std::string treesize_json(const TreeSizeSettings& s, const TreeSizeResult& r) {
     j["baseline"] = s.variants[static_cast<std::size_t>(s.baseline)].name;
     j["eval"] = s.eval;
     for (const TreeVariant& v : s.variants)
-        j["variants"].push_back({{"name", v.name}, {"spec", v.spec}, {"config", search::to_string(v.config)}});
+        j["variants"].push_back({{"name", v.name}, {"spec", v.spec}, {"config", variant::to_string(v.config)}});
     for (int depth = s.min_depth; depth <= s.max_depth; ++depth) {
         nlohmann::ordered_json row;
         row["depth"] = depth;

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "loa/position.hpp"
 
 namespace matches {
@@ -17,7 +17,7 @@ namespace matches {
 struct TreeVariant {
     std::string name;
     std::string spec;
-    search::SearchConfig config;
+    variant::VariantConfig config;
     // No TT and no selective switch: such a variant must return exactly the baseline's score.
     bool ordering_only() const;
 };

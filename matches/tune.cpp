@@ -126,7 +126,7 @@ std::vector<TuneSample> collect_samples(const TuneSettings& s) {
     std::bernoulli_distribution held_out(s.holdout);
     const loa::Evaluator evaluator(s.start);
     // Only quiescence runs: no transposition table.
-    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), search::parse_search_config("full,tt=off"));
+    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), variant::parse_variant("full,tt=off"));
     std::vector<TuneSample> out;
     int games = 0;
     for (const std::string& file : s.record_files) {

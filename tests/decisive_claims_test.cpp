@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "common/search/report.hpp"
 #include "tests/graph_game.hpp"
@@ -61,7 +61,7 @@ struct Claims {
 // Plays one game on `g` with random moves (seeded), searching every position with one searcher
 // kept for the whole game, and checks every decisive score reported at every iteration.
 void check_game(const Graph& g, const std::string& spec, std::uint64_t seed, int ply_limit, int depth, Claims& claims) {
-    search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, search::parse_search_config(spec));
+    search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, variant::parse_variant(spec));
     std::vector<int> game{0};
     std::uint64_t state = seed;
     for (int ply = 0; ply < 30; ++ply) {
@@ -133,7 +133,7 @@ TEST(DecisiveClaims, EveryReportedWinIsForcedUnderTheRulesAndItsPvPlaysItOut) {
 TEST(DecisiveClaims, AWinProvenBeforeARepetitionBecameAvailableIsNotTakenFromTheTable) {
     const Graph g = repetition_graph();
     for (const char* spec : {"full", "pvs+tt", "full,tt_replace=always", "full,threads=2"}) {
-        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, search::parse_search_config(spec));
+        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, variant::parse_variant(spec));
         search::SearchLimits first;
         first.depth = 9;
         const auto at_s = searcher.search(GraphPosition{15, {}}, first);
@@ -171,7 +171,7 @@ TEST(DecisiveClaims, APositionReachedNearerThePlyLimitIsNotDecidedByItsEntryFrom
     std::vector<int> root{0};
     ASSERT_FALSE(graph_oracle::forces_win(g, root, 0, 20, 6));  // the rules: a draw
     for (const char* spec : {"full", "pvs+tt", "tt", "full,tt_replace=always", "full,threads=2"}) {
-        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, search::parse_search_config(spec));
+        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, variant::parse_variant(spec));
         search::SearchLimits limits;
         limits.depth = 8;
         limits.game_plies_left = 6;
@@ -186,7 +186,7 @@ TEST(DecisiveClaims, APositionReachedNearerThePlyLimitIsNotDecidedByItsEntryFrom
 TEST(DecisiveClaims, TheGameBeforeTheRootIsPartOfTheContext) {
     const Graph g = repetition_graph();
     for (const char* spec : {"full", "pvs+tt", "full,tt_replace=always"}) {
-        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, search::parse_search_config(spec));
+        search::ParallelSearcher<GraphGame> searcher(GraphGame{&g}, variant::parse_variant(spec));
         search::SearchLimits limits;
         limits.depth = 9;
         const auto alone = searcher.search(GraphPosition{0, {}}, limits);

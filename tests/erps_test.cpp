@@ -47,10 +47,10 @@ search::SearchResult<Move> run(Searcher& s, const Position& pos, int depth) {
 }
 
 TEST(Erps, NeedsTheGamesProbabilities) {
-    EXPECT_THROW(Searcher(SearchGame{}, search::parse_search_config("full,erps=on")), common::InputError);
-    EXPECT_NO_THROW(Searcher(game_with(probabilities(0.25, 0.25)), search::parse_search_config("full,erps=on")));
-    EXPECT_THROW(search::parse_search_config("full,erps_base=100"), common::InputError);
-    EXPECT_THROW(search::parse_search_config("full,erps_min=5"), common::InputError);
+    EXPECT_THROW(Searcher(SearchGame{}, variant::parse_variant("full,erps=on")), common::InputError);
+    EXPECT_NO_THROW(Searcher(game_with(probabilities(0.25, 0.25)), variant::parse_variant("full,erps=on")));
+    EXPECT_THROW(variant::parse_variant("full,erps_base=100"), common::InputError);
+    EXPECT_THROW(variant::parse_variant("full,erps_min=5"), common::InputError);
 }
 
 TEST(Erps, EveryMoveAtTheBaseProbabilityIsThePlainSearchWithoutLmr) {
@@ -59,8 +59,8 @@ TEST(Erps, EveryMoveAtTheBaseProbabilityIsThePlainSearchWithoutLmr) {
     int compared = 0;
     const std::size_t step = 2;
     for (const Position& pos : testing::sample_when_sanitized(positions(), step)) {
-        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
-        Searcher erps(game_with(probabilities(0.25, 0.25)), search::parse_search_config("full,erps=on"));
+        Searcher plain(SearchGame{}, variant::parse_variant("full,lmr=off"));
+        Searcher erps(game_with(probabilities(0.25, 0.25)), variant::parse_variant("full,erps=on"));
         const auto a = run(plain, pos, 5);
         const auto b = run(erps, pos, 5);
         EXPECT_EQ(a.stats.nodes, b.stats.nodes) << pos.to_text();
@@ -77,8 +77,8 @@ TEST(Erps, HalfAPlyAMoveSearchesTwiceAsDeep) {
     // with every move at half a ply, nominal depth d is plain depth 2d, value for value.
     for (const Position& pos : positions()) {
         for (const int depth : {1, 2}) {
-            Searcher plain(SearchGame{}, search::parse_search_config("ab"));
-            Searcher erps(game_with(probabilities(0.5, 0.5)), search::parse_search_config("ab,erps=on,erps_min=50"));
+            Searcher plain(SearchGame{}, variant::parse_variant("ab"));
+            Searcher erps(game_with(probabilities(0.5, 0.5)), variant::parse_variant("ab,erps=on,erps_min=50"));
             EXPECT_EQ(run(plain, pos, 2 * depth).score, run(erps, pos, depth).score) << pos.to_text() << " depth " << depth;
         }
     }
@@ -92,8 +92,8 @@ TEST(Erps, PlainRpsSearchesEveryMoveAtItsOwnDepthWithPvs) {
     int compared = 0;
     for (const Position& pos : positions()) {
         for (const int depth : {1, 2}) {
-            Searcher plain(SearchGame{}, search::parse_search_config("pvs"));
-            Searcher rps(game_with(probabilities(1.0 / 16, 1.0 / 16)), search::parse_search_config("pvs,erps=on,erps_research=off"));
+            Searcher plain(SearchGame{}, variant::parse_variant("pvs"));
+            Searcher rps(game_with(probabilities(1.0 / 16, 1.0 / 16)), variant::parse_variant("pvs,erps=on,erps_research=off"));
             const auto a = run(plain, pos, depth);
             const auto b = run(rps, pos, 2 * depth);
             EXPECT_EQ(a.score, b.score) << pos.to_text() << " depth " << depth;
@@ -114,8 +114,8 @@ TEST(Erps, AForcedPassCostsOnePly) {
     ASSERT_TRUE(moves.front().is_pass());
     RealizationProbabilities p = probabilities(0.25, 0.25);
     p.probability[0] = 1.0 / 16;
-    Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
-    Searcher erps(game_with(p), search::parse_search_config("full,erps=on"));
+    Searcher plain(SearchGame{}, variant::parse_variant("full,lmr=off"));
+    Searcher erps(game_with(p), variant::parse_variant("full,erps=on"));
     const auto a = run(plain, pos, 3);
     const auto b = run(erps, pos, 3);
     EXPECT_EQ(a.stats.nodes, b.stats.nodes);
@@ -128,9 +128,9 @@ TEST(Erps, AReducedMoveKeepsAPlyBeforeQuiescence) {
     // ERPS is the plain search without LMR node for node; without the floor it is not.
     int differs_without_floor = 0;
     for (const Position& pos : positions()) {
-        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
-        Searcher floor(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_floor=on"));
-        Searcher no_floor(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
+        Searcher plain(SearchGame{}, variant::parse_variant("full,lmr=off"));
+        Searcher floor(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on,erps_floor=on"));
+        Searcher no_floor(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on"));
         const auto a = run(plain, pos, 2);
         EXPECT_EQ(run(floor, pos, 2).stats.nodes, a.stats.nodes) << pos.to_text();
         differs_without_floor += run(no_floor, pos, 2).stats.nodes != a.stats.nodes;
@@ -143,9 +143,9 @@ TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
     // come back above alpha are searched again. Capping the cost at one ply undoes both.
     std::uint64_t plain_nodes = 0, erps_nodes = 0, rps_nodes = 0, researches = 0;
     for (const Position& pos : positions()) {
-        Searcher plain(SearchGame{}, search::parse_search_config("full,lmr=off"));
-        Searcher erps(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
-        Searcher capped(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_max=100"));
+        Searcher plain(SearchGame{}, variant::parse_variant("full,lmr=off"));
+        Searcher erps(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on"));
+        Searcher capped(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on,erps_max=100"));
         const auto a = run(plain, pos, 5);
         const auto b = run(erps, pos, 5);
         const auto c = run(capped, pos, 5);
@@ -155,12 +155,12 @@ TEST(Erps, UnlikelyMovesAreSearchedShallowerAndAgainWhenTheyBeatAlpha) {
         EXPECT_EQ(c.stats.nodes, a.stats.nodes) << pos.to_text();
         EXPECT_EQ(c.stats.erps_researches, 0u);
         // Plain RPS: the same reductions, never searched again.
-        Searcher rps(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on,erps_research=off"));
+        Searcher rps(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on,erps_research=off"));
         const auto d = run(rps, pos, 5);
         EXPECT_EQ(d.stats.erps_researches, 0u);
         rps_nodes += d.stats.nodes;
         // Deterministic.
-        Searcher again(game_with(probabilities(0.25, 1.0 / 16)), search::parse_search_config("full,erps=on"));
+        Searcher again(game_with(probabilities(0.25, 1.0 / 16)), variant::parse_variant("full,erps=on"));
         EXPECT_EQ(run(again, pos, 5).stats.nodes, b.stats.nodes);
     }
     EXPECT_LT(erps_nodes, plain_nodes / 2);

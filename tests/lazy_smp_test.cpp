@@ -24,7 +24,7 @@ std::vector<Position> sample_positions() {
 }
 
 search::SearchConfig with_threads(int threads) {
-    auto c = search::parse_search_config("full");
+    auto c = variant::parse_variant("full");
     c.threads = threads;
     return c;
 }

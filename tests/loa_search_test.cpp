@@ -29,7 +29,7 @@ using LoaSearcher = search::Searcher<SearchGame>;
 using testing::middle_game_positions;
 
 search::SearchResult<Move> run(const char* spec, const Position& pos, int depth, const SearchGame& game = SearchGame{}) {
-    LoaSearcher searcher(game, search::parse_search_config(spec));
+    LoaSearcher searcher(game, variant::parse_variant(spec));
     search::SearchLimits limits;
     limits.depth = depth;
     return searcher.search(pos, limits);
@@ -185,7 +185,7 @@ TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
     int checked = 0;
     for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on", "full,threads=2"}) {
         for (const bool kept : {false, true}) {
-            search::SearchConfig config = search::parse_search_config(spec);
+            search::SearchConfig config = variant::parse_variant(spec);
             config.tt_mb = 1;  // cleared for every position: 16 MB each time is slow under the sanitizers
             search::ParallelSearcher<SearchGame> session(SearchGame(rules), config);
             for (const Position& pos : testing::sample_when_sanitized(testing::sparse_positions(7, 60, 2, 6), 2)) {
@@ -455,7 +455,7 @@ TEST(LoaSearch, AGameLengthRuleDrawsWhatIsNotDecidedInTime) {
     // when it ends three plies below (the connection decides before the limit draws).
     for (const Position& pos : puzzles().win_in_three) {
         for (const char* spec : {"ab", "full"}) {
-            LoaSearcher searcher(SearchGame{}, search::parse_search_config(spec));
+            LoaSearcher searcher(SearchGame{}, variant::parse_variant(spec));
             search::SearchLimits limits;
             limits.depth = 4;
             limits.game_plies_left = 2;
@@ -477,7 +477,7 @@ TEST(LoaSearch, ShortestWinIsPreferredAndLossIsDelayed) {
 TEST(LoaSearch, NodeCountsAreReproducibleAndResetByNewGame) {
     const Position pos = middle_game_positions(1, 77).front();
     for (const char* spec : {"full", "pvs+tt+rhh", "ab"}) {
-        LoaSearcher a(SearchGame{}, search::parse_search_config(spec));
+        LoaSearcher a(SearchGame{}, variant::parse_variant(spec));
         search::SearchLimits limits;
         limits.depth = 4;
         const auto first = a.search(pos, limits);
@@ -494,7 +494,7 @@ TEST(LoaSearch, NodeCountsAreReproducibleAndResetByNewGame) {
 // of a game gives the score, line and node count it gives without the cache.
 TEST(LoaSearch, TheEvaluationCacheChangesNoValueAndNoNodeCount) {
     for (const char* spec : {"full", "pvs+tt+rhh", "ab"}) {
-        auto with = search::parse_search_config(spec), without = with;
+        auto with = variant::parse_variant(spec), without = with;
         with.eval_cache = true;
         without.eval_cache = false;
         LoaSearcher cached(SearchGame{}, with), plain(SearchGame{}, without);
@@ -522,7 +522,7 @@ TEST(LoaSearch, ThirdOccurrenceOfAGamePositionIsADrawNotTheSecond) {
     auto search_after = [&](const std::vector<const char*>& moves, const SearchGame& model) {
         Game game;
         for (const char* m : moves) game.play(m);
-        LoaSearcher searcher(model, search::parse_search_config(spec));
+        LoaSearcher searcher(model, variant::parse_variant(spec));
         return searcher.search(game.position(), limits, search_history(game));
     };
     // The start position stands once in the game: c2-a2 makes its second occurrence, which
@@ -555,7 +555,7 @@ TEST(LoaSearch, ARootMoveThatBeatTheBestInAnUnfinishedIterationIsPlayedWithItsOw
             const std::uint64_t from = full.iterations[d - 1].nodes, to = full.iterations[d].nodes;
             bool played_early = false;
             for (std::uint64_t k = 1; k < 40; ++k) {
-                LoaSearcher searcher(SearchGame{}, search::parse_search_config(spec));
+                LoaSearcher searcher(SearchGame{}, variant::parse_variant(spec));
                 search::SearchLimits limits;
                 limits.depth = static_cast<int>(d) + 1;
                 limits.nodes = from + (to - from) * k / 40;

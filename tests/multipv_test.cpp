@@ -66,7 +66,7 @@ TEST(MultiPv, AnExactSearchGivesTheKthBestMoveValue) {
             for (const auto& [m, v] : values) sorted.push_back(v);
             std::ranges::sort(sorted, std::greater<>());
             for (const int n : {1, 4, moves + 2}) {
-                search::Searcher<SearchGame> searcher(game, search::parse_search_config(c.spec));
+                search::Searcher<SearchGame> searcher(game, variant::parse_variant(c.spec));
                 search::SearchResult<Move> result;
                 const Lines lines = last_lines(searcher, pos, c.depth, n, &result);
                 ASSERT_EQ(static_cast<int>(lines.size()), std::min(n, moves)) << c.spec << " " << pos.to_text();
@@ -101,7 +101,7 @@ TEST(MultiPv, TheFullSearchGivesDistinctOrderedLinesAndRepeats) {
         for (const Position& pos : testing::middle_game_positions(testing::sanitized_build ? 1 : 4, 900, 5, 30)) {
             const int depth = testing::sanitized_build ? 3 : 5;
             auto run = [&] {
-                common::VariantSearcher<SearchGame> searcher(SearchGame{}, search::parse_search_config(spec));
+                variant::VariantSearcher<SearchGame> searcher(SearchGame{}, variant::parse_variant(spec));
                 search::SearchLimits limits;
                 limits.depth = depth;
                 Lines last;
@@ -143,7 +143,7 @@ TEST(MultiPv, TheFullSearchGivesDistinctOrderedLinesAndRepeats) {
 TEST(MultiPv, LimitsHoldForTheWholeSearch) {
     const Position pos = testing::middle_game_positions(1, 1234, 5, 30).front();
     for (const std::uint64_t budget : {10u, 3000u, 50000u}) {
-        search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+        search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
         search::SearchLimits limits;
         limits.nodes = budget;
         int reported = 0;
@@ -168,7 +168,7 @@ TEST(MultiPv, LimitsHoldForTheWholeSearch) {
     }
     // A root searched without its best move stores nothing for itself: the table's entry for
     // the root would claim a value the position does not have.
-    search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+    search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
     search::SearchLimits limits;
     limits.depth = 3;
     const Move best = searcher.search(pos, limits).best_move;
@@ -184,7 +184,7 @@ TEST(MultiPv, LimitsHoldForTheWholeSearch) {
     limits.excluded_root_moves = all;
     EXPECT_EQ(searcher.search(pos, limits).best_move, Move::none());
     // MCTS takes no exclusions: refused, not ignored.
-    common::VariantSearcher<SearchGame> mcts(SearchGame{}, search::parse_search_config("mcts"));
+    variant::VariantSearcher<SearchGame> mcts(SearchGame{}, variant::parse_variant("mcts"));
     limits.depth = 0;
     limits.nodes = 100;
     EXPECT_THROW(mcts.search(pos, limits), std::invalid_argument);
@@ -274,7 +274,7 @@ TEST(MultiPv, TheDriverExcludesTheLinesFoundOrdersByScoreAndPlaysLineOneWhenStop
 // Whatever the budget, the engine's search with several lines names a legal move.
 TEST(MultiPv, EveryBudgetGivesALegalMove) {
     const Position pos = testing::middle_game_positions(1, 4321, 5, 30).front();
-    search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+    search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
     for (std::uint64_t budget = 1; budget <= 800; budget += testing::sanitized_build ? 37 : 7) {
         search::SearchLimits limits;
         limits.nodes = budget;
@@ -296,10 +296,10 @@ TEST(MultiPv, ALimitReachedBeforeTheStartStillGivesALegalMove) {
     past.hard_time_ms = 1e-9;
     for (const Position& pos : {Position::start(), testing::middle_game_positions(1, 4321, 5, 30).front()}) {
         for (const search::SearchLimits& limits : {stop, past}) {
-            search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+            search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
             EXPECT_TRUE(is_legal(pos, search::search_multipv(searcher, pos, limits, {}, 3, {}).best_move));
             search::ParallelSearcher<SearchGame> threads(SearchGame{}, [] {
-                auto c = search::parse_search_config("full");
+                auto c = variant::parse_variant("full");
                 c.threads = 2;
                 return c;
             }());
@@ -314,7 +314,7 @@ TEST(MultiPv, ALimitReachedBeforeTheStartStillGivesALegalMove) {
     search::SearchLimits limits;
     limits.depth = 3;
     limits.excluded_root_moves = out;
-    search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+    search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
     std::size_t most = 0;
     const auto r = search::search_multipv(searcher, pos, limits, {}, 3, [&](const Lines& lines) {
         most = std::max(most, lines.size());

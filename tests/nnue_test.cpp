@@ -421,7 +421,7 @@ TEST(NnueFile, HceIsTheHandWrittenEvaluation) {
 // its own stack (run under ThreadSanitizer by the test command: the name holds "LazySmp").
 TEST(NnueLazySmp, TwoThreadsEachWithTheirOwnStack) {
     const auto net = shared(random_network(31, 64, 16));
-    search::SearchConfig config = search::preset_config("full");
+    search::SearchConfig config = variant::preset_variant("full");
     config.tt_mb = 4;
     config.threads = 2;
     search::ParallelSearcher<SearchGame> searcher(SearchGame(RuleSet{}, net), config);
@@ -495,7 +495,7 @@ TEST(NnueSymmetry, TheShippedNetNearlyKeepsTheBoardsSymmetries) {
 TEST(NnueAccumulator, SearchMatchesAFullRefreshEvaluation) {
     const auto net = shared(random_network(13, 64, 16));
     for (const Position& pos : testing::middle_game_positions(4, 31)) {
-        search::SearchConfig config = search::preset_config("full");
+        search::SearchConfig config = variant::preset_variant("full");
         config.tt_mb = 4;
         search::SearchLimits limits;
         limits.depth = 5;

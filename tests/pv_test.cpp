@@ -71,7 +71,7 @@ void expect_whole_lines(const Position& pos, const search::SearchResult<Move>& r
 TEST(Pv, ASecondSearchOfAPositionKeepsItsWholeLine) {
     const int d = testing::sanitized_build ? 5 : 8;
     for (const Position& pos : positions()) {
-        search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+        search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
         const auto first = searcher.search(pos, depth(d));
         expect_whole_lines(pos, first, "first search");
         // The table now answers the root's children at once: their lines come from its records.
@@ -85,7 +85,7 @@ TEST(Pv, ASecondSearchOfAPositionKeepsItsWholeLine) {
 // line, each checked on the board.
 TEST(Pv, ALineIsCompletedFromTheTableWhenItsRecordIsGone) {
     const int d = testing::sanitized_build ? 5 : 8;
-    const search::SearchConfig config = search::parse_search_config("full");
+    const search::SearchConfig config = variant::parse_variant("full");
     for (const Position& pos : positions()) {
         // A table of the caller's: it starts each search and can forget the records.
         auto tt = std::make_shared<search::TranspositionTable>(static_cast<std::size_t>(config.tt_mb), config.tt_replace);
@@ -108,7 +108,7 @@ TEST(Pv, ALineIsCompletedFromTheTableWhenItsRecordIsGone) {
 TEST(Pv, CompletedLinesLeaveTheTreeAsItWas) {
     const int d = testing::sanitized_build ? 4 : 7;
     for (const char* variant : {"full", "full,refutation=on"}) {
-        const search::SearchConfig config = search::parse_search_config(variant);
+        const search::SearchConfig config = variant::parse_variant(variant);
         auto kept = std::make_shared<search::TranspositionTable>(static_cast<std::size_t>(config.tt_mb), config.tt_replace);
         auto dropped = std::make_shared<search::TranspositionTable>(static_cast<std::size_t>(config.tt_mb), config.tt_replace);
         search::Searcher<SearchGame> a(SearchGame{}, config, kept), b(SearchGame{}, config, dropped);
@@ -130,7 +130,7 @@ TEST(Pv, CompletedLinesLeaveTheTreeAsItWas) {
 TEST(Pv, MultiPvLinesAreAsLongAsTheirSearch) {
     const int d = testing::sanitized_build ? 4 : 7;
     for (const Position& pos : positions()) {
-        search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+        search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
         for (int run = 1; run <= 2; ++run) {
             int reported = 0;
             (void)search::search_multipv(searcher, pos, depth(d), {}, 3, [&](const std::vector<search::Iteration<Move>>& lines) {
@@ -150,7 +150,7 @@ TEST(Pv, MultiPvLinesAreAsLongAsTheirSearch) {
 // thread stored is completed from that thread's record.
 TEST(Pv, LazySmpLinesAreAsLongAsTheirSearch) {
     const int d = testing::sanitized_build ? 4 : 7;
-    search::SearchConfig config = search::parse_search_config("full");
+    search::SearchConfig config = variant::parse_variant("full");
     config.threads = 2;
     for (const Position& pos : positions()) {
         search::ParallelSearcher<SearchGame> searcher(SearchGame{}, config);

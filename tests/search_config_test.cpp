@@ -2,14 +2,15 @@
 #include <gtest/gtest.h>
 
 #include "common/error.hpp"
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 
 namespace {
 
 using namespace search;
+using namespace variant;
 
-TEST(SearchConfig, AbIsPlainIterativeDeepeningAlphaBeta) {
-    const SearchConfig c = preset_config("ab");
+TEST(VariantConfig, AbIsPlainIterativeDeepeningAlphaBeta) {
+    const VariantConfig c = preset_variant("ab");
     EXPECT_FALSE(c.pvs);
     EXPECT_FALSE(c.aspiration);
     EXPECT_FALSE(c.tt);
@@ -22,48 +23,48 @@ TEST(SearchConfig, AbIsPlainIterativeDeepeningAlphaBeta) {
     EXPECT_FALSE(c.extensions);
 }
 
-TEST(SearchConfig, PresetsTurnOnExactlyWhatTheirNameSays) {
-    SearchConfig expected = preset_config("ab");
+TEST(VariantConfig, PresetsTurnOnExactlyWhatTheirNameSays) {
+    VariantConfig expected = preset_variant("ab");
     expected.pvs = true;
     expected.tt = true;
     expected.history = HistoryMode::Relative;
     expected.preset = "pvs+tt+rhh";
-    EXPECT_EQ(preset_config("pvs+tt+rhh"), expected);
+    EXPECT_EQ(preset_variant("pvs+tt+rhh"), expected);
     expected.history = HistoryMode::Absolute;
     expected.preset = "pvs+tt+hh";
-    EXPECT_EQ(preset_config("pvs+tt+hh"), expected);
-    const SearchConfig full = preset_config("full");
+    EXPECT_EQ(preset_variant("pvs+tt+hh"), expected);
+    const VariantConfig full = preset_variant("full");
     EXPECT_TRUE(full.pvs && full.aspiration && full.tt && full.lmr && full.captures_first);
     EXPECT_EQ(full.killers, 2);
     EXPECT_EQ(full.history, HistoryMode::Relative);
     EXPECT_EQ(full.null_move, NullMove::Adaptive);
     // The frontier trio is in `full` with its standard (`on`) margins, and in no other preset.
-    const SearchConfig frontier = parse_search_config("ab,futility=on,ext_futility=on,razoring=on");
+    const VariantConfig frontier = parse_variant("ab,futility=on,ext_futility=on,razoring=on");
     EXPECT_TRUE(frontier.futility_margin.on() && frontier.ext_futility_margin.on() && frontier.razor_margin.on());
     EXPECT_EQ(full.futility_margin, frontier.futility_margin);
     EXPECT_EQ(full.ext_futility_margin, frontier.ext_futility_margin);
     EXPECT_EQ(full.razor_margin, frontier.razor_margin);
-    EXPECT_EQ(preset_config("ab+frontier").razor_margin, frontier.razor_margin);
-    EXPECT_FALSE(preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr").futility_margin.on());
+    EXPECT_EQ(preset_variant("ab+frontier").razor_margin, frontier.razor_margin);
+    EXPECT_FALSE(preset_variant("pvs+asp+tt+killers+rhh+caps+null+lmr").futility_margin.on());
     // Without the trio, `full` is the eight classic enhancements with the numbers SPSA tuned.
-    SearchConfig full_without_frontier = parse_search_config("full,futility=off,ext_futility=off,razoring=off");
+    VariantConfig full_without_frontier = parse_variant("full,futility=off,ext_futility=off,razoring=off");
     full_without_frontier.preset = "pvs+asp+tt+killers+rhh+caps+null+lmr+tuned";  // informational only
-    EXPECT_EQ(full_without_frontier, preset_config("pvs+asp+tt+killers+rhh+caps+null+lmr+tuned"));
+    EXPECT_EQ(full_without_frontier, preset_variant("pvs+asp+tt+killers+rhh+caps+null+lmr+tuned"));
     // `tuned` moves numbers only, and no other preset has them: with the values every preset
     // starts from written back, pvs+asp+lmr+tuned is pvs+asp+lmr.
-    EXPECT_NE(preset_config("pvs+asp+lmr+tuned"), preset_config("pvs+asp+lmr"));
-    SearchConfig untuned = parse_search_config(
+    EXPECT_NE(preset_variant("pvs+asp+lmr+tuned"), preset_variant("pvs+asp+lmr"));
+    VariantConfig untuned = parse_variant(
         "pvs+asp+lmr+tuned,lmr_min_depth=3,lmr_min_moves=3,lmr_deep_depth=6,lmr_deep_moves=3,aspiration=50,tm_start=60,"
         "tm_max=400,tm_stable=60");
     untuned.preset = "pvs+asp+lmr";
-    EXPECT_EQ(untuned, preset_config("pvs+asp+lmr"));
+    EXPECT_EQ(untuned, preset_variant("pvs+asp+lmr"));
     // The horizon treatment is the same in every preset.
     for (const char* p : {"ab", "pvs", "pvs+tt", "pvs+tt+killers", "pvs+tt+hh", "pvs+tt+rhh", "full"})
-        EXPECT_EQ(preset_config(p).qsearch, preset_config("ab").qsearch) << p;
+        EXPECT_EQ(preset_variant(p).qsearch, preset_variant("ab").qsearch) << p;
 }
 
-TEST(SearchConfig, OverridesApplyOnTopOfThePresetWhateverTheOrder) {
-    const SearchConfig c = parse_search_config("killers=3,preset=pvs+tt,history=relative,hh_inc=1,bf_inc=d2,null=adaptive");
+TEST(VariantConfig, OverridesApplyOnTopOfThePresetWhateverTheOrder) {
+    const VariantConfig c = parse_variant("killers=3,preset=pvs+tt,history=relative,hh_inc=1,bf_inc=d2,null=adaptive");
     EXPECT_TRUE(c.pvs);
     EXPECT_TRUE(c.tt);
     EXPECT_EQ(c.killers, 3);
@@ -71,7 +72,7 @@ TEST(SearchConfig, OverridesApplyOnTopOfThePresetWhateverTheOrder) {
     EXPECT_EQ(c.hh_increment(), Increment::One);
     EXPECT_EQ(c.bf_increment(), Increment::DepthSquared);
     EXPECT_EQ(c.null_move, NullMove::Adaptive);
-    const SearchConfig d = parse_search_config("preset=ab,tt=64,aspiration=35,null=3,qsearch=quads,tt_replace=always");
+    const VariantConfig d = parse_variant("preset=ab,tt=64,aspiration=35,null=3,qsearch=quads,tt_replace=always");
     EXPECT_EQ(d.tt_mb, 64);
     EXPECT_EQ(d.aspiration_window, 35);
     EXPECT_EQ(d.null_move, NullMove::Fixed);
@@ -80,74 +81,74 @@ TEST(SearchConfig, OverridesApplyOnTopOfThePresetWhateverTheOrder) {
     EXPECT_EQ(d.tt_replace, TTReplace::Always);
 }
 
-TEST(SearchConfig, HistoryIncrementDefaultsFollowThePapers) {
-    EXPECT_EQ(preset_config("hh").hh_increment(), Increment::TwoPowDepth);  // Schaeffer
-    EXPECT_EQ(preset_config("rhh").hh_increment(), Increment::One);         // Winands et al.
-    EXPECT_EQ(preset_config("rhh").bf_increment(), Increment::One);
+TEST(VariantConfig, HistoryIncrementDefaultsFollowThePapers) {
+    EXPECT_EQ(preset_variant("hh").hh_increment(), Increment::TwoPowDepth);  // Schaeffer
+    EXPECT_EQ(preset_variant("rhh").hh_increment(), Increment::One);         // Winands et al.
+    EXPECT_EQ(preset_variant("rhh").bf_increment(), Increment::One);
 }
 
-TEST(SearchConfig, CanonicalTextRoundTrips) {
+TEST(VariantConfig, CanonicalTextRoundTrips) {
     for (const char* spec : {"preset=full", "preset=ab", "preset=pvs+tt+hh,hh_inc=d,tt_replace=depth",
                              "preset=pvs,null=2,null_verify=on,lmr=on,lmr_min_depth=4,qsearch=off,rhh_update=cutnodes",
                              "full,futility=on,ext_futility=250,razoring=off,multicut=on,mc_cuts=2,threads=3,timeman=tournament",
                              "full,multicut=on,mc_types=alternate",
                              "pvs+tt+killers+rhh,qs_order=history", "full,solver=50000", "full,solver=50000,solver_score=-150",
                              "full,futility=120:240,ext_futility=on,razoring=500:900"}) {
-        const SearchConfig c = parse_search_config(spec);
+        const VariantConfig c = parse_variant(spec);
         const std::string text = to_string(c);
-        EXPECT_EQ(to_string(parse_search_config(text)), text) << spec;
-        EXPECT_EQ(parse_search_config(text).history, c.history);
-        EXPECT_EQ(parse_search_config(text).qs_order, c.qs_order) << text;
-        EXPECT_EQ(parse_search_config(text).mc_types, c.mc_types) << text;
-        EXPECT_EQ(parse_search_config(text).solver_score, c.solver_score) << text;
+        EXPECT_EQ(to_string(parse_variant(text)), text) << spec;
+        EXPECT_EQ(parse_variant(text).history, c.history);
+        EXPECT_EQ(parse_variant(text).qs_order, c.qs_order) << text;
+        EXPECT_EQ(parse_variant(text).mc_types, c.mc_types) << text;
+        EXPECT_EQ(parse_variant(text).solver_score, c.solver_score) << text;
     }
-    const SearchConfig s = parse_search_config("full,futility=120:240,ext_futility=250,razoring=off,multicut=on,mc_moves=6,threads=3,timeman=tournament");
+    const VariantConfig s = parse_variant("full,futility=120:240,ext_futility=250,razoring=off,multicut=on,mc_moves=6,threads=3,timeman=tournament");
     EXPECT_EQ(s.futility_margin, (TaperedMargin{120, 240}));
     EXPECT_EQ(s.ext_futility_margin, TaperedMargin::constant(250));
     EXPECT_FALSE(s.razor_margin.on());
     EXPECT_EQ(to_string(s.futility_margin), "120:240");
     EXPECT_EQ(to_string(s.ext_futility_margin), "250");
     EXPECT_EQ(to_string(s.razor_margin), "off");
-    EXPECT_TRUE(parse_search_config("futility=on").futility_margin.on());
+    EXPECT_TRUE(parse_variant("futility=on").futility_margin.on());
     EXPECT_TRUE(s.multicut);
     EXPECT_EQ(s.mc_moves, 6);
     EXPECT_EQ(s.mc_types, McTypes::Retype);
-    EXPECT_EQ(parse_search_config("full,mc_types=alternate").mc_types, McTypes::Alternate);
+    EXPECT_EQ(parse_variant("full,mc_types=alternate").mc_types, McTypes::Alternate);
     EXPECT_EQ(s.threads, 3);
     EXPECT_EQ(s.timeman, TimePolicy::Tournament);
     EXPECT_EQ(s.qs_order, QsOrder::Captures);
-    EXPECT_EQ(parse_search_config("rhh,qs_order=history").qs_order, QsOrder::History);
-    EXPECT_EQ(parse_search_config("full,solver=50000").solver_nodes, 50000);
-    EXPECT_EQ(parse_search_config("full,solver=50000,solver=off").solver_nodes, 0);
-    EXPECT_EQ(parse_search_config("full,solver=0").solver_nodes, 0);
-    EXPECT_EQ(parse_search_config("full").solver_nodes, 0);
-    EXPECT_EQ(parse_search_config("full,solver=1000,solver_score=200").solver_score, 200);
-    EXPECT_EQ(parse_search_config("full,solver_score=-30000,solver=1000").solver_score, -30000);
-    EXPECT_FALSE(parse_search_config("full,solver=1000,solver_score=200,solver_score=off").solver_score);
-    EXPECT_FALSE(parse_search_config("full,solver_score=off").solver_score);
-    EXPECT_FALSE(parse_search_config("full").solver_score);
+    EXPECT_EQ(parse_variant("rhh,qs_order=history").qs_order, QsOrder::History);
+    EXPECT_EQ(parse_variant("full,solver=50000").solver_nodes, 50000);
+    EXPECT_EQ(parse_variant("full,solver=50000,solver=off").solver_nodes, 0);
+    EXPECT_EQ(parse_variant("full,solver=0").solver_nodes, 0);
+    EXPECT_EQ(parse_variant("full").solver_nodes, 0);
+    EXPECT_EQ(parse_variant("full,solver=1000,solver_score=200").solver_score, 200);
+    EXPECT_EQ(parse_variant("full,solver_score=-30000,solver=1000").solver_score, -30000);
+    EXPECT_FALSE(parse_variant("full,solver=1000,solver_score=200,solver_score=off").solver_score);
+    EXPECT_FALSE(parse_variant("full,solver_score=off").solver_score);
+    EXPECT_FALSE(parse_variant("full").solver_score);
 }
 
-TEST(SearchConfig, RejectsBadSelectiveAndResourceValues) {
+TEST(VariantConfig, RejectsBadSelectiveAndResourceValues) {
     for (const char* spec : {"full,futility=-5", "full,razoring=maybe", "full,futility=0:5", "full,futility=5:0",
                              "full,futility=5:", "full,futility=:5", "full,futility=1:2:3", "full,razoring=10001",
                              "full,ext_futility=50:10001", "full,mc_cuts=0", "full,threads=0", "full,threads=65",
                              "full,timeman=fast", "full,multicut=2", "full,qs_order=mvv", "full,mc_types=pv",
                              "full,solver=-1", "full,solver=on", "full,solver=10000001", "full,solver_score=on",
                              "full,solver_score=30001", "full,solver_score=-30001", "full,solver_score=2.5"})
-        EXPECT_THROW(parse_search_config(spec), common::InputError) << spec;
+        EXPECT_THROW(parse_variant(spec), common::InputError) << spec;
 }
 
 void expect_error(const char* spec, const char* fragment) {
     try {
-        (void)parse_search_config(spec);
+        (void)parse_variant(spec);
         ADD_FAILURE() << "accepted: " << spec;
     } catch (const common::InputError& e) {
         EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
     }
 }
 
-TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
+TEST(VariantConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
     expect_error("preset=pvs,colour=red", "unknown key 'colour'");
     expect_error("preset=pvs,histroy=relative", "unknown key 'histroy'; did you mean 'history'?");
     expect_error("full,multicut=on,mc_moves=2,mc_cuts=3", "mc_cuts (3) must not exceed mc_moves (2)");
@@ -169,16 +170,16 @@ TEST(SearchConfig, RejectsUnknownKeysAndBadValuesNamingThem) {
     expect_error("pvs+tt+nonsense", "unknown preset token 'nonsense'");
 }
 
-TEST(SearchConfig, ABareItemNamesThePreset) {
-    EXPECT_EQ(parse_search_config("pvs+tt"), preset_config("pvs+tt"));
-    EXPECT_EQ(parse_search_config("killers=1,pvs").killers, 1);
-    EXPECT_TRUE(parse_search_config("killers=1,pvs").pvs);
+TEST(VariantConfig, ABareItemNamesThePreset) {
+    EXPECT_EQ(parse_variant("pvs+tt"), preset_variant("pvs+tt"));
+    EXPECT_EQ(parse_variant("killers=1,pvs").killers, 1);
+    EXPECT_TRUE(parse_variant("killers=1,pvs").pvs);
 }
 
-TEST(SearchConfig, ForeignKeysAreLeftToTheCaller) {
-    SearchConfig c;
-    EXPECT_FALSE(apply_search_option(c, "depth", "6"));
-    EXPECT_TRUE(apply_search_option(c, "killers", "1"));
+TEST(VariantConfig, ForeignKeysAreLeftToTheCaller) {
+    VariantConfig c;
+    EXPECT_FALSE(apply_variant_key(c, "depth", "6"));
+    EXPECT_TRUE(apply_variant_key(c, "killers", "1"));
     EXPECT_EQ(c.killers, 1);
 }
 

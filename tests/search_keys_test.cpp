@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "common/error.hpp"
-#include "common/search/config.hpp"
-#include "common/search/config_keys.hpp"
+#include "common/variant/config.hpp"
+#include "common/variant/keys.hpp"
 #include "common/text.hpp"
 
 namespace {
 
 using namespace search;
+using namespace variant;
 
 // The value of `key` in a canonical text "k1=v1,k2=v2,...".
 std::string value_in(const std::string& text, const std::string& key) {
@@ -28,7 +29,7 @@ std::string value_in(const std::string& text, const std::string& key) {
 }
 
 // Values a key of each kind must take, as its kind promises.
-std::vector<std::string> valid_values(const SearchKey& key) {
+std::vector<std::string> valid_values(const VariantKey& key) {
     switch (key.kind) {
         case KeyKind::Switch: return {"on", "off", "true", "false", "1", "0"};
         case KeyKind::Integer: return {std::to_string(key.min), std::to_string(key.max), std::to_string((key.min + key.max) / 2)};
@@ -40,13 +41,13 @@ std::vector<std::string> valid_values(const SearchKey& key) {
 
 TEST(SearchKeys, EachKeyTakesWhatItsKindSaysAndRefusesTheRestNamingItself) {
     std::set<std::string> names;
-    for (const SearchKey& key : search_keys()) {
+    for (const VariantKey& key : variant_keys()) {
         SCOPED_TRACE(key.name);
         EXPECT_TRUE(names.insert(key.name).second) << "a key registered twice";
         EXPECT_FALSE(key.values.empty());
         EXPECT_FALSE(key.help.empty());
         for (const std::string& value : valid_values(key)) {
-            SearchConfig c = preset_config("full");
+            VariantConfig c = preset_variant("full");
             ASSERT_NO_THROW(key.set(c, value)) << value;
             const std::string expected = key.kind != KeyKind::Switch ? value
                                          : (value == "on" || value == "true" || value == "1") ? "on"
@@ -60,7 +61,7 @@ TEST(SearchKeys, EachKeyTakesWhatItsKindSaysAndRefusesTheRestNamingItself) {
         }
         if (key.kind == KeyKind::Text) invalid = {"", "bogus"};
         for (const std::string& value : invalid) {
-            SearchConfig c;
+            VariantConfig c;
             try {
                 key.set(c, value);
                 ADD_FAILURE() << "accepted '" << value << "'";
@@ -69,18 +70,18 @@ TEST(SearchKeys, EachKeyTakesWhatItsKindSaysAndRefusesTheRestNamingItself) {
             }
         }
     }
-    EXPECT_EQ(search_key_names().size(), search_keys().size());
-    EXPECT_EQ(find_search_key("killers")->max, 8);
-    EXPECT_EQ(find_search_key("no_such_key"), nullptr);
+    EXPECT_EQ(variant_key_names().size(), variant_keys().size());
+    EXPECT_EQ(find_variant_key("killers")->max, 8);
+    EXPECT_EQ(find_variant_key("no_such_key"), nullptr);
 }
 
 // A variant's text lists the keys of its algorithm, each once, in the table's order.
 TEST(SearchKeys, TheCanonicalTextListsEveryKeyOfItsAlgorithmOnceInTableOrder) {
     for (const char* preset : {"full", "mcts"}) {
-        const SearchConfig c = preset_config(preset);
+        const VariantConfig c = preset_variant(preset);
         std::vector<std::string> expected;
         int alpha_beta = 0, mcts = 0;
-        for (const SearchKey& key : search_keys()) {
+        for (const VariantKey& key : variant_keys()) {
             if (!key_applies(key, c)) continue;
             expected.push_back(key.name + "=" + key.get(c));
             alpha_beta += key.scope == KeyScope::AlphaBeta;
@@ -118,7 +119,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
                                                       {"tm_stable", "60"}};
     for (const auto& [spec, text] : cases) {
         std::string kept;
-        const std::string today = to_string(parse_search_config(spec));
+        const std::string today = to_string(parse_variant(spec));
         for (const auto& [key, value] : common::parse_key_values(today, "test")) {
             if (const auto it = added.find(std::string(key)); it != added.end()) {
                 EXPECT_EQ(value, it->second) << spec << ": " << key;
@@ -129,7 +130,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
         EXPECT_EQ(kept, text) << spec;
     }
     // MCTS, new in issue 59: its keys after the shared ones.
-    EXPECT_EQ(to_string(parse_search_config("mcts,uct_c=0.35,playout=ab")),
+    EXPECT_EQ(to_string(parse_variant("mcts,uct_c=0.35,playout=ab")),
               "preset=mcts,threads=1,timeman=tournament,tm_start=60,tm_max=400,tm_stable=60,algorithm=mcts,uct_c=0.35,mcts_solver=on,playout=ab,cutoff_plies=4,mcts_bias=0,"
               "eval_scale=200,ab_depth=2,ab_random=5,mcts_expand=1,mcts_tree=128,mcts_reuse=on,mcts_seed=1");
 }
@@ -138,7 +139,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
 TEST(SearchKeys, AVariantRefusesTheKeysOfTheOtherSearcher) {
     for (const char* spec : {"mcts,killers=2", "full,uct_c=1", "preset=mcts,lmr=on", "ab,playout=random", "mcts+pvs"}) {
         try {
-            (void)parse_search_config(spec);
+            (void)parse_variant(spec);
             ADD_FAILURE() << "accepted " << spec;
         } catch (const common::InputError& e) {
             SCOPED_TRACE(e.what());
@@ -149,34 +150,34 @@ TEST(SearchKeys, AVariantRefusesTheKeysOfTheOtherSearcher) {
         }
     }
     // Threads are shared: MCTS on two threads shares its tree (no longer refused).
-    EXPECT_EQ(parse_search_config("mcts,threads=2").threads, 2);
+    EXPECT_EQ(parse_variant("mcts,threads=2").threads, 2);
     // The algorithm key carries the preset along: each text reads back as the same search.
     for (const char* spec : {"full,algorithm=mcts", "mcts,algorithm=alphabeta", "full,algorithm=mcts,algorithm=alphabeta"}) {
-        const SearchConfig c = parse_search_config(spec);
-        EXPECT_EQ(to_string(parse_search_config(to_string(c))), to_string(c)) << spec;
+        const VariantConfig c = parse_variant(spec);
+        EXPECT_EQ(to_string(parse_variant(to_string(c))), to_string(c)) << spec;
     }
-    EXPECT_EQ(parse_search_config("full,algorithm=mcts").preset, "mcts");
-    EXPECT_EQ(parse_search_config("mcts,algorithm=alphabeta").preset, "ab");
-    EXPECT_EQ(parse_search_config("mcts,algorithm=alphabeta").algorithm, Algorithm::AlphaBeta);
+    EXPECT_EQ(parse_variant("full,algorithm=mcts").preset, "mcts");
+    EXPECT_EQ(parse_variant("mcts,algorithm=alphabeta").preset, "ab");
+    EXPECT_EQ(parse_variant("mcts,algorithm=alphabeta").algorithm, Algorithm::AlphaBeta);
 }
 
 // Setting one key to a value other than its current one changes that key's text and no other:
 // no key writes a field another key reads, so that a variant string says exactly what differs.
 TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
     // The increments are pinned: an unset one follows the history mode (a documented link).
-    const SearchConfig alpha_beta = parse_search_config("full,hh_inc=1,bf_inc=1,solver=1000");
-    const SearchConfig monte_carlo = parse_search_config("mcts");
-    for (const SearchKey& key : search_keys()) {
+    const VariantConfig alpha_beta = parse_variant("full,hh_inc=1,bf_inc=1,solver=1000");
+    const VariantConfig monte_carlo = parse_variant("mcts");
+    for (const VariantKey& key : variant_keys()) {
         // A preset sets everything, and the algorithm chooses which keys are listed, by design.
         if (key.name == "preset" || key.name == "algorithm") continue;
-        const SearchConfig& base = key.scope == KeyScope::Mcts ? monte_carlo : alpha_beta;
+        const VariantConfig& base = key.scope == KeyScope::Mcts ? monte_carlo : alpha_beta;
         const std::string before = to_string(base);
         SCOPED_TRACE(key.name);
         std::vector<std::string> candidates = valid_values(key);
         if (key.kind == KeyKind::Text) candidates = {"off", "on", "7", "120:240", "-40", "333"};
         bool changed_one = false;
         for (const std::string& value : candidates) {
-            SearchConfig c = base;
+            VariantConfig c = base;
             try {
                 key.set(c, value);
             } catch (const common::InputError&) {
@@ -185,7 +186,7 @@ TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
             const std::string after = to_string(c);
             if (after == before) continue;
             changed_one = true;
-            for (const SearchKey& other : search_keys()) {
+            for (const VariantKey& other : variant_keys()) {
                 if (other.name == key.name || !key_applies(other, base)) continue;
                 EXPECT_EQ(value_in(after, other.name), value_in(before, other.name)) << key.name << "=" << value;
             }
@@ -199,8 +200,8 @@ TEST(SearchKeys, EachKeyWritesItsOwnFieldOnly) {
 TEST(SearchKeys, RandomConfigsRoundTripThroughTheirText) {
     std::mt19937 rng(56);
     for (int round = 0; round < 300; ++round) {
-        SearchConfig c = preset_config(round % 3 == 0 ? "full" : round % 3 == 1 ? "ab" : "mcts");
-        for (const SearchKey& key : search_keys()) {
+        VariantConfig c = preset_variant(round % 3 == 0 ? "full" : round % 3 == 1 ? "ab" : "mcts");
+        for (const VariantKey& key : variant_keys()) {
             const auto values = valid_values(key);
             if (values.empty() || !key_applies(key, c) || rng() % 3 == 0) continue;
             key.set(c, values[rng() % values.size()]);
@@ -209,10 +210,10 @@ TEST(SearchKeys, RandomConfigsRoundTripThroughTheirText) {
         if (c.algorithm == Algorithm::Mcts) c.mcts.exploration = 0.05 * (round % 40);  // uct_c is text
         const std::string text = to_string(c);
         SCOPED_TRACE(text);
-        const SearchConfig back = parse_search_config(text);
+        const VariantConfig back = parse_variant(text);
         EXPECT_EQ(to_string(back), text);
-        EXPECT_EQ(parse_search_config(to_string(back)), back);
-        for (const SearchKey& key : search_keys())
+        EXPECT_EQ(parse_variant(to_string(back)), back);
+        for (const VariantKey& key : variant_keys())
             if (key_applies(key, c)) {
                 EXPECT_EQ(key.get(back), key.get(c)) << key.name;
             }

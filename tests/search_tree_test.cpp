@@ -8,6 +8,7 @@
 #include "common/search/margin_probe.hpp"
 #include "common/search/node_type.hpp"
 #include "common/search/search.hpp"
+#include "common/variant/config.hpp"
 #include "reference_search.hpp"
 #include "walk_game.hpp"
 
@@ -57,7 +58,7 @@ TEST(SearchOnArtificialTree, OrderingVariantsReturnTheMinimaxValueWithoutTT) {
         for (int d = 1; d <= depth; ++d) {
             const search::Score expected = oracle.value(game.root(), d);
             for (const char* spec : OrderingVariants) {
-                search::Searcher<TreeGame> searcher(game, search::parse_search_config(spec));
+                search::Searcher<TreeGame> searcher(game, variant::parse_variant(spec));
                 search::SearchLimits limits;
                 limits.depth = d;
                 const auto result = searcher.search(game.root(), limits);
@@ -74,7 +75,7 @@ TEST(SearchOnArtificialTree, TTWithExactDepthReuseReturnsTheMinimaxValue) {
         for (const char* spec : OrderingVariants) {
             for (const char* replace : {"always", "depth", "twodeep"}) {
                 const auto config =
-                    search::parse_search_config(std::string(spec) + ",tt=1,tt_reuse=exact,tt_replace=" + replace);
+                    variant::parse_variant(std::string(spec) + ",tt=1,tt_reuse=exact,tt_replace=" + replace);
                 search::Searcher<TreeGame> searcher(game, config);
                 search::SearchLimits limits;
                 limits.depth = depth;
@@ -91,7 +92,7 @@ TEST(SearchOnArtificialTree, EnhancementsShrinkTheTree) {
     game.min_branching = game.max_branching = 8;
     game.transpositions = true;
     auto nodes = [&](const char* spec) {
-        search::Searcher<TreeGame> searcher(game, search::parse_search_config(spec));
+        search::Searcher<TreeGame> searcher(game, variant::parse_variant(spec));
         search::SearchLimits limits;
         limits.depth = 6;
         return searcher.search(game.root(), limits).stats.nodes;
@@ -110,8 +111,8 @@ TEST(SearchOnArtificialTree, NodeCountsAreReproducibleAndResetByNewGame) {
     game.seed = 9;
     game.transpositions = true;
     for (const char* spec : {"full", "pvs+tt+rhh", "pvs+tt+hh+killers+asp"}) {
-        search::Searcher<TreeGame> a(game, search::parse_search_config(spec));
-        search::Searcher<TreeGame> b(game, search::parse_search_config(spec));
+        search::Searcher<TreeGame> a(game, variant::parse_variant(spec));
+        search::Searcher<TreeGame> b(game, variant::parse_variant(spec));
         search::SearchLimits limits;
         limits.depth = 7;
         const auto first = a.search(game.root(), limits);
@@ -128,7 +129,7 @@ TEST(SearchOnArtificialTree, NodeCountsAreReproducibleAndResetByNewGame) {
 TEST(SearchOnArtificialTree, NodeLimitStopsDeterministically) {
     TreeGame game;
     game.seed = 5;
-    search::Searcher<TreeGame> searcher(game, search::parse_search_config("pvs+tt+rhh"));
+    search::Searcher<TreeGame> searcher(game, variant::parse_variant("pvs+tt+rhh"));
     search::SearchLimits limits;
     limits.nodes = 5000;
     const auto r1 = searcher.search(game.root(), limits);
@@ -154,7 +155,7 @@ int walk_values_off_minimax(const char* spec, std::uint64_t& prunes) {
         for (int theirs = 0; theirs < Walk::Cells; theirs += 2) {
             const testing_walk::WalkPosition start{{mine, theirs}, 0};
             for (int depth = 1; depth <= 7; ++depth) {
-                search::Searcher<Walk> searcher(game, search::parse_search_config(spec));
+                search::Searcher<Walk> searcher(game, variant::parse_variant(spec));
                 search::SearchLimits limits;
                 limits.depth = depth;
                 const auto result = searcher.search(start, limits);
@@ -199,7 +200,7 @@ TEST(SearchOnWalkGame, TaperedFutilityMarginIsReadAtTheNodesPhase) {
 // the opponent's reply of two cells takes it back at depth 2; near the end of the line less.
 TEST(FrontierLift, OnTheWalkGameIsTheLargestStepLessTheReply) {
     using testing_walk::WalkGame;
-    search::Searcher<WalkGame> searcher(WalkGame{}, search::parse_search_config("pvs"));
+    search::Searcher<WalkGame> searcher(WalkGame{}, variant::parse_variant("pvs"));
     const auto open = search::frontier_lift(searcher, testing_walk::WalkPosition{{0, 0}, 0}, 3);
     ASSERT_TRUE(open.has_value());
     EXPECT_EQ((*open)[0].lift, 20);
@@ -223,9 +224,9 @@ TEST(SearchOnWalkGame, TheOpeningMarginHoldsWhereThePhaseIsLargest) {
     for (int depth = 1; depth <= 4; ++depth) {
         search::SearchLimits limits;
         limits.depth = depth;
-        search::Searcher<PhasedWalkGame> right(game, search::parse_search_config("pvs,futility=20:5"));
+        search::Searcher<PhasedWalkGame> right(game, variant::parse_variant("pvs,futility=20:5"));
         EXPECT_EQ(right.search(start, limits).score, oracle.value(start, depth)) << depth;
-        search::Searcher<PhasedWalkGame> reversed(game, search::parse_search_config("pvs,futility=5:20"));
+        search::Searcher<PhasedWalkGame> reversed(game, variant::parse_variant("pvs,futility=5:20"));
         if (reversed.search(start, limits).score != oracle.value(start, depth)) ++wrong_when_reversed;
     }
     EXPECT_GT(wrong_when_reversed, 0) << "the opening margin is never used: the test checks nothing";
@@ -246,10 +247,10 @@ TEST(SearchOnWalkGame, NoRazoringBehindAnExtendedMove) {
     for (int mine = 0; mine < ThreateningWalkGame::Cells; mine += 3)
         for (int theirs = 0; theirs < ThreateningWalkGame::Cells; theirs += 2) {
             const testing_walk::WalkPosition start{{mine, theirs}, 0};
-            search::Searcher<ThreateningWalkGame> extended(game, search::parse_search_config("pvs,extensions=on,razoring=1"));
+            search::Searcher<ThreateningWalkGame> extended(game, variant::parse_variant("pvs,extensions=on,razoring=1"));
             razorings_with_extensions += extended.search(start, limits).stats.razorings;
             // Without extensions a depth-4 search has depth-3 nodes below the root to razor.
-            search::Searcher<ThreateningWalkGame> plain(game, search::parse_search_config("pvs,razoring=1"));
+            search::Searcher<ThreateningWalkGame> plain(game, variant::parse_variant("pvs,razoring=1"));
             search::SearchLimits deeper = limits;
             deeper.depth = 4;
             razorings_without += plain.search(start, deeper).stats.razorings;

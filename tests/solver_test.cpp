@@ -267,7 +267,7 @@ TEST(Solver, TheProvingMoveWins) {
 TEST(Solver, AgreesWithTheDecidedScoresOfTheAlphaBetaSearch) {
     int decided = 0;
     for (const Position& pos : test_positions()) {
-        search::Searcher<SearchGame> searcher(SearchGame{}, search::parse_search_config("full"));
+        search::Searcher<SearchGame> searcher(SearchGame{}, variant::parse_variant("full"));
         search::SearchLimits limits;
         limits.depth = 4;
         const auto ab = searcher.search(pos, limits);

@@ -21,7 +21,7 @@ namespace {
 using Solving = solver::SolvingSearcher<SearchGame>;
 
 search::SearchConfig full_with_solver(int nodes) {
-    search::SearchConfig c = search::parse_search_config("full");
+    search::SearchConfig c = variant::parse_variant("full");
     c.solver_nodes = nodes;
     return c;
 }

@@ -165,10 +165,10 @@ TEST(Spsa, EngineKeysJoinMarginHalvesAndKeepTheOtherHalf) {
     const std::vector<SpsaParam> params = {matches::parse_spsa_param("futility.endgame=300,100,500"),
                                            matches::parse_spsa_param("lmr_min_moves=3,1,12"),
                                            matches::parse_spsa_param("razoring=60,10,200")};
-    search::SearchConfig base = search::preset_config("full");
-    search::apply_search_option(base, "futility", "45:320");
+    variant::VariantConfig base = variant::preset_variant("full");
+    variant::apply_variant_key(base, "futility", "45:320");
     EXPECT_EQ(matches::spsa_engine_keys(params, {351.6, 4.49, 70.5}, base), "futility=45:352,lmr_min_moves=4,razoring=71:71");
-    search::apply_search_option(base, "futility", "off");
+    variant::apply_variant_key(base, "futility", "off");
     EXPECT_NE(error_of([&] { (void)matches::spsa_engine_keys(params, {351.6, 4.49, 70.5}, base); }).find("'futility' is off"),
               std::string::npos);
 }

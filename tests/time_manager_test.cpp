@@ -126,9 +126,9 @@ TEST(TimeManager, TournamentSpendsMoreEarlyAndNeverTooMuch) {
 // The tm_* keys move the constants the plans above were written with, and the defaults are them
 // (`full` plays the values SPSA tuned, preset token `tuned`).
 TEST(TimeManager, TuningKeysMoveTheConstants) {
-    EXPECT_EQ(parse_search_config("preset=pvs+tt").time_tuning, TimeTuning{});
-    EXPECT_EQ(parse_search_config("preset=full,tm_start=60,tm_max=400,tm_stable=60").time_tuning, TimeTuning{});
-    const TimeTuning tuned = parse_search_config("preset=full,tm_start=50,tm_max=250,tm_stable=80").time_tuning;
+    EXPECT_EQ(variant::parse_variant("preset=pvs+tt").time_tuning, TimeTuning{});
+    EXPECT_EQ(variant::parse_variant("preset=full,tm_start=60,tm_max=400,tm_stable=60").time_tuning, TimeTuning{});
+    const TimeTuning tuned = variant::parse_variant("preset=full,tm_start=50,tm_max=250,tm_stable=80").time_tuning;
     const double left = 60'000;
     TimeManager standard(sudden_death(left, 0, 22), 0, TimePolicy::Tournament);
     TimeManager changed(sudden_death(left, 0, 22), 0, TimePolicy::Tournament, tuned);
@@ -150,7 +150,7 @@ TEST(TimeManager, TuningKeysMoveTheConstants) {
     };
     EXPECT_EQ(stopped_at(TimeTuning{}), 6);
     EXPECT_EQ(stopped_at(tuned), 0);
-    EXPECT_THROW(parse_search_config("tm_max=50"), common::InputError);
+    EXPECT_THROW(variant::parse_variant("tm_max=50"), common::InputError);
 }
 
 TEST(TimeManager, LoaExpectsFewerMovesAsTheGameGoesOn) {

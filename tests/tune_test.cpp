@@ -131,7 +131,7 @@ TEST(Tune, SamplesFromRecordsAreQuietAndLabelledForTheSideToMove) {
     ASSERT_GT(samples.size(), 20u);
 
     const loa::Evaluator evaluator(s.start);
-    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), search::parse_search_config("full"));
+    search::Searcher<loa::SearchGame> searcher(loa::SearchGame(s.rules, evaluator), variant::parse_variant("full"));
     std::set<int> games;
     int decisive = 0;
     for (const TuneSample& t : samples) {

@@ -1,6 +1,6 @@
 // MctsConfig: the switches of the Monte Carlo tree search (mcts.hpp), one value per variant,
-// as SearchConfig is for the alpha-beta core. A variant string selects MCTS with
-// algorithm=mcts (or the preset `mcts`); the keys: common/search/config_keys.cpp.
+// as search::SearchConfig is for the alpha-beta core. A variant string selects MCTS with
+// algorithm=mcts (or the preset `mcts`); the keys: common/variant/keys.cpp.
 #pragma once
 
 #include <cstddef>

@@ -1,17 +1,12 @@
-// SearchConfig: one value describes a search variant; every enhancement is a switch.
-//
-// Variants are named by one string, the same in the engine, the match runner and the
-// experiments, e.g. "preset=pvs+tt,killers=2,history=relative,hh_inc=1,bf_inc=1,null=adaptive".
-// A preset is a '+'-joined list of feature tokens on top of plain iterative-deepening
-// alpha-beta (ab); the other keys override single switches. The keys: config_keys.hpp.
+// SearchConfig: the switches of the alpha-beta core, each enhancement one of them, so that
+// variants can be compared honestly. The variant layer (common/variant/) names them, and the
+// searcher, in one string: "preset=pvs+tt,killers=2,history=relative,hh_inc=1,null=adaptive".
 #pragma once
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "common/mcts/config.hpp"
 
 namespace search {
 
@@ -34,7 +29,6 @@ struct TimeTuning {
 };
 enum class QsOrder { Captures, History };
 enum class McTypes { Retype, Alternate };  // see node_type.hpp
-enum class Algorithm { AlphaBeta, Mcts };  // the searcher a variant names (common/variant_searcher.hpp)
 
 // A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
 // without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
@@ -64,11 +58,6 @@ inline constexpr TaperedMargin StandardRazoring{50, 190};
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
-
-    // Alpha-beta (every key below but the MCTS ones, threads and timeman) or Monte Carlo tree
-    // search (the `mcts` fields). A variant's text lists only the keys of its algorithm.
-    Algorithm algorithm = Algorithm::AlphaBeta;
-    mcts::MctsConfig mcts;
 
     bool pvs = false;
 
@@ -179,26 +168,10 @@ struct SearchConfig {
     friend bool operator==(const SearchConfig&, const SearchConfig&) = default;
 };
 
-// Parses a variant string; throws common::InputError naming an unknown key or a bad value.
-SearchConfig parse_search_config(std::string_view spec);
-// Applies one key=value to `config`; returns false when `key` is not a search key (so that
-// callers can mix their own keys into the same string). Throws on a bad value.
-bool apply_search_option(SearchConfig& config, std::string_view key, std::string_view value);
-// A preset by name ("ab", "pvs+tt+rhh", "full", ...); throws on an unknown token.
-SearchConfig preset_config(std::string_view preset);
-// Canonical text listing every switch: parse_search_config(to_string(c)) == c for every c that
-// parse_search_config returned (one built key by key with apply_search_option may hold what the
-// parser refuses as a whole, e.g. solver_score with the solver off: a UCI GUI sends keys one by one).
-std::string to_string(const SearchConfig& config);
-// The preset and the keys that differ from it, as a person writes it: "full,history=absolute".
-std::string preset_and_changes(const SearchConfig& config);
 // The memory, in MB, that the tables of a search with `config` claim: the transposition table
 // (one, shared by every thread), each thread's evaluation cache, and the solver's proof tree at
 // its node budget (24 bytes a node). Move-ordering tables and the like are a few KB a thread.
 double table_memory_mb(const SearchConfig& config);
-// An MCTS search's: the tree at its cap, and the map that moves a reused subtree (4 bytes a
-// node of 32).
-inline double mcts_memory_mb(const mcts::MctsConfig& m) { return m.tree_mb * (m.reuse ? 1.125 : 1.0); }
 // The same, said: "memory 48 MB: hash 16 MB + eval cache 1 MB x 32 threads".
 std::string table_memory_text(const SearchConfig& config);
 std::string_view to_string(Increment inc);

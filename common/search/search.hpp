@@ -90,10 +90,6 @@ public:
           tt_shared_(shared_tt != nullptr),
           history_(G::MoveIndexCount),
           killers_(MaxPly + 1) {
-        // The alpha-beta tools (tree sizes, margins, the bench signature) measure this search:
-        // an MCTS variant given to them would silently become alpha-beta.
-        if (config_.algorithm != Algorithm::AlphaBeta)
-            throw common::InputError("this runs the alpha-beta search, and the variant is MCTS (algorithm=mcts)");
         // Every table starts empty (a new TT is cleared as it is allocated): clearing it again
         // here would touch every page twice.
         if (config_.tt)

@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_checks.hpp"
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "loa/searchers.hpp"
 #include "loa/cli/commands.hpp"
 #include "loa/error.hpp"
@@ -50,13 +50,13 @@ void add_analyze_command(CLI::App& app) {
         limits.nodes = o->nodes;
         limits.hard_time_ms = o->movetime;
         limits.game_plies_left = plies_until_limit(game);
-        const search::SearchConfig config = search::parse_search_config(o->variant);
+        const variant::VariantConfig config = variant::parse_variant(o->variant);
         // Without a limit: depth 6, or 100,000 play-outs for MCTS (whose depth is its PV's length).
         if (!o->depth && !o->nodes && o->movetime <= 0) {
-            if (config.algorithm == search::Algorithm::Mcts) limits.nodes = 100'000;
+            if (config.algorithm == variant::Algorithm::Mcts) limits.nodes = 100'000;
             else limits.depth = 6;
         }
-        common::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), o->eval.empty() ? DefaultEval : o->eval, o->rps), config);
+        variant::VariantSearcher<SearchGame> searcher(SearchGame::from_spec(game.rules(), o->eval.empty() ? DefaultEval : o->eval, o->rps), config);
         const auto history = search_history(game);
         const auto result = searcher.search(game.position(), limits, history, [](const search::Iteration<Move>& it) {
             fmt::print("{}\n", format_info(it));

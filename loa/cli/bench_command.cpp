@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "loa/searchers.hpp"
 #include "loa/bench_positions.hpp"
 #include "loa/cli/commands.hpp"
@@ -30,7 +30,7 @@ void add_bench_command(CLI::App& app) {
     cmd->add_option("--rps", o->rps, "Realization probabilities (learn-rps JSON) for variants with erps=on")->check(CLI::ExistingFile);
     cmd->add_flag("--verbose", o->verbose, "One line per position");
     cmd->callback([o] {
-        const search::SearchConfig config = search::parse_search_config(o->variant);
+        const search::SearchConfig config = variant::alpha_beta(variant::parse_variant(o->variant));
         SearchGame game = SearchGame::from_spec(RuleSet{}, !o->weights.empty() ? o->weights : o->eval.empty() ? std::string(DefaultEval) : o->eval, o->rps);
         std::uint64_t nodes = 0;
         double time_ms = 0;

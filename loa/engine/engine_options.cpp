@@ -23,7 +23,7 @@ OptionInfo text_info(std::string name, std::string help) {
 EngineOption whole_number(std::string name, int min, int max, std::string unit, std::string help, int EngineSettings::*field) {
     EngineOption o;
     o.info = text_info(name, std::move(help));
-    o.info.kind = search::KeyKind::Integer;
+    o.info.kind = variant::KeyKind::Integer;
     o.info.min = min, o.info.max = max;
     o.set = [name, min, max, unit, field](EngineSettings& s, std::string_view value) {
         const auto v = common::parse_int(value);
@@ -38,7 +38,7 @@ EngineOption whole_number(std::string name, int min, int max, std::string unit, 
 EngineOption hash_option() {
     EngineOption o;
     o.info = text_info("Hash", "transposition table size in MB (MCTS: the tree's)");
-    o.info.kind = search::KeyKind::Integer;
+    o.info.kind = variant::KeyKind::Integer;
     o.info.min = 1, o.info.max = MaxHashMb;
     o.set = [](EngineSettings& s, std::string_view value) {
         const auto mb = common::parse_int(value);
@@ -49,7 +49,7 @@ EngineOption hash_option() {
         s.config.mcts.tree_mb = *mb;
     };
     o.get = [](const EngineSettings& s) {
-        return std::to_string(s.config.algorithm == search::Algorithm::Mcts ? s.config.mcts.tree_mb : s.config.tt_mb);
+        return std::to_string(s.config.algorithm == variant::Algorithm::Mcts ? s.config.mcts.tree_mb : s.config.tt_mb);
     };
     return o;
 }
@@ -68,11 +68,11 @@ std::vector<EngineOption> make_options() {
     options.push_back(hash_option());
     options.push_back(text_option(
         "Variant", "a whole search-variant string (see 'loa variants')",
-        [](EngineSettings& s, std::string_view v) { s.config = search::parse_search_config(v); },
+        [](EngineSettings& s, std::string_view v) { s.config = variant::parse_variant(v); },
         [](const EngineSettings& s) { return s.config.preset; }));
     EngineOption preset = text_option(
         "Preset", "a preset alone, as Variant preset=NAME",
-        [](EngineSettings& s, std::string_view v) { s.config = search::parse_search_config("preset=" + std::string(v)); },
+        [](EngineSettings& s, std::string_view v) { s.config = variant::parse_variant("preset=" + std::string(v)); },
         [](const EngineSettings& s) { return s.config.preset; });
     preset.listed = false;
     options.push_back(std::move(preset));
@@ -96,10 +96,10 @@ std::vector<EngineOption> make_options() {
     overhead.spellings = {"move overhead"};  // the GUIs' and Stockfish's spelling
     options.push_back(std::move(overhead));
     // The search key `threads`, registered here for its place among the engine's options.
-    const search::SearchKey* threads_key = search::find_search_key("threads");
+    const variant::VariantKey* threads_key = variant::find_variant_key("threads");
     EngineOption threads;
     threads.info = text_info("Threads", "search threads: lazy SMP, or MCTS sharing its tree (1: deterministic)");
-    threads.info.kind = search::KeyKind::Integer;
+    threads.info.kind = variant::KeyKind::Integer;
     threads.info.min = threads_key->min, threads.info.max = threads_key->max;
     threads.set = [threads_key](EngineSettings& s, std::string_view v) { threads_key->set(s.config, v); };
     threads.get = [threads_key](const EngineSettings& s) { return threads_key->get(s.config); };
@@ -134,7 +134,7 @@ bool apply_engine_option(EngineSettings& settings, std::string_view raw_name, st
     EngineSettings changed = settings;
     if (const EngineOption* option = find_engine_option(raw_name)) {
         option->set(changed, value);
-    } else if (!search::apply_search_option(changed.config, common::lowercase(common::trim(raw_name)), value)) {
+    } else if (!variant::apply_variant_key(changed.config, common::lowercase(common::trim(raw_name)), value)) {
         return false;
     }
     settings = std::move(changed);
@@ -149,7 +149,7 @@ std::vector<OptionInfo> option_infos(const EngineSettings& settings) {
         info.value = o.get(settings);
         out.push_back(std::move(info));
     }
-    for (const search::SearchKey& key : search::search_keys()) {
+    for (const variant::VariantKey& key : variant::variant_keys()) {
         if (key.name == "preset" || key.name == "threads") continue;  // Variant and Threads
         OptionInfo o = text_info(key.name, key.help);
         o.value = key.get(settings.config);

@@ -1,6 +1,6 @@
 // The engine's options beside the search keys (Hash, Variant, Eval, Rps, Rules, MoveOverhead,
 // Threads, MultiPV), each declared once: its name and other spellings, type, range, help text
-// and the setting it writes, as common/search/config_keys.hpp declares the search keys. `loa
+// and the setting it writes, as common/variant/keys.hpp declares the search keys. `loa
 // uci` registers and applies them from this table (Session), `loa gtp`'s set_option too, and the
 // match runner applies an in-process engine's option.NAME= with it (matches/engine_spec.cpp):
 // one list of names, one set of bounds, one message for a bad value.
@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "common/search/config.hpp"
-#include "common/search/config_keys.hpp"
+#include "common/variant/config.hpp"
+#include "common/variant/keys.hpp"
 #include "loa/rules.hpp"
 #include "loa/search_game.hpp"
 
@@ -28,7 +28,7 @@ inline constexpr int MaxHashMb = 65536;
 // What the options set. The files Eval and Rps name are read by whoever applies them (the
 // session at once, the match runner before its first game): here they are names.
 struct EngineSettings {
-    search::SearchConfig config = search::preset_config("full");
+    variant::VariantConfig config = variant::preset_variant("full");
     std::string eval = std::string(DefaultEval);
     std::string rps;
     RuleSet rules;
@@ -36,12 +36,12 @@ struct EngineSettings {
     int multipv = 1;
 };
 
-// An option as a protocol registers it: typed as its search key is (config_keys.hpp).
+// An option as a protocol registers it: typed as its search key is (common/variant/keys.hpp).
 struct OptionInfo {
     std::string name;
     std::string value;  // current
     std::string help;
-    search::KeyKind kind = search::KeyKind::Text;
+    variant::KeyKind kind = variant::KeyKind::Text;
     int min = 0, max = 0;              // Integer
     std::vector<std::string> choices;  // Choice
 };

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/bounded_io.hpp"
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "loa/searchers.hpp"
@@ -32,7 +32,7 @@ Session::~Session() {
     wait();
 }
 
-common::VariantSearcher<SearchGame>& Session::searcher() {
+variant::VariantSearcher<SearchGame>& Session::searcher() {
     if (!searcher_) {
         // The engine stays usable: tables it cannot have are refused, and its options go back
         // to the last tables it could build. Linux grants an allocation beyond the memory it
@@ -52,7 +52,7 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
         try {
             SearchGame game = evaluation_;  // shares the network; its own accumulator stack
             game.set_rules(settings_.rules);
-            searcher_ = std::make_unique<common::VariantSearcher<SearchGame>>(std::move(game), settings_.config);
+            searcher_ = std::make_unique<variant::VariantSearcher<SearchGame>>(std::move(game), settings_.config);
         } catch (const std::bad_alloc&) {
             throw refuse("out of memory");
         }
@@ -61,8 +61,8 @@ common::VariantSearcher<SearchGame>& Session::searcher() {
     return *searcher_;
 }
 
-std::string Session::memory_text() const { return search::table_memory_text(settings_.config); }
-double Session::memory_mb() const { return search::table_memory_mb(settings_.config); }
+std::string Session::memory_text() const { return variant::table_memory_text(settings_.config); }
+double Session::memory_mb() const { return variant::table_memory_mb(settings_.config); }
 
 void Session::release() {
     wait();

@@ -81,7 +81,7 @@ public:
     void release();
 
 private:
-    common::VariantSearcher<SearchGame>& searcher();
+    variant::VariantSearcher<SearchGame>& searcher();
     // The time plan of the next search (kept for ponderhit), then the search itself.
     void plan(const search::ClockLimits& clock);
     std::vector<std::uint16_t> left_out(const std::vector<Move>& search_moves);
@@ -89,14 +89,14 @@ private:
     static Game replayed(const Game& game, const RuleSet& rules);
 
     EngineSettings settings_;
-    search::SearchConfig built_config_;  // of the last searcher built: where a failed allocation returns
+    variant::VariantConfig built_config_;  // of the last searcher built: where a failed allocation returns
     // The evaluation and realization probabilities as the options read them: every searcher
     // starts from a copy (a network is shared, not read again), so that a file is read once, when
     // its option is set, and a file changed or removed afterwards changes no search.
     SearchGame evaluation_;
     std::optional<RealizationProbabilities> realization_;
     std::uint64_t node_cap_ = 0;
-    std::unique_ptr<common::VariantSearcher<SearchGame>> searcher_;
+    std::unique_ptr<variant::VariantSearcher<SearchGame>> searcher_;
     Game game_;
     std::unique_ptr<search::TimeManager> time_;  // the running (or last) search's plan
     std::thread thread_;

@@ -26,16 +26,16 @@ namespace {
 // empty string default is "<empty>", the word GUIs send back for it.
 std::string uci_option_line(const OptionInfo& o) {
     switch (o.kind) {
-        case search::KeyKind::Switch:
+        case variant::KeyKind::Switch:
             return fmt::format("option name {} type check default {}", o.name, o.value == "on" ? "true" : "false");
-        case search::KeyKind::Integer:
+        case variant::KeyKind::Integer:
             return fmt::format("option name {} type spin default {} min {} max {}", o.name, o.value, o.min, o.max);
-        case search::KeyKind::Choice: {
+        case variant::KeyKind::Choice: {
             std::string line = fmt::format("option name {} type combo default {}", o.name, o.value);
             for (const std::string& choice : o.choices) line += " var " + choice;
             return line;
         }
-        case search::KeyKind::Text: break;
+        case variant::KeyKind::Text: break;
     }
     return fmt::format("option name {} type string default {}", o.name, o.value.empty() ? "<empty>" : o.value);
 }

@@ -97,7 +97,7 @@ std::string banner(const MatchSettings& s) {
             std::string extra;
             if (e.multipv > 1) extra += fmt::format(", MultiPV {}", e.multipv);
             if (e.move_overhead_ms > 0) extra += fmt::format(", MoveOverhead {:g} ms", e.move_overhead_ms);
-            out += fmt::format("  {:<12} {} ({}, eval {}{})\n", e.name, search::preset_and_changes(e.config), e.limit_text(),
+            out += fmt::format("  {:<12} {} ({}, eval {}{})\n", e.name, variant::preset_and_changes(e.config), e.limit_text(),
                                e.eval, extra);
         }
     }

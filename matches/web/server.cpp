@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/files.hpp"
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
 #include "matches/web/assets.hpp"
@@ -289,12 +289,12 @@ struct Server::Impl {
 
     void search(const http::Request& req, http::Response& res) {
         SearchRequest request = search_request(req.params, default_rules());
-        const search::SearchConfig config = search::parse_search_config(request.variant.empty() ? settings.variant : request.variant);
+        const variant::VariantConfig config = variant::parse_variant(request.variant.empty() ? settings.variant : request.variant);
         // One request may not claim more than its share: every thread's evaluation cache counts.
-        const double claim = search::table_memory_mb(config);
+        const double claim = variant::table_memory_mb(config);
         if (claim > settings.max_request_mb)
             throw InputError(fmt::format("this search would claim {}; a request may claim {} MB (--max-request-mb)",
-                                         search::table_memory_text(config), settings.max_request_mb));
+                                         variant::table_memory_text(config), settings.max_request_mb));
         if (config.threads > settings.max_threads)
             throw InputError(fmt::format("threads={}: a request may use {} (--max-threads)", config.threads, settings.max_threads));
         // A session that an aborted search still holds for up to a second is worth waiting for.

@@ -2,13 +2,13 @@
 #include <cstdlib>
 
 #include "common/error.hpp"
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 #include "fuzz_input.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     try {
-        const search::SearchConfig c = search::parse_search_config(fuzz::text(data, size));
-        if (search::to_string(search::parse_search_config(search::to_string(c))) != search::to_string(c)) std::abort();
+        const variant::VariantConfig c = variant::parse_variant(fuzz::text(data, size));
+        if (variant::to_string(variant::parse_variant(variant::to_string(c))) != variant::to_string(c)) std::abort();
     } catch (const common::InputError&) {
     }
     return 0;

@@ -1,4 +1,4 @@
-#include "common/search/config_keys.hpp"
+#include "common/variant/keys.hpp"
 
 #include <cmath>
 #include <type_traits>
@@ -10,9 +10,10 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 
-namespace search {
+namespace variant {
 namespace {
 
+using namespace search;  // the alpha-beta switches the keys set
 using common::InputError;
 
 [[noreturn]] void bad_value(std::string_view key, std::string_view value, std::string_view expected) {
@@ -41,8 +42,8 @@ int parse_range(std::string_view key, std::string_view value, int lo, int hi, st
     return *v;
 }
 
-SearchKey key_base(std::string name, KeyKind kind, std::string values, std::string help) {
-    SearchKey k;
+VariantKey key_base(std::string name, KeyKind kind, std::string values, std::string help) {
+    VariantKey k;
     k.name = std::move(name);
     k.kind = kind;
     k.values = std::move(values);
@@ -52,7 +53,7 @@ SearchKey key_base(std::string name, KeyKind kind, std::string values, std::stri
 
 const char* on_off(bool b) { return b ? "on" : "off"; }
 
-// Where a key's value lives: a member of SearchConfig, or a callable that gives a reference
+// Where a key's value lives: a member of VariantConfig (or of the alpha-beta SearchConfig it extends), or a callable that gives a reference
 // into it (the MCTS settings: in_mcts).
 template <class Field>
 decltype(auto) at(const Field& field, auto& c) {
@@ -66,34 +67,34 @@ auto in_mcts(T mcts::MctsConfig::*member) {
 }
 
 template <class Field>
-SearchKey switch_key(std::string name, Field field, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
-    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) { at(field, c) = parse_on_off(key, v); };
-    k.get = [field](const SearchConfig& c) -> std::string { return on_off(at(field, c)); };
+VariantKey switch_key(std::string name, Field field, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Switch, "on|off", std::move(help));
+    k.set = [field, key = k.name](VariantConfig& c, std::string_view v) { at(field, c) = parse_on_off(key, v); };
+    k.get = [field](const VariantConfig& c) -> std::string { return on_off(at(field, c)); };
     return k;
 }
 
 template <class Field>
-SearchKey integer_key(std::string name, Field field, int lo, int hi, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
+VariantKey integer_key(std::string name, Field field, int lo, int hi, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Integer, fmt::format("{}..{}", lo, hi), std::move(help));
     k.min = lo;
     k.max = hi;
-    k.set = [field, lo, hi, key = k.name](SearchConfig& c, std::string_view v) { at(field, c) = parse_range(key, v, lo, hi); };
-    k.get = [field](const SearchConfig& c) { return std::to_string(at(field, c)); };
+    k.set = [field, lo, hi, key = k.name](VariantConfig& c, std::string_view v) { at(field, c) = parse_range(key, v, lo, hi); };
+    k.get = [field](const VariantConfig& c) { return std::to_string(at(field, c)); };
     return k;
 }
 
 // A key whose words name the values of one field (an enum, or an int coding a few modes).
 // The type a key's field holds (the words of a choice key are read as that type).
 template <class Field>
-using FieldValue = std::remove_cvref_t<decltype(at(std::declval<const Field&>(), std::declval<SearchConfig&>()))>;
+using FieldValue = std::remove_cvref_t<decltype(at(std::declval<const Field&>(), std::declval<VariantConfig&>()))>;
 
 template <class Field>
-SearchKey choice_key(std::string name, Field field, std::vector<std::pair<std::string, FieldValue<Field>>> words, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Choice, {}, std::move(help));
+VariantKey choice_key(std::string name, Field field, std::vector<std::pair<std::string, FieldValue<Field>>> words, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Choice, {}, std::move(help));
     for (const auto& [word, value] : words) k.choices.push_back(word);
     k.values = fmt::format("{}", fmt::join(k.choices, "|"));
-    k.set = [field, words, key = k.name, expected = alternatives(k.choices)](SearchConfig& c, std::string_view v) {
+    k.set = [field, words, key = k.name, expected = alternatives(k.choices)](VariantConfig& c, std::string_view v) {
         for (const auto& [word, value] : words)
             if (v == word) {
                 at(field, c) = value;
@@ -101,7 +102,7 @@ SearchKey choice_key(std::string name, Field field, std::vector<std::pair<std::s
             }
         bad_value(key, v, expected);
     };
-    k.get = [field, words](const SearchConfig& c) {
+    k.get = [field, words](const VariantConfig& c) {
         for (const auto& [word, value] : words)
             if (at(field, c) == value) return word;
         return std::string("?");
@@ -111,15 +112,15 @@ SearchKey choice_key(std::string name, Field field, std::vector<std::pair<std::s
 
 // A switch with a size: off | on (the current size) | <size> in 1..largest, e.g. a table in MB.
 // `words`: what the error names beside the range.
-SearchKey sized_switch_key(std::string name, bool SearchConfig::*on, int SearchConfig::*size, int largest, std::string values,
+VariantKey sized_switch_key(std::string name, bool VariantConfig::*on, int VariantConfig::*size, int largest, std::string values,
                            std::string help, std::string words = {}) {
-    SearchKey k = key_base(std::move(name), KeyKind::Text, std::move(values), std::move(help));
-    k.set = [on, size, largest, words, key = k.name](SearchConfig& c, std::string_view v) {
+    VariantKey k = key_base(std::move(name), KeyKind::Text, std::move(values), std::move(help));
+    k.set = [on, size, largest, words, key = k.name](VariantConfig& c, std::string_view v) {
         if (v == "on") c.*on = true;
         else if (v == "off") c.*on = false;
         else c.*on = true, c.*size = parse_range(key, v, 1, largest, words);
     };
-    k.get = [on, size](const SearchConfig& c) { return c.*on ? std::to_string(c.*size) : std::string("off"); };
+    k.get = [on, size](const VariantConfig& c) { return c.*on ? std::to_string(c.*size) : std::string("off"); };
     return k;
 }
 
@@ -136,20 +137,20 @@ TaperedMargin parse_margin(std::string_view key, std::string_view value, Tapered
     return {*opening, *endgame};
 }
 
-SearchKey margin_key(std::string name, TaperedMargin SearchConfig::*field, TaperedMargin standard, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Text, "off|on|<margin>|<opening>:<endgame>", std::move(help));
-    k.set = [field, standard, key = k.name](SearchConfig& c, std::string_view v) { c.*field = parse_margin(key, v, standard); };
-    k.get = [field](const SearchConfig& c) { return to_string(c.*field); };
+VariantKey margin_key(std::string name, TaperedMargin VariantConfig::*field, TaperedMargin standard, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Text, "off|on|<margin>|<opening>:<endgame>", std::move(help));
+    k.set = [field, standard, key = k.name](VariantConfig& c, std::string_view v) { c.*field = parse_margin(key, v, standard); };
+    k.get = [field](const VariantConfig& c) { return to_string(c.*field); };
     return k;
 }
 
 
 // hh_inc / bf_inc: unset means the mode's own default, which to_string spells out.
-SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig::*field,
-                        Increment (SearchConfig::*effective)() const, std::string help) {
-    SearchKey k = key_base(std::move(name), KeyKind::Choice, "1|d|d2|2d", std::move(help));
+VariantKey increment_key(std::string name, std::optional<Increment> VariantConfig::*field,
+                        Increment (VariantConfig::*effective)() const, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Choice, "1|d|d2|2d", std::move(help));
     k.choices = {"1", "d", "d2", "2d"};
-    k.set = [field, key = k.name](SearchConfig& c, std::string_view v) {
+    k.set = [field, key = k.name](VariantConfig& c, std::string_view v) {
         static constexpr std::pair<std::string_view, Increment> IncrementWords[] = {
             {"1", Increment::One}, {"d", Increment::Depth}, {"d2", Increment::DepthSquared}, {"2d", Increment::TwoPowDepth}};
         for (const auto& [word, inc] : IncrementWords)
@@ -159,32 +160,32 @@ SearchKey increment_key(std::string name, std::optional<Increment> SearchConfig:
             }
         bad_value(key, v, "1, d, d2 or 2d");
     };
-    k.get = [effective](const SearchConfig& c) { return std::string(to_string((c.*effective)())); };
+    k.get = [effective](const VariantConfig& c) { return std::string(to_string((c.*effective)())); };
     return k;
 }
 
 // The keys of Monte Carlo tree search (common/mcts/config.hpp), listed after the alpha-beta
 // keys and only in the texts of MCTS variants.
-void add_mcts_keys(std::vector<SearchKey>& keys) {
+void add_mcts_keys(std::vector<VariantKey>& keys) {
     const std::size_t first = keys.size();
     // The preset follows the algorithm (mcts, or ab when leaving it), so that the text, which
     // lists the algorithm's keys only, reads back as the same search.
-    SearchKey algorithm = choice_key("algorithm", &SearchConfig::algorithm, {{"alphabeta", Algorithm::AlphaBeta}, {"mcts", Algorithm::Mcts}},
+    VariantKey algorithm = choice_key("algorithm", &VariantConfig::algorithm, {{"alphabeta", Algorithm::AlphaBeta}, {"mcts", Algorithm::Mcts}},
                                      "the searcher: alpha-beta (the core) or Monte Carlo tree search (the keys below; preset mcts)");
-    algorithm.set = [set = algorithm.set](SearchConfig& c, std::string_view v) {
+    algorithm.set = [set = algorithm.set](VariantConfig& c, std::string_view v) {
         set(c, v);
         if (c.algorithm == Algorithm::Mcts) c.preset = "mcts";
         else if (c.preset == "mcts") c.preset = "ab";
     };
     keys.push_back(std::move(algorithm));
 
-    SearchKey uct = key_base("uct_c", KeyKind::Text, "0..10", "MCTS: UCT exploration constant (results in [0, 1])");
-    uct.set = [](SearchConfig& c, std::string_view v) {
+    VariantKey uct = key_base("uct_c", KeyKind::Text, "0..10", "MCTS: UCT exploration constant (results in [0, 1])");
+    uct.set = [](VariantConfig& c, std::string_view v) {
         const auto x = common::parse_double(v);
         if (!x || !(*x >= 0 && *x <= 10)) bad_value("uct_c", v, "a number in 0..10");
         c.mcts.exploration = std::round(*x * 1e4) / 1e4;  // four decimals: the text reads back exactly
     };
-    uct.get = [](const SearchConfig& c) { return fmt::format("{:.10g}", c.mcts.exploration); };
+    uct.get = [](const VariantConfig& c) { return fmt::format("{:.10g}", c.mcts.exploration); };
     keys.push_back(std::move(uct));
 
     keys.push_back(switch_key("mcts_solver", in_mcts(&mcts::MctsConfig::solver),
@@ -213,128 +214,128 @@ void add_mcts_keys(std::vector<SearchKey>& keys) {
     keys.push_back(integer_key("mcts_tree", in_mcts(&mcts::MctsConfig::tree_mb), 1, 65536, "MCTS: the tree's memory in MB"));
     keys.push_back(switch_key("mcts_reuse", in_mcts(&mcts::MctsConfig::reuse), "MCTS: the next search of the game starts from the old subtree"));
 
-    SearchKey seed = key_base("mcts_seed", KeyKind::Integer, "1..1000000000", "MCTS: the random stream's seed");
+    VariantKey seed = key_base("mcts_seed", KeyKind::Integer, "1..1000000000", "MCTS: the random stream's seed");
     seed.min = 1, seed.max = 1'000'000'000;
-    seed.set = [](SearchConfig& c, std::string_view v) { c.mcts.seed = static_cast<std::uint64_t>(parse_range("mcts_seed", v, 1, 1'000'000'000)); };
-    seed.get = [](const SearchConfig& c) { return std::to_string(c.mcts.seed); };
+    seed.set = [](VariantConfig& c, std::string_view v) { c.mcts.seed = static_cast<std::uint64_t>(parse_range("mcts_seed", v, 1, 1'000'000'000)); };
+    seed.get = [](const VariantConfig& c) { return std::to_string(c.mcts.seed); };
     keys.push_back(std::move(seed));
     for (std::size_t i = first; i < keys.size(); ++i) keys[i].scope = KeyScope::Mcts;
 }
 
-std::vector<SearchKey> make_keys() {
-    std::vector<SearchKey> keys;
-    SearchKey preset = key_base("preset", KeyKind::Text, "<token>+<token>...",
+std::vector<VariantKey> make_keys() {
+    std::vector<VariantKey> keys;
+    VariantKey preset = key_base("preset", KeyKind::Text, "<token>+<token>...",
                                 "'+'-joined tokens: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier full, or mcts alone");
-    preset.set = [](SearchConfig& c, std::string_view v) { c = preset_config(v); };
-    preset.get = [](const SearchConfig& c) { return c.preset; };
+    preset.set = [](VariantConfig& c, std::string_view v) { c = preset_variant(v); };
+    preset.get = [](const VariantConfig& c) { return c.preset; };
     preset.scope = KeyScope::Both;
     keys.push_back(std::move(preset));
 
-    keys.push_back(switch_key("pvs", &SearchConfig::pvs, "NegaScout / principal variation search"));
-    keys.push_back(sized_switch_key("aspiration", &SearchConfig::aspiration, &SearchConfig::aspiration_window, 10000,
+    keys.push_back(switch_key("pvs", &VariantConfig::pvs, "NegaScout / principal variation search"));
+    keys.push_back(sized_switch_key("aspiration", &VariantConfig::aspiration, &VariantConfig::aspiration_window, 10000,
                                     "off|on|<window>", "aspiration window around the previous iteration's score", "on, off"));
-    keys.push_back(choice_key("aspiration_research", &SearchConfig::aspiration_research,
+    keys.push_back(choice_key("aspiration_research", &VariantConfig::aspiration_research,
                               {{"full", AspirationResearch::Full}, {"widen", AspirationResearch::Widen}},
                               "after a fail, search the full window or widen the failing side"));
-    keys.push_back(sized_switch_key("tt", &SearchConfig::tt, &SearchConfig::tt_mb, 65536, "off|on|<MB>", "transposition table"));
-    keys.push_back(choice_key("tt_replace", &SearchConfig::tt_replace,
+    keys.push_back(sized_switch_key("tt", &VariantConfig::tt, &VariantConfig::tt_mb, 65536, "off|on|<MB>", "transposition table"));
+    keys.push_back(choice_key("tt_replace", &VariantConfig::tt_replace,
                               {{"always", TTReplace::Always}, {"depth", TTReplace::Depth}, {"twodeep", TTReplace::TwoDeep}},
                               "replacement scheme (Breuker et al.)"));
-    keys.push_back(choice_key("tt_reuse", &SearchConfig::tt_reuse, {{"deeper", TTReuse::Deeper}, {"exact", TTReuse::Exact}},
+    keys.push_back(choice_key("tt_reuse", &VariantConfig::tt_reuse, {{"deeper", TTReuse::Deeper}, {"exact", TTReuse::Exact}},
                               "reuse entries searched at least as deep, or exactly as deep"));
-    keys.push_back(sized_switch_key("eval_cache", &SearchConfig::eval_cache, &SearchConfig::eval_cache_mb, 4096, "off|on|<MB>",
+    keys.push_back(sized_switch_key("eval_cache", &VariantConfig::eval_cache, &VariantConfig::eval_cache_mb, 4096, "off|on|<MB>",
                                     "cache of static evaluations (time only: values and node counts are unchanged)"));
-    keys.push_back(switch_key("captures_first", &SearchConfig::captures_first, "captures ordered first by the game's knowledge rule"));
-    keys.push_back(integer_key("killers", &SearchConfig::killers, 0, 8, "killer moves per ply"));
-    keys.push_back(switch_key("refutation", &SearchConfig::refutation, "refutation table (previous iterations' PV moves per ply)"));
-    keys.push_back(choice_key("history", &SearchConfig::history,
+    keys.push_back(switch_key("captures_first", &VariantConfig::captures_first, "captures ordered first by the game's knowledge rule"));
+    keys.push_back(integer_key("killers", &VariantConfig::killers, 0, 8, "killer moves per ply"));
+    keys.push_back(switch_key("refutation", &VariantConfig::refutation, "refutation table (previous iterations' PV moves per ply)"));
+    keys.push_back(choice_key("history", &VariantConfig::history,
                               {{"none", HistoryMode::None},
                                {"absolute", HistoryMode::Absolute},
                                {"butterfly", HistoryMode::Butterfly},
                                {"relative", HistoryMode::Relative}},
                               "history heuristic, butterfly board, relative history"));
-    keys.push_back(increment_key("hh_inc", &SearchConfig::hh_inc, &SearchConfig::hh_increment,
+    keys.push_back(increment_key("hh_inc", &VariantConfig::hh_inc, &VariantConfig::hh_increment,
                                  "history increment (unset: 2d for absolute history, 1 otherwise)"));
-    keys.push_back(increment_key("bf_inc", &SearchConfig::bf_inc, &SearchConfig::bf_increment, "butterfly increment"));
-    keys.push_back(choice_key("rhh_update", &SearchConfig::rhh_update, {{"all", RhhUpdate::All}, {"cutnodes", RhhUpdate::CutNodes}},
+    keys.push_back(increment_key("bf_inc", &VariantConfig::bf_inc, &VariantConfig::bf_increment, "butterfly increment"));
+    keys.push_back(choice_key("rhh_update", &VariantConfig::rhh_update, {{"all", RhhUpdate::All}, {"cutnodes", RhhUpdate::CutNodes}},
                               "butterfly counts all non-cutoff moves, or moves tried before a cutoff"));
-    keys.push_back(switch_key("history_captures", &SearchConfig::history_captures, "captures enter the history and butterfly tables"));
-    keys.push_back(switch_key("history_aging", &SearchConfig::history_aging, "halve the history tables between searches"));
+    keys.push_back(switch_key("history_captures", &VariantConfig::history_captures, "captures enter the history and butterfly tables"));
+    keys.push_back(switch_key("history_aging", &VariantConfig::history_aging, "halve the history tables between searches"));
 
-    SearchKey null = key_base("null", KeyKind::Choice, "off|1|2|3|adaptive",
+    VariantKey null = key_base("null", KeyKind::Choice, "off|1|2|3|adaptive",
                               "null-move pruning with fixed or adaptive R (Heinz)");
     null.choices = {"off", "1", "2", "3", "adaptive"};
-    null.set = [](SearchConfig& c, std::string_view v) {
+    null.set = [](VariantConfig& c, std::string_view v) {
         if (v == "off") c.null_move = NullMove::Off;
         else if (v == "adaptive") c.null_move = NullMove::Adaptive;
         else c.null_move = NullMove::Fixed, c.null_r = parse_range("null", v, 1, 3, "off, adaptive");
     };
-    null.get = [](const SearchConfig& c) {
+    null.get = [](const VariantConfig& c) {
         return c.null_move == NullMove::Off        ? std::string("off")
                : c.null_move == NullMove::Adaptive ? std::string("adaptive")
                                                    : std::to_string(c.null_r);
     };
     keys.push_back(std::move(null));
-    keys.push_back(switch_key("null_verify", &SearchConfig::null_verify, "verified null-move pruning"));
-    keys.push_back(switch_key("lmr", &SearchConfig::lmr, "late move reductions"));
-    keys.push_back(integer_key("lmr_min_depth", &SearchConfig::lmr_min_depth, 2, 20, "least remaining depth for a reduction"));
-    keys.push_back(integer_key("lmr_min_moves", &SearchConfig::lmr_min_moves, 1, 60, "moves searched at full depth before reductions"));
-    keys.push_back(integer_key("lmr_deep_depth", &SearchConfig::lmr_deep_depth, 2, 64, "least remaining depth for a two-ply reduction"));
-    keys.push_back(integer_key("lmr_deep_moves", &SearchConfig::lmr_deep_moves, 1, 20,
+    keys.push_back(switch_key("null_verify", &VariantConfig::null_verify, "verified null-move pruning"));
+    keys.push_back(switch_key("lmr", &VariantConfig::lmr, "late move reductions"));
+    keys.push_back(integer_key("lmr_min_depth", &VariantConfig::lmr_min_depth, 2, 20, "least remaining depth for a reduction"));
+    keys.push_back(integer_key("lmr_min_moves", &VariantConfig::lmr_min_moves, 1, 60, "moves searched at full depth before reductions"));
+    keys.push_back(integer_key("lmr_deep_depth", &VariantConfig::lmr_deep_depth, 2, 64, "least remaining depth for a two-ply reduction"));
+    keys.push_back(integer_key("lmr_deep_moves", &VariantConfig::lmr_deep_moves, 1, 20,
                                "a reduction is two plies from this many times lmr_min_moves moves on"));
-    keys.push_back(choice_key("qsearch", &SearchConfig::qsearch, {{"off", 0}, {"captures", 1}, {"quads", 2}}, "horizon treatment"));
-    keys.push_back(integer_key("qsearch_plies", &SearchConfig::qsearch_plies, 1, 64, "longest quiescence line"));
-    keys.push_back(choice_key("qs_order", &SearchConfig::qs_order, {{"captures", QsOrder::Captures}, {"history", QsOrder::History}},
+    keys.push_back(choice_key("qsearch", &VariantConfig::qsearch, {{"off", 0}, {"captures", 1}, {"quads", 2}}, "horizon treatment"));
+    keys.push_back(integer_key("qsearch_plies", &VariantConfig::qsearch_plies, 1, 64, "longest quiescence line"));
+    keys.push_back(choice_key("qs_order", &VariantConfig::qs_order, {{"captures", QsOrder::Captures}, {"history", QsOrder::History}},
                               "quiescence move order, the game's capture ranking or the history tables"));
-    keys.push_back(switch_key("extensions", &SearchConfig::extensions, "the game's extension hook"));
-    keys.push_back(margin_key("futility", &SearchConfig::futility_margin, StandardFutility,
+    keys.push_back(switch_key("extensions", &VariantConfig::extensions, "the game's extension hook"));
+    keys.push_back(margin_key("futility", &VariantConfig::futility_margin, StandardFutility,
                               fmt::format("skip quiet moves at depth 1 when the evaluation + margin <= alpha; a margin tapers "
                                           "from opening to endgame with the game's phase (on: {})",
                                           to_string(StandardFutility))));
-    keys.push_back(margin_key("ext_futility", &SearchConfig::ext_futility_margin, StandardExtFutility,
+    keys.push_back(margin_key("ext_futility", &VariantConfig::ext_futility_margin, StandardExtFutility,
                               fmt::format("the same at depth 2 (extended futility pruning; on: {}), not below an extended move",
                                           to_string(StandardExtFutility))));
-    keys.push_back(margin_key("razoring", &SearchConfig::razor_margin, StandardRazoring,
+    keys.push_back(margin_key("razoring", &VariantConfig::razor_margin, StandardRazoring,
                               fmt::format("depth 3 nodes that far below alpha are searched a ply shallower, not below an "
                                           "extended move (on: {})",
                                           to_string(StandardRazoring))));
-    keys.push_back(switch_key("multicut", &SearchConfig::multicut, "multi-cut pruning at expected cut nodes"));
-    keys.push_back(integer_key("mc_moves", &SearchConfig::mc_moves, 1, 64, "multi-cut: moves tried"));
-    keys.push_back(integer_key("mc_cuts", &SearchConfig::mc_cuts, 1, 64, "multi-cut: fail-highs needed"));
-    keys.push_back(integer_key("mc_reduction", &SearchConfig::mc_reduction, 1, 8, "multi-cut: depth reduction of its searches"));
-    keys.push_back(choice_key("mc_types", &SearchConfig::mc_types, {{"retype", McTypes::Retype}, {"alternate", McTypes::Alternate}},
+    keys.push_back(switch_key("multicut", &VariantConfig::multicut, "multi-cut pruning at expected cut nodes"));
+    keys.push_back(integer_key("mc_moves", &VariantConfig::mc_moves, 1, 64, "multi-cut: moves tried"));
+    keys.push_back(integer_key("mc_cuts", &VariantConfig::mc_cuts, 1, 64, "multi-cut: fail-highs needed"));
+    keys.push_back(integer_key("mc_reduction", &VariantConfig::mc_reduction, 1, 8, "multi-cut: depth reduction of its searches"));
+    keys.push_back(choice_key("mc_types", &VariantConfig::mc_types, {{"retype", McTypes::Retype}, {"alternate", McTypes::Alternate}},
                               "multi-cut: later children of an expected cut node are cut nodes (retype) or all nodes (alternate)"));
-    keys.push_back(switch_key("erps", &SearchConfig::erps,
+    keys.push_back(switch_key("erps", &VariantConfig::erps,
                               "enhanced realization probability search (needs the game's probabilities: rps=FILE in LOA)"));
-    keys.push_back(switch_key("erps_research", &SearchConfig::erps_research,
+    keys.push_back(switch_key("erps_research", &VariantConfig::erps_research,
                               "ERPS: search a reduced move again a full ply below when it beats alpha (off: plain RPS)"));
-    keys.push_back(switch_key("erps_floor", &SearchConfig::erps_floor,
+    keys.push_back(switch_key("erps_floor", &VariantConfig::erps_floor,
                               "ERPS: a reduced move keeps one ply before quiescence where its plain depth had one"));
-    keys.push_back(integer_key("erps_base", &SearchConfig::erps_base, 1, 99, "ERPS: a move of probability base/100 costs one ply"));
-    keys.push_back(integer_key("erps_min", &SearchConfig::erps_min, 10, 100, "ERPS: least depth a move costs, in hundredths of a ply"));
-    keys.push_back(integer_key("erps_max", &SearchConfig::erps_max, 100, 800, "ERPS: most depth a move costs, in hundredths of a ply"));
-    keys.push_back(integer_key("threads", &SearchConfig::threads, 1, 64,
+    keys.push_back(integer_key("erps_base", &VariantConfig::erps_base, 1, 99, "ERPS: a move of probability base/100 costs one ply"));
+    keys.push_back(integer_key("erps_min", &VariantConfig::erps_min, 10, 100, "ERPS: least depth a move costs, in hundredths of a ply"));
+    keys.push_back(integer_key("erps_max", &VariantConfig::erps_max, 100, 800, "ERPS: most depth a move costs, in hundredths of a ply"));
+    keys.push_back(integer_key("threads", &VariantConfig::threads, 1, 64,
                                "search threads: lazy SMP sharing the transposition table, or MCTS sharing its tree (1: deterministic)"));
     keys.back().scope = KeyScope::Both;
 
-    SearchKey solver = key_base("solver", KeyKind::Text, "off|<nodes>",
+    VariantKey solver = key_base("solver", KeyKind::Text, "off|<nodes>",
                                 "proof-number solver before each search, a proven win played at once (at most a fifth of the "
                              "move's time); 0 is off");
-    solver.set = [](SearchConfig& c, std::string_view v) {
+    solver.set = [](VariantConfig& c, std::string_view v) {
         c.solver_nodes = v == "off" ? 0 : parse_range("solver", v, 0, 10'000'000, "off");
     };
-    solver.get = [](const SearchConfig& c) { return c.solver_nodes > 0 ? std::to_string(c.solver_nodes) : std::string("off"); };
+    solver.get = [](const VariantConfig& c) { return c.solver_nodes > 0 ? std::to_string(c.solver_nodes) : std::string("off"); };
     keys.push_back(std::move(solver));
-    SearchKey solver_score = key_base("solver_score", KeyKind::Text, "off|<centi-units>",
+    VariantKey solver_score = key_base("solver_score", KeyKind::Text, "off|<centi-units>",
                                       "the solver runs only after a search of this game that scored at least this for the mover "
                                    "(needs solver=N; off: before every search)");
-    solver_score.set = [](SearchConfig& c, std::string_view v) {
+    solver_score.set = [](VariantConfig& c, std::string_view v) {
         if (v == "off") c.solver_score.reset();
         else c.solver_score = parse_range("solver_score", v, -30'000, 30'000, "off");
     };
-    solver_score.get = [](const SearchConfig& c) { return c.solver_score ? std::to_string(*c.solver_score) : std::string("off"); };
+    solver_score.get = [](const VariantConfig& c) { return c.solver_score ? std::to_string(*c.solver_score) : std::string("off"); };
     keys.push_back(std::move(solver_score));
-    keys.push_back(choice_key("timeman", &SearchConfig::timeman, {{"classic", TimePolicy::Classic}, {"tournament", TimePolicy::Tournament}},
+    keys.push_back(choice_key("timeman", &VariantConfig::timeman, {{"classic", TimePolicy::Classic}, {"tournament", TimePolicy::Tournament}},
                               "time per move from the clock (fixed slice, or game length and search stability)"));
     keys.back().scope = KeyScope::Both;
     // The time manager's constants (TimeTuning), for SPSA.
@@ -353,12 +354,12 @@ std::vector<SearchKey> make_keys() {
 
 }  // namespace
 
-const std::vector<SearchKey>& search_keys() {
-    static const std::vector<SearchKey> keys = make_keys();
+const std::vector<VariantKey>& variant_keys() {
+    static const std::vector<VariantKey> keys = make_keys();
     return keys;
 }
 
-bool key_applies(const SearchKey& key, const SearchConfig& config) {
+bool key_applies(const VariantKey& key, const VariantConfig& config) {
     switch (key.scope) {
         case KeyScope::Both: return true;
         case KeyScope::AlphaBeta: return config.algorithm == Algorithm::AlphaBeta;
@@ -367,16 +368,16 @@ bool key_applies(const SearchKey& key, const SearchConfig& config) {
     return true;
 }
 
-const SearchKey* find_search_key(std::string_view name) {
-    for (const SearchKey& key : search_keys())
+const VariantKey* find_variant_key(std::string_view name) {
+    for (const VariantKey& key : variant_keys())
         if (key.name == name) return &key;
     return nullptr;
 }
 
-std::vector<std::string> search_key_names() {
+std::vector<std::string> variant_key_names() {
     std::vector<std::string> names;
-    for (const SearchKey& key : search_keys()) names.push_back(key.name);
+    for (const VariantKey& key : variant_keys()) names.push_back(key.name);
     return names;
 }
 
-}  // namespace search
+}  // namespace variant

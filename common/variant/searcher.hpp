@@ -12,8 +12,9 @@
 
 #include "common/mcts/mcts.hpp"
 #include "common/solver/solving_searcher.hpp"
+#include "common/variant/config.hpp"
 
-namespace common {
+namespace variant {
 
 template <search::Game G>
 class VariantSearcher {
@@ -25,9 +26,9 @@ public:
 
     // Throws InputError for what the variant's searcher cannot do (e.g. progressive bias
     // without the game's realization probabilities).
-    VariantSearcher(G game, const search::SearchConfig& config) : config_(config), searcher_(make(std::move(game), config)) {}
+    VariantSearcher(G game, const VariantConfig& config) : config_(config), searcher_(make(std::move(game), config)) {}
 
-    const search::SearchConfig& config() const { return config_; }
+    const VariantConfig& config() const { return config_; }
 
     // Forgets what earlier searches learnt: tables, the solver's proofs, the MCTS tree.
     void new_game() {
@@ -40,7 +41,7 @@ public:
     }
 
     // Whether search_lines gives several lines (the alpha-beta search does; MCTS one line).
-    bool multipv_capable() const { return config_.algorithm == search::Algorithm::AlphaBeta; }
+    bool multipv_capable() const { return config_.algorithm == Algorithm::AlphaBeta; }
 
     // MultiPV (search/multipv.hpp): `lines` lines a depth, each depth's lines at once to
     // `on_depth`, best first. One line, or MCTS: search() itself, each report a one-line depth.
@@ -56,14 +57,14 @@ public:
 private:
     using Searchers = std::variant<solver::SolvingSearcher<G>, mcts::Mcts<G>>;
 
-    static Searchers make(G game, const search::SearchConfig& config) {
-        if (config.algorithm == search::Algorithm::AlphaBeta)
+    static Searchers make(G game, const VariantConfig& config) {
+        if (config.algorithm == Algorithm::AlphaBeta)
             return Searchers(std::in_place_index<0>, std::move(game), config);
         return Searchers(std::in_place_index<1>, std::move(game), config.mcts, config.threads);
     }
 
-    search::SearchConfig config_;
+    VariantConfig config_;
     Searchers searcher_;
 };
 
-}  // namespace common
+}  // namespace variant

@@ -1,6 +1,6 @@
 // The search keys, each described once: its name, the kind and range of its values, its help
-// text and the SearchConfig field it reads and writes. Everything that speaks of keys is driven
-// from this table: parse_search_config and to_string, `loa variants`, help texts, and the typed
+// text and the VariantConfig field it reads and writes. Everything that speaks of keys is driven
+// from this table: parse_variant and to_string, `loa variants`, help texts, and the typed
 // options a UCI engine registers (a switch is a `check`, an integer a `spin`, a choice a `combo`).
 #pragma once
 
@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "common/search/config.hpp"
+#include "common/variant/config.hpp"
 
-namespace search {
+namespace variant {
 
 enum class KeyKind {
     Switch,   // on|off (UCI check: true|false)
@@ -25,7 +25,7 @@ enum class KeyKind {
 // stay as they were before MCTS existed; the key `algorithm` itself is listed for MCTS only.
 enum class KeyScope { Both, AlphaBeta, Mcts };
 
-struct SearchKey {
+struct VariantKey {
     std::string name;
     KeyKind kind = KeyKind::Text;
     KeyScope scope = KeyScope::AlphaBeta;
@@ -34,18 +34,18 @@ struct SearchKey {
     int min = 0, max = 0;              // Integer
     std::vector<std::string> choices;  // Choice
     // Sets the field from a value text; throws common::InputError naming the key and what it takes.
-    std::function<void(SearchConfig&, std::string_view)> set;
+    std::function<void(VariantConfig&, std::string_view)> set;
     // The field's value as canonical text, the form `set` reads back.
-    std::function<std::string(const SearchConfig&)> get;
+    std::function<std::string(const VariantConfig&)> get;
 };
 
-// Every key, in the order of to_string(SearchConfig).
-const std::vector<SearchKey>& search_keys();
+// Every key, in the order of to_string(VariantConfig).
+const std::vector<VariantKey>& variant_keys();
 // Whether `key` configures the searcher `config` names (and so is listed in its text).
-bool key_applies(const SearchKey& key, const SearchConfig& config);
+bool key_applies(const VariantKey& key, const VariantConfig& config);
 // The key called `name`, or nullptr.
-const SearchKey* find_search_key(std::string_view name);
+const VariantKey* find_variant_key(std::string_view name);
 // The names alone, for "did you mean".
-std::vector<std::string> search_key_names();
+std::vector<std::string> variant_key_names();
 
-}  // namespace search
+}  // namespace variant
