@@ -1,76 +1,42 @@
-// The web board's HTTP API, driven through a real socket with cpp-httplib's client: the game
-// replayed by the rules, searches streamed and stopped, the records directory's files, and
-// bad requests answered with a 4xx and a JSON error (the server goes on serving).
+// WebApi: the web board's HTTP API through a real socket: games, searches, limits and bad requests.
 #include <gtest/gtest.h>
 #include <httplib.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
-#include "common/file_lock.hpp"
-#include "loa/movegen.hpp"
+#include "loa/position.hpp"
 #include "matches/records.hpp"
-#include "matches/state.hpp"
-#include "matches/web/http_server.hpp"
 #include "matches/web/server.hpp"
 #include "sanitized_build.hpp"
-#include "small_match.hpp"
+#include "web_helpers.hpp"
 
 namespace {
 
-namespace fs = std::filesystem;
+using matches::web::fixtures::body_of;
+using matches::web::fixtures::connect_with_receive_window;
+using matches::web::fixtures::on_a_free_port;
+using matches::web::fixtures::RawClient;
+using matches::web::fixtures::RunningServer;
 using nlohmann::json;
-
-matches::web::ServerSettings on_a_free_port(matches::web::ServerSettings s) {
-    s.port = 0;
-    return s;
-}
-
-// A server on a free port of 127.0.0.1, serving on its own thread for the test's life.
-class RunningServer {
-public:
-    explicit RunningServer(const matches::web::ServerSettings& settings) : server_(on_a_free_port(settings)) {
-        port_ = server_.bind();
-        thread_ = std::thread([this] { server_.serve(); });
-    }
-    ~RunningServer() {
-        server_.stop();
-        thread_.join();
-    }
-    httplib::Client client() const {
-        httplib::Client c("127.0.0.1", port_);
-        c.set_read_timeout(30, 0);
-        return c;
-    }
-    int port() const { return port_; }
-
-private:
-    matches::web::Server server_;
-    int port_ = 0;
-    std::thread thread_;
-};
-
-json body_of(const httplib::Result& r) {
-    EXPECT_TRUE(r) << "no response";
-    if (!r) return {};
-    return json::parse(r->body);
-}
 
 // Events of a server-sent-event stream: (name, data) in order.
 std::vector<std::pair<std::string, json>> parse_events(const std::string& stream) {
@@ -434,38 +400,6 @@ TEST(WebApi, ASearchEndsWhenItsReaderGoesAwayAndBusyIsRefused) {
     EXPECT_TRUE(served) << "the analysis kept its session after its reader went away";
 }
 
-// A raw TCP connection to the server, for clients that misbehave.
-class RawClient {
-public:
-    explicit RawClient(int port) {
-        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-        sockaddr_in a{};
-        a.sin_family = AF_INET;
-        a.sin_port = htons(static_cast<std::uint16_t>(port));
-        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
-        timeval tv{0, 100'000};
-        ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    }
-    ~RawClient() { ::close(fd_); }
-    bool connected() const { return connected_; }
-    int fd() const { return fd_; }
-    bool send(std::string_view text) { return ::send(fd_, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()); }
-    // True once the server has closed the connection (what it sent before is read and dropped).
-    bool closed_by_server() {
-        char buffer[4096];
-        for (;;) {
-            const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-            if (n == 0) return true;
-            if (n < 0) return errno != EAGAIN && errno != EWOULDBLOCK;
-        }
-    }
-
-private:
-    int fd_ = -1;
-    bool connected_ = false;
-};
-
 // ---- what one request may claim, and who may ask (issue 54) -------------------------------
 
 // threads=16 with a 256 MB evaluation cache each once left the server at 4.2 GB: a request's
@@ -680,20 +614,6 @@ TEST(WebApi, RequestsOnOneConnectionAreAnsweredInOrder) {
 
 // Clients that pipeline requests and never read the answers once held every worker: plain
 // responses are written by the I/O thread, with a deadline, and the board answers others.
-// A client socket connected to the server with a receive buffer of `bytes` (set before the
-// connection, so that the window the server sees is small); -1 when it cannot connect.
-int connect_with_receive_window(int port, int bytes) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_port = htons(static_cast<std::uint16_t>(port));
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
-    ::close(fd);
-    return -1;
-}
-
 TEST(WebApi, ClientsThatDoNotReadTheirAnswersHoldNoWorker) {
     matches::web::ServerSettings settings;
     RunningServer s(settings);
@@ -752,46 +672,6 @@ TEST(WebApi, AnAnswerSurvivesAClientThatSendsMoreBeforeTheClose) {
     const auto length_at = answer.find("Content-Length: ");
     ASSERT_NE(length_at, std::string::npos);
     EXPECT_EQ(answer.size() - head_end - 4, std::stoul(answer.substr(length_at + 16)));
-}
-
-// The bytes all connections hold are bounded wherever the requests are: being read, waiting
-// for a worker, or with one. With one worker held by a slow handler, requests of 600 KB bodies
-// beyond the 2 MB bound are refused (503) as they arrive; they once all queued, 8 MB each at
-// the board's defaults, 256 of them.
-TEST(HttpServer, TheBytesHeldByAllConnectionsAreBounded) {
-    http::Limits limits;
-    limits.workers = 1;
-    limits.max_body_bytes = 1 << 20;
-    limits.max_buffered_bytes = 2 << 20;
-    http::Server server(limits);
-    std::atomic<bool> release{false};
-    server.post("/slow", [&](const http::Request&, http::Response& res) {
-        while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        res.set_content("done", "text/plain");
-    });
-    std::string error;
-    const int port = server.bind("127.0.0.1", 0, error);
-    ASSERT_GT(port, 0) << error;
-    std::thread serving([&] { server.serve(); });
-    const std::string body(600 * 1024, 'x');
-    const std::string request = fmt::format("POST /slow HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n{}", body.size(), body);
-    std::vector<std::unique_ptr<RawClient>> clients;
-    for (int i = 0; i < 8; ++i) {
-        clients.push_back(std::make_unique<RawClient>(port));
-        ASSERT_TRUE(clients.back()->send(request));
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    int busy = 0;
-    for (auto& c : clients) {
-        std::string answer(256, '\0');
-        const ssize_t n = ::recv(c->fd(), answer.data(), answer.size(), 0);
-        if (n > 0 && answer.starts_with("HTTP/1.1 503")) ++busy;
-    }
-    // At most 3 bodies fit in 2 MB (one with the worker, two waiting): the other 5 are refused.
-    EXPECT_GE(busy, 5);
-    release = true;
-    server.stop();
-    serving.join();
 }
 
 // Requests that end their heads with bare LFs, that begin after empty lines, that are followed
@@ -1072,203 +952,6 @@ TEST(WebApi, TheHostsPortIsChecked) {
             EXPECT_NE(r->body.find("this server"), std::string::npos) << r->body;
         }
     }
-}
-
-// Clients that ask for answers and never read them once filled the bytes the server may hold
-// (two 8 MB uploads with 40 MB answers), and everyone else got 503 for 50 s. A connection holds
-// at most its share, and while less than a share is free, clients that have taken nothing of
-// their answers for a second are dropped: another client's request is read and answered.
-TEST(HttpServer, ClientsThatDoNotReadAreDroppedWhenOthersNeedTheRoom) {
-    http::Limits limits;
-    limits.max_body_bytes = 1 << 20;
-    limits.max_buffered_bytes = 24 << 20;  // a connection's share: a quarter, 6 MB
-    http::Server server(limits);
-    // (More than the kernel takes into a socket's buffers, 4 MB here.)
-    server.get("/big", [](const http::Request&, http::Response& res) { res.set_content(std::string(5 << 20, 'x'), "text/plain"); });
-    server.get("/huge", [](const http::Request&, http::Response& res) { res.set_content(std::string(7 << 20, 'x'), "text/plain"); });
-    server.post("/echo", [](const http::Request& req, http::Response& res) { res.set_content(std::to_string(req.body.size()), "text/plain"); });
-    std::string error;
-    const int port = server.bind("127.0.0.1", 0, error);
-    ASSERT_GT(port, 0) << error;
-    std::thread serving([&] { server.serve(); });
-    // Five that never read their 5 MB (a 2 KB window): more than the 24 MB held.
-    std::vector<int> silent;
-    for (int i = 0; i < 5; ++i) {
-        silent.push_back(connect_with_receive_window(port, 2048));
-        ASSERT_GE(silent.back(), 0);
-        const std::string ask = "GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
-        ASSERT_EQ(::send(silent.back(), ask.data(), ask.size(), MSG_NOSIGNAL), static_cast<ssize_t>(ask.size()));
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
-    RawClient other(port);
-    const std::string body(1 << 20, 'y');
-    ASSERT_TRUE(other.send(fmt::format("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n\r\n{}", body.size(), body)));
-    std::string answer;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (answer.find("\r\n\r\n") == std::string::npos && std::chrono::steady_clock::now() < deadline) {
-        char buffer[4096];
-        const ssize_t n = ::recv(other.fd(), buffer, sizeof buffer, 0);
-        if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
-        if (n == 0) break;
-    }
-    EXPECT_EQ(answer.find("HTTP/1.1 200"), 0u) << answer.substr(0, 200);
-    // The silent ones were dropped to make the room (reset).
-    int dropped = 0;
-    for (const int fd : silent) {
-        timeval tv{0, 100'000};
-        ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-        for (char buffer[65536];;) {
-            const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-            if (n > 0) continue;
-            if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)) ++dropped;
-            break;
-        }
-        ::close(fd);
-    }
-    EXPECT_GE(dropped, 1);
-    // An answer larger than a connection's share is refused rather than held.
-    RawClient huge(port);
-    ASSERT_TRUE(huge.send("GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
-    std::string refused(4096, '\0');
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    const ssize_t n = ::recv(huge.fd(), refused.data(), refused.size(), 0);
-    ASSERT_GT(n, 0);
-    refused.resize(static_cast<std::size_t>(n));
-    EXPECT_EQ(refused.find("HTTP/1.1 500"), 0u) << refused.substr(0, 200);
-    EXPECT_NE(refused.find("more than one connection may hold"), std::string::npos) << refused.substr(0, 300);
-    server.stop();
-    serving.join();
-}
-
-class WebRecords : public testing::Test {
-protected:
-    void SetUp() override {
-        // One directory per test: CTest runs the tests of this suite at the same time.
-        dir = fs::path(testing::TempDir()) / ("web-records-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir);
-        fs::create_directories(dir / "sub");
-        const matches::MatchSettings settings = matches::fixtures::small_match(1);
-        result = matches::run_match(settings, {});
-        std::ofstream pgn(dir / "games.pgn");
-        for (const matches::GameRecord& g : result.games) matches::write_record(pgn, g, "web test");
-        matches::StateFile state((dir / "run.json.state").string(), settings);
-        for (const matches::GameRecord& g : result.games) state.append(g);
-        std::ofstream(dir / "sub" / "inner.pgn") << "";
-        std::ofstream(dir / "not-a-result.json") << R"({"hello": 1})";
-        std::ofstream(dir.string() + "-outside.pgn") << "[Event \"secret\"]\n\n1. b1-d3 *\n";
-        std::error_code ignored;
-        fs::create_symlink(dir.string() + "-outside.pgn", dir / "link.pgn", ignored);
-        std::ofstream(dir / "run.json.state.live")
-            << R"({"games": [{"game": 7, "black": "a", "white": "b", "start": "startpos", "moves": ["b1-d3"]}]})";
-        settings_.records_dir = dir.string();
-    }
-    fs::path dir;
-    matches::MatchResult result;
-    matches::web::ServerSettings settings_;
-};
-
-TEST_F(WebRecords, FilesAreListedAndRecordsReplayed) {
-    RunningServer s(settings_);
-    auto c = s.client();
-    const json files = body_of(c.Get("/api/files"));
-    std::map<std::string, std::string> kinds;
-    for (const json& f : files["files"]) kinds[f["name"]] = f["kind"];
-    EXPECT_EQ(kinds["games.pgn"], "records");
-    EXPECT_EQ(kinds["run.json.state"], "match");
-    EXPECT_FALSE(kinds.contains("link.pgn"));  // it leads out of the directory
-    EXPECT_FALSE(kinds.contains("sub"));
-    const json records = body_of(c.Get("/api/records/games.pgn"));
-    ASSERT_EQ(records["games"].size(), result.games.size());
-    for (std::size_t i = 0; i < result.games.size(); ++i) {
-        const json& g = records["games"][i];
-        EXPECT_EQ(g["moves"].size(), result.games[i].moves.size()) << i;
-        EXPECT_EQ(g["tags"]["Result"], result.games[i].result_text()) << i;
-        EXPECT_EQ(g["tags"]["White"], result.games[i].white) << i;
-    }
-    // The same file opened in the page and sent as text.
-    std::ifstream in(dir / "games.pgn");
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    EXPECT_EQ(body_of(c.Post("/api/records", text, "text/plain"))["games"], records["games"]);
-    const auto bad = c.Post("/api/records", "[Event \"x\"]\n\n1. b1-b2 *\n", "text/plain");
-    ASSERT_TRUE(bad);
-    EXPECT_EQ(bad->status, 400);
-    EXPECT_NE(body_of(bad)["error"].get<std::string>().find("game 1"), std::string::npos);
-}
-
-TEST_F(WebRecords, NoNameReadsAFileOutsideTheDirectory) {
-    RunningServer s(settings_);
-    auto c = s.client();
-    const std::string outside = dir.filename().string() + "-outside.pgn";  // a real file beside the directory
-    const std::vector<std::string> attempts = {
-        "/api/records/..%2F" + outside, "/api/records/%2E%2E%2F" + outside, "/api/records/..%5C" + outside,
-        "/api/records/../" + outside,   "/api/records/..",                  "/api/records/link.pgn",
-        "/api/records/sub%2Finner.pgn", "/api/records/.hidden",             "/api/records/%2Fetc%2Fpasswd",
-        "/api/match/..%2F..%2Fetc%2Fpasswd", "/api/treesize/%00",           "/api/records/nothere.pgn"};
-    for (const std::string& path : attempts) {
-        const auto r = c.Get(path);
-        ASSERT_TRUE(r) << path;
-        EXPECT_EQ(r->status, 404) << path;
-        EXPECT_EQ(r->body.find("secret"), std::string::npos) << path;
-    }
-    // Without --records no file is served at all.
-    RunningServer bare({});
-    auto b = bare.client();
-    const auto r = b.Get("/api/files");
-    ASSERT_TRUE(r);
-    EXPECT_EQ(r->status, 400);
-    EXPECT_NE(body_of(r)["error"].get<std::string>().find("--records"), std::string::npos);
-}
-
-TEST_F(WebRecords, AMatchIsReadFromItsStateFile) {
-    RunningServer s(settings_);
-    auto c = s.client();
-    json m = body_of(c.Get("/api/match/run.json.state"));
-    // No run holds this state file: it was stopped, and its live file is stale.
-    EXPECT_FALSE(m["running"]);
-    EXPECT_TRUE(m["in_progress"].empty());
-    const common::FileLock run((dir / "run.json.state").string());  // now one does
-    m = body_of(c.Get("/api/match/run.json.state"));
-    EXPECT_TRUE(m["running"]);
-    EXPECT_EQ(m["played_games"], result.games.size());
-    ASSERT_EQ(m["pairings"].size(), 1u);
-    const matches::PairingStats& p = result.pairings[0];
-    EXPECT_EQ(m["pairings"][0]["wins"], p.games.wins);
-    EXPECT_EQ(m["pairings"][0]["draws"], p.games.draws);
-    EXPECT_EQ(m["pairings"][0]["losses"], p.games.losses);
-    EXPECT_EQ(m["pairings"][0]["pentanomial"], json(p.pairs.count));
-    // The latest games, without their moves.
-    ASSERT_FALSE(m["games"].empty());
-    EXPECT_FALSE(m["games"][0].contains("moves"));
-    // The games in play, from the runner's live file, drawn by the server.
-    ASSERT_EQ(m["in_progress"].size(), 1u);
-    EXPECT_EQ(m["in_progress"][0]["game"], 7);
-    EXPECT_EQ(m["in_progress"][0]["plies"], 1);
-    EXPECT_EQ(m["in_progress"][0]["pieces"]["d3"], "b");
-    EXPECT_FALSE(m["in_progress"][0]["pieces"].contains("b1"));
-    EXPECT_EQ(m["in_progress"][0]["side_to_move"], "w");
-    // A torn last line (the runner writing it now) is skipped.
-    std::ofstream(dir / "run.json.state", std::ios::app) << R"({"game": 99, "pair)";
-    EXPECT_EQ(body_of(c.Get("/api/match/run.json.state"))["played_games"], result.games.size());
-    // A state file of fewer than two engines (hand-made or damaged) is refused, not counted.
-    {
-        std::ifstream in(dir / "run.json.state");
-        std::string settings_line, game_line;
-        std::getline(in, settings_line);
-        std::getline(in, game_line);
-        json settings = json::parse(settings_line);
-        settings["engines"] = json::array({settings["engines"][0]});
-        std::ofstream(dir / "one.state") << settings.dump() << '\n' << game_line << '\n';
-        const auto one = c.Get("/api/match/one.state");
-        ASSERT_TRUE(one);
-        EXPECT_EQ(one->status, 400);
-        EXPECT_NE(body_of(one)["error"].get<std::string>().find("two engines"), std::string::npos);
-    }
-    const auto wrong = c.Get("/api/match/not-a-result.json");
-    ASSERT_TRUE(wrong);
-    EXPECT_EQ(wrong->status, 400);
-    const auto tree = c.Get("/api/treesize/not-a-result.json");
-    ASSERT_TRUE(tree);
-    EXPECT_EQ(tree->status, 400);
 }
 
 }  // namespace

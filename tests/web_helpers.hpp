@@ -1,0 +1,108 @@
+// Helpers the web board's tests share (web_api_test.cpp, http_server_test.cpp and
+// web_records_test.cpp): a server on a free port for a test's life, its JSON answers, and raw
+// sockets for clients that misbehave.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <string_view>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "matches/web/server.hpp"
+
+namespace matches::web::fixtures {
+
+using nlohmann::json;
+
+inline matches::web::ServerSettings on_a_free_port(matches::web::ServerSettings s) {
+    s.port = 0;
+    return s;
+}
+
+// A server on a free port of 127.0.0.1, serving on its own thread for the test's life.
+class RunningServer {
+public:
+    explicit RunningServer(const matches::web::ServerSettings& settings) : server_(on_a_free_port(settings)) {
+        port_ = server_.bind();
+        thread_ = std::thread([this] { server_.serve(); });
+    }
+    ~RunningServer() {
+        server_.stop();
+        thread_.join();
+    }
+    httplib::Client client() const {
+        httplib::Client c("127.0.0.1", port_);
+        c.set_read_timeout(30, 0);
+        return c;
+    }
+    int port() const { return port_; }
+
+private:
+    matches::web::Server server_;
+    int port_ = 0;
+    std::thread thread_;
+};
+
+inline json body_of(const httplib::Result& r) {
+    EXPECT_TRUE(r) << "no response";
+    if (!r) return {};
+    return json::parse(r->body);
+}
+
+// A raw TCP connection to the server, for clients that misbehave.
+class RawClient {
+public:
+    explicit RawClient(int port) {
+        fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+        sockaddr_in a{};
+        a.sin_family = AF_INET;
+        a.sin_port = htons(static_cast<std::uint16_t>(port));
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+        timeval tv{0, 100'000};
+        ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    }
+    ~RawClient() { ::close(fd_); }
+    bool connected() const { return connected_; }
+    int fd() const { return fd_; }
+    bool send(std::string_view text) { return ::send(fd_, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()); }
+    // True once the server has closed the connection (what it sent before is read and dropped).
+    bool closed_by_server() {
+        char buffer[4096];
+        for (;;) {
+            const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+            if (n == 0) return true;
+            if (n < 0) return errno != EAGAIN && errno != EWOULDBLOCK;
+        }
+    }
+
+private:
+    int fd_ = -1;
+    bool connected_ = false;
+};
+
+// A client socket connected to the server with a receive buffer of `bytes` (set before the
+// connection, so that the window the server sees is small); -1 when it cannot connect.
+inline int connect_with_receive_window(int port, int bytes) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof bytes);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_port = htons(static_cast<std::uint16_t>(port));
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
+    ::close(fd);
+    return -1;
+}
+
+}  // namespace matches::web::fixtures
