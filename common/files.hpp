@@ -1,5 +1,5 @@
 // The one file layer: every file the programs read or write, a user's or their own, goes
-// through these functions and common/file_lock.hpp's locks (tests/layering.sh refuses a file
+// through these functions and common/file_lock.hpp's locks (tests/cli/layering.sh refuses a file
 // opened anywhere else), so that the faults of the past cannot come back from a path nobody
 // looked at:
 // - reading opens regular files only, without blocking (a FIFO never hangs a reader, a device

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Soak test of the match runner (documented, not in CI): bash scripts/soak.sh [GAMES] [JOBS].
 # Plays GAMES (10000) fast games between our engine in-process, over UCI and over GTP, and fault
-# injectors (tests/fake_engines/faulty.sh: crashes, hangs, illegal moves, garbage output, slow
+# injectors (tests/support/fake_engines/faulty.sh: crashes, hangs, illegal moves, garbage output, slow
 # start-up), then checks that: the runner ends normally; every scheduled game is in the PGN and
 # the JSON exactly once, with its reason; our own engines never lose on time or by an illegal
 # move; loa-match's resident memory after 90% of the games is within 10% of its value after the
@@ -26,7 +26,7 @@ loa="$out/bin/loa"
 loa_match="$out/bin/loa-match"
 rm -f "$out"/soak.json
 [ "$fresh" -eq 1 ] && rm -f "$out"/soak.json.state "$out"/soak.pgn
-faulty="$root/tests/fake_engines/faulty.sh"
+faulty="$root/tests/support/fake_engines/faulty.sh"
 engines=(
   --engine name=inproc,nodes=2000
   --engine "name=uci,cmd=$loa,args=uci,proto=uci,nodes=2000"

@@ -1,6 +1,6 @@
 // The contract between the search core and a game. The core never names a game type: a
 // game is modelled by an adapter object with these members (see loa/search_game.hpp for
-// Lines of Action and tests/artificial_tree.hpp for a synthetic tree).
+// Lines of Action and tests/support/artificial_tree.hpp for a synthetic tree).
 #pragma once
 
 #include <concepts>

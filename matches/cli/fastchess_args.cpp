@@ -22,7 +22,7 @@ const std::map<std::string, std::string, std::less<>> Refused = {
     {"draw", "loa-match has no draw adjudication; --rules plylimit=N ends a game as a draw after N plies"},
     {"config", "loa-match has no configuration file: the command line says it all, and the same command resumes"},
     {"log", "the engines' exchanges are not logged; run an engine through a script that tees them "
-            "(tests/fake_engines/logging_wrapper.sh)"},
+            "(tests/support/fake_engines/logging_wrapper.sh)"},
     {"use-affinity", "loa-match does not pin engines to cores"},
     {"autosaveinterval", "the state file keeps every finished game (the same command resumes)"},
     {"noswap", "games always come in colour-swapped pairs from one opening"},
