@@ -1,7 +1,7 @@
 # Unity builds: a target's files compiled a batch at a time as one file, so that the heavy
 # headers (CLI11, GoogleTest, nlohmann-json, fmt, the search templates) are parsed, and their
 # inline code generated, once a batch instead of once a file. On 2 cores with an empty compiler
-# cache, the Release build took 141 s instead of 267 s (docs/building.md).
+# cache, the Release build took 141 s instead of 267 s (docs/building.md, "Unity builds").
 #
 # CMake's own UNITY_BUILD names each file by its absolute path inside the generated source, so
 # a fresh clone in another directory would miss the compiler cache on every batch; the batches
@@ -25,11 +25,18 @@ function(unity_build target)
   set(groups)  # one per distinct set of compile definitions ("none" for the plain files)
   foreach(source IN LISTS sources)
     cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY ${source_dir} OUTPUT_VARIABLE absolute)
-    cmake_path(IS_PREFIX PROJECT_SOURCE_DIR ${absolute} in_tree)
-    if(NOT source MATCHES "\\.cpp$" OR NOT in_tree OR absolute MATCHES "^${PROJECT_BINARY_DIR}/")
+    cmake_path(IS_PREFIX PROJECT_SOURCE_DIR "${absolute}" NORMALIZE in_tree)
+    cmake_path(IS_PREFIX PROJECT_BINARY_DIR "${absolute}" NORMALIZE in_build)
+    if(NOT source MATCHES "\\.cpp$" OR NOT in_tree OR in_build)
       list(APPEND kept ${source})
       continue()
     endif()
+    foreach(property COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES HEADER_FILE_ONLY)
+      get_source_file_property(value ${source} ${property})
+      if(value)
+        message(FATAL_ERROR "unity_build: ${source} has ${property}, which a batch would drop")
+      endif()
+    endforeach()
     get_source_file_property(definitions ${source} COMPILE_DEFINITIONS)
     if(definitions)
       string(MD5 group "${definitions}")

@@ -7,7 +7,8 @@
 A case is a block of lines (blank lines part them, '#' starts a comment line):
 
   case NAME          the test's name in CTest
-  run COMMAND        a bash command line; more lines indented under it continue it
+  run COMMAND        a bash command line; more lines indented under it continue it (their
+                     indentation dropped); a crash (a signal) always fails
   expect REGEX       the output (stdout and stderr) must match (Python re, DOTALL); the exit
                      status is then not checked, as with CTest's PASS_REGULAR_EXPRESSION
   reject REGEX       the output must not match
@@ -20,17 +21,21 @@ A case is a block of lines (blank lines part them, '#' starts a comment line):
   cost N             started before cheaper cases (CTest's COST)
   labels LABEL...    CTest labels (e.g. slow)
 
-In COMMAND and REGEX-free fields, {KEY} is the path given as KEY=PATH: {loa}, {loa_match},
+A line may not end in whitespace (a regex that needs a trailing space writes [ ]). In COMMAND
+and env, {KEY} is the path given as KEY=PATH (quoted for the shell in COMMAND; ${KEY} is bash's): {loa}, {loa_match},
 {source} (the project), {tests} (tests/), {build} (the test build folder), and what the CMake
 side adds (e.g. {shipped_net}, {resume_depth}).
 """
 import os
 import re
+import shlex
+import signal
 import subprocess
 import sys
 
 KEYS = {"case", "run", "expect", "reject", "status", "env", "skip_status", "unless", "timeout", "serial", "cost", "labels"}
 BUILDS = {"sanitize": "LOA_SANITIZE", "tsan": "LOA_TSAN"}
+DEFAULT_TIMEOUT = 1500  # CTest's
 
 
 class TableError(Exception):
@@ -50,11 +55,15 @@ def read_table(path):
             continue
         if line.lstrip().startswith("#"):
             continue
-        if line[0] in " \t":  # continues the field above it
+        if line != line.rstrip():
+            raise TableError(f"{where}: trailing whitespace (write a space a regex needs as [ ])")
+        if line[0] in " \t":  # continues the field above it (its indentation is dropped)
             if last_key != "run":
                 raise TableError(f"{where}: an indented line continues only a 'run'")
             case["run"] += "\n" + line.strip()
             continue
+        if line != line.rstrip():
+            raise TableError(f"{where}: trailing whitespace (write a space a regex needs as [ ])")
         key, _, value = line.partition(" ")
         value = value.strip()
         if key not in KEYS:
@@ -83,6 +92,10 @@ def read_table(path):
         for build in c.get("unless", "").split():
             if build not in BUILDS:
                 raise TableError(f"{path}: case '{c['case']}': unless takes {' '.join(BUILDS)}, not '{build}'")
+        for field in ("status", "skip_status", "timeout", "cost"):
+            value = c.get(field)
+            if value is not None and not (value.isdigit() or (field == "status" and value == "nonzero")):
+                raise TableError(f"{path}: case '{c['case']}': {field} takes a number, not '{value}'")
         for pattern in ("expect", "reject"):
             if pattern in c:
                 try:
@@ -120,11 +133,11 @@ def cmake_text(table):
     return "\n".join(out) + "\n"
 
 
-def substitute(text, paths):
+def substitute(text, paths, quote=True):
     def one(m):
         if m.group(1) not in paths:
             raise TableError(f"no path given for {{{m.group(1)}}} (given: {' '.join(sorted(paths))})")
-        return paths[m.group(1)]
+        return shlex.quote(paths[m.group(1)]) if quote else paths[m.group(1)]
     return re.sub(r"(?<!\$)\{([a-z_]+)\}", one, text)  # ${name} is bash's
 
 
@@ -136,11 +149,27 @@ def run_case(table, name, paths):
     env = dict(os.environ)
     for item in case["env"]:
         key, _, value = item.partition("=")
-        env[key] = substitute(value, paths)
+        env[key] = substitute(value, paths, quote=False)
     print(f"$ {command}", flush=True)
-    done = subprocess.run(["bash", "-c", command], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=paths.get("build"))
-    output = done.stdout.decode("utf-8", errors="replace")
+    # A process group of its own, ended whole a little before CTest's timeout would kill this
+    # runner alone and leave the command's processes running.
+    limit = int(case.get("timeout", DEFAULT_TIMEOUT)) - 5
+    process = subprocess.Popen(["bash", "-c", command], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               cwd=paths.get("build"), start_new_session=True)
+    try:
+        stdout, _ = process.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        stdout, _ = process.communicate()
+        sys.stdout.write(stdout.decode("utf-8", errors="replace"))
+        print(f"FAIL {name}: no end after {limit} s")
+        return 1
+    output = stdout.decode("utf-8", errors="replace")
     sys.stdout.write(output)
+    if process.returncode < 0:  # killed by a signal: a crash fails whatever it printed first
+        print(f"FAIL {name}: killed by signal {-process.returncode}")
+        return 1
+    done = process
     if "skip_status" in case and done.returncode == int(case["skip_status"]):
         return int(case["skip_status"])
     failures = []

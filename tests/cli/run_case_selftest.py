@@ -58,6 +58,10 @@ status nonzero
 case pass.skip
 run exit 77
 skip_status 77
+
+case fail.crash
+run echo bestmove; kill -SEGV $$
+expect bestmove
 """
 
 expect("a matching output", TABLE, "pass.expect", 0)
@@ -69,6 +73,10 @@ expect("an output with what it must not hold", TABLE, "fail.reject", 1, "matches
 expect("a failing command", TABLE, "fail.status", 1, "exit status 1, expected 0")
 expect("a command that should fail", TABLE, "fail.nonzero", 1, "expected a failure")
 expect("a skip", TABLE, "pass.skip", 77)
+expect("a crash after the expected output", TABLE, "fail.crash", 1, "killed by signal 11")
+expect("a path with a space", "case a\nrun echo {dir}/x\nexpect ^/a b/x\n", "a", 0, dir="/a b")
+expect("trailing whitespace", "case a\nrun true\nexpect x \n", "a", 2, ":3: trailing whitespace")
+expect("a status that is no number", "case a\nrun true\nstatus two\n", "a", 2, "status takes a number")
 expect("an unknown case", TABLE, "no.such.case", 2, "no case 'no.such.case'")
 expect("an unknown field", "case a\nrun true\nexpcet x\n", "a", 2, ":3: unknown field 'expcet'")
 expect("a case twice", "case a\nrun true\n\ncase a\nrun true\n", "a", 2, "case 'a' twice")

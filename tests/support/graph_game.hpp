@@ -14,7 +14,7 @@
 #include <boost/container/static_vector.hpp>
 
 #include "common/search/game.hpp"
-#include "tests/support/artificial_tree.hpp"
+#include "support/artificial_tree.hpp"
 
 namespace graph_game {
 

@@ -18,7 +18,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "tests/support/graph_game.hpp"
+#include "support/graph_game.hpp"
 
 namespace graph_oracle {
 

@@ -13,7 +13,7 @@
 #include "loa/move.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position.hpp"
-#include "tests/support/rules_minimax.hpp"
+#include "support/rules_minimax.hpp"
 
 namespace loa::testing {
 

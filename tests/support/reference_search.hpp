@@ -1,7 +1,7 @@
 // Plain negamax (no pruning, no quiescence) over any search::Game, for the synthetic trees of
 // tests/support/artificial_tree.hpp: terminal status of reached positions, repetition of a position on
 // the current path as a draw, mate-distance scores. Lines of Action has its own oracle,
-// written from the rules alone: tests/rules_minimax.hpp.
+// written from the rules alone: tests/support/rules_minimax.hpp.
 #pragma once
 
 #include <algorithm>

@@ -209,7 +209,7 @@ class Positions(unittest.TestCase):
 
 class Connectivity(unittest.TestCase):
     def test_start_position_as_the_engine_prints_it(self):
-        # `loa eval` (tests/CMakeLists.txt, cli.eval.net_conn): groups 11, euler 40,
+        # `loa eval` (tests/cli/cases.txt, cli.eval.connectivity): groups 11, euler 40,
         # concentration 63, box 94 for both sides of the start.
         self.assertEqual(features.connectivity_inputs(*features.parse_position(features.START)),
                          [11, 40, 63, 94] * 2)

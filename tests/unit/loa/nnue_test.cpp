@@ -28,7 +28,7 @@
 #include "loa/nnue/shipped.hpp"
 #include "loa/search_game.hpp"
 #include "loa/symmetry.hpp"
-#include "tests/support/test_positions.hpp"
+#include "support/test_positions.hpp"
 
 namespace loa::nnue {
 namespace {

@@ -14,9 +14,9 @@
 #include "loa/move.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position.hpp"
-#include "tests/support/hand_positions.hpp"
-#include "tests/support/and_or_oracle.hpp"
-#include "tests/support/rules_minimax.hpp"
+#include "support/hand_positions.hpp"
+#include "support/and_or_oracle.hpp"
+#include "support/rules_minimax.hpp"
 
 namespace {
 

@@ -17,8 +17,8 @@
 #include "common/variant/config.hpp"
 #include "common/search/lazy_smp.hpp"
 #include "common/search/report.hpp"
-#include "tests/support/graph_game.hpp"
-#include "tests/support/graph_oracle.hpp"
+#include "support/graph_game.hpp"
+#include "support/graph_oracle.hpp"
 
 namespace {
 

@@ -20,8 +20,8 @@
 #include "loa/position_text.hpp"
 #include "loa/realization.hpp"
 #include "loa/search_game.hpp"
-#include "tests/support/graph_game.hpp"
-#include "tests/support/graph_oracle.hpp"
+#include "support/graph_game.hpp"
+#include "support/graph_oracle.hpp"
 #include "support/sanitized_build.hpp"
 #include "support/test_positions.hpp"
 

@@ -18,8 +18,8 @@
 #include "loa/move.hpp"
 #include "loa/movegen.hpp"
 #include "loa/position.hpp"
-#include "tests/support/hand_positions.hpp"
-#include "tests/support/rules_minimax.hpp"
+#include "support/hand_positions.hpp"
+#include "support/rules_minimax.hpp"
 
 namespace {
 
