@@ -1,7 +1,7 @@
 // An independent test oracle: a plain, unpruned negamax over the LOA rules, written from the
 // rules alone (not from the engine's search). Slow on purpose: it is meant for depths 1-3.
 //
-// Value definition (see rules_minimax_test.cpp for checks of the oracle itself):
+// Value definition (see rules_oracle_test.cpp for checks of the oracle itself):
 //  - WIN = 30000; a game decided at ply p (moves from the root to the deciding position) is
 //    worth +(WIN - p) to the winner and -(WIN - p) to the loser; a draw is 0.
 //  - Connection (8-connectivity): after a move by M (the side not to move in the reached

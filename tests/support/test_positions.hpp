@@ -30,7 +30,7 @@ std::vector<Position> middle_game_positions(std::size_t count, std::uint64_t see
 std::vector<Position> late_positions(std::uint64_t seed, std::size_t count);
 
 // Two positions the rules and move generation tests share. Black b1, b2, c4; White c2, g7, h8:
-// c4xc2 connects both sides at once (movegen_test.cpp counts the moves by hand).
+// c4xc2 connects both sides at once (perft_test.cpp counts the moves by hand).
 inline constexpr std::string_view DoubleConnection = "7w/6w1/8/8/2b5/8/1bw5/1b6 b";
 // White's a1 and h8 are boxed in by Black: White must pass.
 inline constexpr std::string_view WhiteMustPass = "6bw/6bb/8/8/8/8/bb6/wb6 w";

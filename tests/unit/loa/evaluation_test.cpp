@@ -1,5 +1,5 @@
 // The evaluation: symmetry under the board's symmetries and the colour swap, hand-checked
-// feature values, and the weights file format.
+// feature values, the frozen reference on every test position, and the tapered weights.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,22 +17,12 @@
 #include "support/reference_evaluation.hpp"
 #include "support/sanitized_build.hpp"
 #include "support/test_positions.hpp"
+#include "support/eval_features.hpp"
 
 namespace loa {
 namespace {
 
-int feature(const Position& pos, Colour c, Feature f) {
-    return side_features(pos, c, EvalWeights::full())[static_cast<std::size_t>(f)];
-}
-
-TEST(Symmetry, TransformsArePermutationsOfTheBoard) {
-    const Bitboard b = Position::from_text("b7/1w6/8/3b4/8/8/6w1/7b b").occupied();
-    for (int k = 0; k < 8; ++k) EXPECT_EQ(popcount(transform(b, k)), popcount(b));
-    EXPECT_EQ(flip_vertical(square_bb(0)), square_bb(56));
-    EXPECT_EQ(mirror_horizontal(square_bb(0)), square_bb(7));
-    EXPECT_EQ(flip_diagonal(square_bb(1)), square_bb(8));
-    for (int k = 0; k < 8; ++k) EXPECT_EQ(transform(transform(b, k & 3), k & 3), b);  // reflections are involutions
-}
+using loa::testing::feature;
 
 TEST(Evaluation, IsInvariantUnderBoardSymmetriesAndColourSwap) {
     const Evaluator eval;
@@ -126,56 +116,6 @@ TEST(Evaluation, BreakdownAddsUpToTheTotal) {
     }
 }
 
-TEST(EvalWeights, JsonRoundTripAndPartialFiles) {
-    EvalWeights w = EvalWeights::full();
-    w[Feature::Mobility] = 7;
-    w.side_to_move = -3;
-    EXPECT_EQ(parse_weights_json(weights_to_json(w)), w);
-    const EvalWeights partial = parse_weights_json(R"({"walls": 55})");
-    EXPECT_EQ(partial[Feature::Walls], 55);
-    EXPECT_EQ(partial[Feature::Concentration], EvalWeights::full()[Feature::Concentration]);
-}
-
-TEST(EvalWeights, RejectsBadFilesNamingTheProblem) {
-    auto message = [](const char* text) {
-        try {
-            (void)parse_weights_json(text);
-        } catch (const InputError& e) {
-            return std::string(e.what());
-        }
-        return std::string("accepted");
-    };
-    EXPECT_NE(message(R"({"colour": 1})").find("unknown feature 'colour'"), std::string::npos);
-    EXPECT_NE(message(R"({"walls": 1.5})").find("'walls' must be an integer"), std::string::npos);
-    EXPECT_NE(message(R"({"walls": )").find("not valid JSON"), std::string::npos);
-    EXPECT_NE(message("[1, 2]").find("expected a JSON object"), std::string::npos);
-    // Found by fuzzing: a number too large for JSON parsing escaped as another exception type;
-    // integers beyond an int were narrowed silently.
-    EXPECT_NE(message("77777770000000003482879571E17046128").find("not valid JSON"), std::string::npos);
-    EXPECT_NE(message(R"({"walls": 4294967297})").find("'walls' must be an integer within"), std::string::npos);
-    EXPECT_NE(message(R"({"walls": -4294967297})").find("'walls' must be an integer within"), std::string::npos);
-    EXPECT_NE(message(R"({"walls": 18446744073709551615})").find("'walls' must be an integer within"), std::string::npos);
-    EXPECT_THROW(load_weights_file("/nonexistent/weights.json"), InputError);
-}
-
-TEST(QuiescenceRule, QuadMovesAreCapturesThatChangeAnEulerNumber) {
-    const SearchGame game;
-    int quad_moves = 0, captures = 0;
-    for (const Position& pos : testing::random_positions(13, 10, 60)) {
-        for (const Move m : legal_moves(pos)) {
-            const bool quad = game.is_quiescence_move(pos, m, 2);
-            EXPECT_EQ(game.is_quiescence_move(pos, m, 1), m.is_capture());
-            if (quad) {
-                EXPECT_TRUE(m.is_capture());
-            }
-            quad_moves += quad;
-            captures += m.is_capture();
-        }
-    }
-    EXPECT_GT(quad_moves, 0);
-    EXPECT_LT(quad_moves, captures);
-}
-
 // Every position of the test sets: the bench positions, the tree-size positions, the thesis
 // games, positions from random games, and sparse endgames.
 std::vector<Position> evaluation_test_set() {
@@ -240,28 +180,6 @@ TEST(Evaluation, EqualsTheFrozenReferenceOnEveryTestPosition) {
     }
 }
 
-TEST(EvalWeights, TaperedJsonRoundTripAndPartialEndgame) {
-    EvalWeights w = EvalWeights::full();
-    w.tapered = true;
-    w.endgame = w.weight;
-    w.endgame[static_cast<std::size_t>(Feature::Groups)] = -40;
-    w.side_to_move = 4;
-    EXPECT_EQ(parse_weights_json(weights_to_json(w)), w);
-    // An endgame object naming one feature: the others keep their opening weight.
-    const EvalWeights partial = parse_weights_json(R"({"mobility": 50, "endgame": {"quads": 30}})", EvalWeights::hand());
-    EXPECT_TRUE(partial.tapered);
-    EXPECT_EQ(partial[Feature::Mobility], 50);
-    EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Mobility)], 50);
-    EXPECT_EQ(partial.endgame[static_cast<std::size_t>(Feature::Quads)], 30);
-    EXPECT_EQ(partial[Feature::Quads], EvalWeights::hand()[Feature::Quads]);
-    // Over the tapered default, an unnamed endgame weight keeps the default's endgame weight.
-    const EvalWeights over_default = parse_weights_json(R"({"mobility": 50})");
-    EXPECT_EQ(over_default[Feature::Mobility], 50);
-    EXPECT_EQ(over_default.endgame, EvalWeights::full().endgame);
-    // Untapered weights write no endgame object.
-    EXPECT_EQ(weights_to_json(EvalWeights::hand()).find("endgame"), std::string::npos);
-}
-
 TEST(Evaluation, TaperedWeightsMoveFromOpeningToEndgameWithThePieceCount) {
     EvalWeights opening = EvalWeights::hand(), endgame;
     endgame.weight = {60, 0, 10, 30, 140, 0, 20, 50, 5};
@@ -295,7 +213,6 @@ TEST(Evaluation, TaperedWeightsMoveFromOpeningToEndgameWithThePieceCount) {
     EXPECT_GT(bare, 0);
     EXPECT_GT(between, 1000);
 }
-
 
 }  // namespace
 }  // namespace loa

@@ -15,23 +15,6 @@ namespace {
 using testing::DoubleConnection;
 using testing::WhiteMustPass;
 
-Bitboard squares(std::initializer_list<const char*> names) {
-    Bitboard b = 0;
-    for (const char* n : names) b |= square_bb(*parse_square(n));
-    return b;
-}
-
-TEST(Connectivity, GroupsAndConnection) {
-    EXPECT_TRUE(is_connected(squares({"d4"})));
-    EXPECT_TRUE(is_connected(squares({"a1", "b2", "c3", "c4", "d5"})));  // diagonal steps count
-    EXPECT_FALSE(is_connected(squares({"a1", "c1"})));
-    EXPECT_FALSE(is_connected(squares({"a1", "b1", "h8", "g7"})));  // no isolated piece, two groups
-    EXPECT_TRUE(is_connected(squares({"a8", "h1", "b7", "c6", "d5", "e4", "f3", "g2"})));
-    EXPECT_FALSE(is_connected(squares({"h1", "a2"})));  // no wrap-around between files
-    EXPECT_EQ(count_groups(squares({"a1", "b1", "h8", "g7", "d4"})), 3);
-    EXPECT_EQ(count_groups(Position::start().pieces(Colour::Black)), 2);
-}
-
 TEST(Rules, ConnectingAllPiecesWins) {
     Game game(Position::start());
     for (const char* m : {"d1-b3", "h5-g4", "b1-b4", "g4xg1", "b4-e7", "a3xc1", "b3-e6", "h3xf1"}) {
@@ -120,44 +103,6 @@ TEST(Rules, UndoRestoresPositionAndResult) {
     EXPECT_FALSE(game.over());
     EXPECT_EQ(game.position().to_text(), DoubleConnection);
     EXPECT_THROW(game.undo(), InputError);  // nothing left
-}
-
-TEST(RulesText, ParsesPrintsAndRejects) {
-    const RuleSet r = parse_rules("simultaneous=mover, nomove=lose, repetition=off, plylimit=200");
-    EXPECT_EQ(r.simultaneous, SimultaneousConnection::MoverWins);
-    EXPECT_EQ(r.no_move, NoMoveRule::Lose);
-    EXPECT_FALSE(r.repetition_draw);
-    EXPECT_EQ(r.ply_limit, 200);
-    EXPECT_EQ(parse_rules(to_string(r)), r);
-    EXPECT_EQ(parse_rules("olympiad"), RuleSet{});
-    EXPECT_EQ(parse_rules(""), RuleSet{});
-    EXPECT_THROW(parse_rules("simultaneous=maybe"), InputError);
-    EXPECT_THROW(parse_rules("plylimit=-1"), InputError);
-    EXPECT_THROW(parse_rules("plylimit=12x"), InputError);
-    EXPECT_THROW(parse_rules("colour=blue"), InputError);
-    EXPECT_THROW(parse_rules("nomove="), InputError);
-}
-
-TEST(RulesText, NamedRuleSets) {
-    const RuleSet cg = parse_rules("codingame");
-    EXPECT_EQ(cg.simultaneous, SimultaneousConnection::MoverWins);
-    EXPECT_EQ(cg.no_move, NoMoveRule::Pass);
-    EXPECT_FALSE(cg.repetition_draw);
-    EXPECT_EQ(cg.ply_limit, 150);
-    EXPECT_EQ(parse_rules("codingame,plylimit=200").ply_limit, 200);  // keys after a name override it
-    const RuleSet bot = parse_rules("loabot");
-    EXPECT_EQ(bot.simultaneous, SimultaneousConnection::MoverWins);
-    EXPECT_EQ(bot.no_move, NoMoveRule::Lose);
-    EXPECT_FALSE(bot.repetition_draw);
-    EXPECT_EQ(parse_rules("openspiel").no_move, NoMoveRule::Lose);
-    EXPECT_EQ(parse_rules("simultaneous=mover,olympiad"), RuleSet{});
-    try {
-        parse_rules("chess");
-        ADD_FAILURE();
-    } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("rule sets: olympiad, codingame, loabot, openspiel"), std::string::npos) << e.what();
-    }
-    EXPECT_THROW(parse_rules("codingame=1"), InputError);
 }
 
 TEST(Rules, PliesBeforeTheStartCountTowardsThePlyLimit) {

@@ -2,15 +2,12 @@
 // 82): a PV node answered by an exact table entry once ended its line there, so that a second
 // search of a position printed a one-move PV. Each line is checked by replaying it on the
 // board: every move legal, and as many moves as the depth unless the game ends (or a position
-// repeats, a draw) within them. And the record of the lines (common/search/pv_store.hpp) gives
-// back only the line of the very result asked for.
+// repeats, a draw) within them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "loa/searchers.hpp"
@@ -21,6 +18,7 @@
 #include "loa/search_game.hpp"
 #include "support/sanitized_build.hpp"
 #include "support/test_positions.hpp"
+#include "support/search_limits.hpp"
 
 namespace loa {
 namespace {
@@ -57,11 +55,7 @@ std::vector<Position> pv_positions() {
     return out;
 }
 
-search::SearchLimits depth(int d) {
-    search::SearchLimits l;
-    l.depth = d;
-    return l;
-}
+using loa::testing::depth;
 
 void expect_whole_lines(const Position& pos, const search::SearchResult<Move>& r, const std::string& what) {
     for (const auto& it : r.iterations) expect_whole_line(pos, it.pv, it.depth, what + " depth " + std::to_string(it.depth));
@@ -157,28 +151,6 @@ TEST(Pv, LazySmpLinesAreAsLongAsTheirSearch) {
         expect_whole_lines(pos, searcher.search(pos, depth(d)), "two threads, first search");
         expect_whole_lines(pos, searcher.search(pos, depth(d)), "two threads, second search");
     }
-}
-
-// A record answers only the result it was stored with: same key, depth and score.
-TEST(PvStore, GivesBackOnlyTheLineOfTheSameResult) {
-    search::PvStore store(64);
-    std::array<std::uint16_t, search::PvStore::MaxLine> out{};
-    const std::vector<std::uint16_t> line{11, 22, 33, 44, 55};
-    store.store(0x1234'5678'9abc'def0, 7, -35, line);
-    ASSERT_EQ(store.probe(0x1234'5678'9abc'def0, 7, -35, out), line.size());
-    EXPECT_TRUE(std::equal(line.begin(), line.end(), out.begin()));
-    EXPECT_EQ(store.probe(0x1234'5678'9abc'def0, 6, -35, out), 0u);   // another depth
-    EXPECT_EQ(store.probe(0x1234'5678'9abc'def0, 7, -34, out), 0u);   // another score
-    EXPECT_EQ(store.probe(0x1234'5678'9abc'def0 + 64, 7, -35, out), 0u);  // another key, same slot
-    // A longer line is kept to MaxLine moves; a later result of the slot replaces the first.
-    std::vector<std::uint16_t> long_line(100);
-    for (std::size_t i = 0; i < long_line.size(); ++i) long_line[i] = static_cast<std::uint16_t>(i + 1);
-    store.store(0x130, 3, 12, long_line);  // the first key's slot
-    ASSERT_EQ(store.probe(0x130, 3, 12, out), search::PvStore::MaxLine);
-    EXPECT_TRUE(std::equal(out.begin(), out.end(), long_line.begin()));
-    EXPECT_EQ(store.probe(0x1234'5678'9abc'def0, 7, -35, out), 0u);
-    store.clear();
-    EXPECT_EQ(store.probe(0x130, 3, 12, out), 0u);
 }
 
 }  // namespace

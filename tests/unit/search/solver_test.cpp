@@ -5,8 +5,6 @@
 // the αβ search's decided scores; and the endgame-set text format.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
 #include <iterator>
 #include <utility>
 
@@ -21,13 +19,13 @@
 #include "loa/search_game.hpp"
 #include "support/sanitized_build.hpp"
 #include "support/test_positions.hpp"
+#include "support/solver_run.hpp"
 
 namespace loa {
 namespace {
 
 using Solver = solver::ProofNumberSolver<SearchGame>;
 using solver::Value;
-
 using testing::late_positions;
 
 std::vector<Position> test_positions() {
@@ -67,14 +65,7 @@ std::string describe(const solver::SolverOptions& o) {
            (o.table_mb ? " table" : solver::depth_first(o.algorithm) ? " smallest table" : " no table");
 }
 
-solver::SolveResult<Move> solve(const solver::SolverOptions& options, const Position& pos, std::uint64_t nodes,
-                                int plies_left = 0) {
-    Solver s(SearchGame{}, options);
-    solver::SolveLimits limits;
-    limits.nodes = nodes;
-    limits.game_plies_left = plies_left;
-    return s.solve(pos, limits);
-}
+using loa::testing::solve;
 
 TEST(Solver, ExactUnderAPlyLimit) {
     const auto positions = test_positions();
@@ -358,39 +349,6 @@ TEST(Solver, AGamePositionSeenOnceIsNoRepetition) {
     for (const int n : checked) EXPECT_GE(n, 3);
 }
 
-// The engine keeps a solver over a game. A proof found under one game history once stood in
-// another solve, whose root could lie inside it: the defender could walk the proof's line back
-// to the root until the third occurrence drew (found by review). Each solve now proves its
-// wins again, while disproofs and estimates last.
-TEST(SolvedTables, AProofIsTrustedOnlyInTheSolveThatFoundItADisproofInEvery) {
-    solver::SolvedTable solved(1);
-    solved.store(1, true);
-    solved.store(2, false);
-    EXPECT_EQ(solved.probe(1), solver::Verdict::Proven);
-    EXPECT_EQ(solved.probe(2), solver::Verdict::Disproven);
-    EXPECT_EQ(solved.probe(3), solver::Verdict::Unknown);
-    solved.new_solve();
-    EXPECT_EQ(solved.probe(1), solver::Verdict::Unknown);
-    EXPECT_EQ(solved.probe(2), solver::Verdict::Disproven);
-    solved.store(1, true);
-    EXPECT_EQ(solved.probe(1), solver::Verdict::Proven);
-
-    solver::NumbersTable numbers(1);
-    numbers.store(1, 0, solver::Infinite);  // proven
-    numbers.store(2, solver::Infinite, 0);  // disproven
-    numbers.store(3, 5, 7);                 // not solved
-    ASSERT_TRUE(numbers.probe(1).has_value());
-    EXPECT_EQ(numbers.probe(1)->pn, 0u);
-    numbers.new_solve();
-    EXPECT_FALSE(numbers.probe(1).has_value());
-    ASSERT_TRUE(numbers.probe(2).has_value());
-    EXPECT_EQ(numbers.probe(2)->dn, 0u);
-    ASSERT_TRUE(numbers.probe(3).has_value());
-    EXPECT_EQ(numbers.probe(3)->pn, 5u);
-    EXPECT_EQ(numbers.probe(3)->dn, 7u);
-    EXPECT_FALSE(numbers.probe(4).has_value());
-}
-
 TEST(Solver, ASecondSolveProvesItsWinAgainInsteadOfReadingTheFirstOnesProof) {
     const SearchGame game;
     const solver::Algorithm algorithms[] = {solver::Algorithm::PN,  solver::Algorithm::PN2, solver::Algorithm::DFPN,
@@ -422,62 +380,6 @@ TEST(Solver, ASecondSolveProvesItsWinAgainInsteadOfReadingTheFirstOnesProof) {
         }
     }
     for (const int n : checked) EXPECT_GE(n, 3);
-}
-
-TEST(EndgameSet, ShippedValuesHoldUnderTheBruteForce) {
-    // data/endgames/endgames.txt: values proven by PN² with a large budget. Where the brute
-    // force reaches (a win within 3 plies, a loss within 2), it must agree; a smaller budget may
-    // leave a position unknown but never give another value.
-    const auto set = load_endgame_set(std::string(LOA_DATA_DIR) + "/endgames/endgames.txt");
-    ASSERT_GE(set.size(), 100u);
-    int checked_by_brute_force = 0;
-    for (std::size_t i = 0; i < set.size(); i += 3) {
-        const EndgamePosition& e = set[i];
-        ASSERT_TRUE(e.value) << "position " << i + 1;
-        const std::string where = "position " + std::to_string(i + 1) + ": " + e.position.to_text();
-        if (and_or::forced_win_within(e.position, true, 3)) {
-            EXPECT_EQ(*e.value, Value::Win) << where;
-            ++checked_by_brute_force;
-        } else if (and_or::forced_win_within(e.position, false, 2)) {
-            EXPECT_EQ(*e.value, Value::Loss) << where;
-            ++checked_by_brute_force;
-        }
-        for (const auto algorithm : {solver::Algorithm::PN, solver::Algorithm::DFPN, solver::Algorithm::DFPN_PN,
-                                 solver::Algorithm::PDS, solver::Algorithm::PDS_PN}) {
-            solver::SolverOptions options;
-            options.algorithm = algorithm;
-            const auto r = solve(options, e.position, 20'000);
-            if (r.value != Value::Unknown) {
-                EXPECT_EQ(r.value, *e.value) << solver::to_string(algorithm) << " " << where;
-            }
-        }
-    }
-    EXPECT_GE(checked_by_brute_force, 10);
-}
-
-TEST(EndgameSet, RoundTripAndBadInput) {
-    const EndgamePosition entry = parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b win");
-    ASSERT_TRUE(entry.value);
-    EXPECT_EQ(*entry.value, Value::Win);
-    EXPECT_EQ(format_endgame_line(entry), "3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b win");
-    EXPECT_FALSE(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 w").value);
-    EXPECT_THROW(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3/8 b maybe"), InputError);
-    EXPECT_THROW(parse_endgame_line("3b4/3b4/5b2/5w2/1w2b3/w3b3/1w2w3 b win"), InputError);
-    EXPECT_THROW(parse_proven_value("unknown"), InputError);
-
-    const std::string path = ::testing::TempDir() + "endgames.txt";
-    {
-        std::ofstream out(path);
-        out << "# a comment\n\n" << format_endgame_line(entry) << "\nnot a position\n";
-    }
-    try {
-        load_endgame_set(path);
-        FAIL() << "a bad line was accepted";
-    } catch (const InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("line 4"), std::string::npos) << e.what();
-    }
-    EXPECT_THROW(load_endgame_set(path + ".missing"), InputError);
-    std::remove(path.c_str());
 }
 
 TEST(Solver, RejectsUnknownNames) {

@@ -14,6 +14,7 @@
 #include "loa/position_text.hpp"
 #include "loa/search_game.hpp"
 #include "support/test_positions.hpp"
+#include "support/search_limits.hpp"
 
 namespace loa {
 namespace {
@@ -26,11 +27,7 @@ search::SearchConfig full_with_solver(int nodes) {
     return c;
 }
 
-search::SearchLimits depth(int d) {
-    search::SearchLimits l;
-    l.depth = d;
-    return l;
-}
+using loa::testing::depth;
 
 TEST(SolvingSearcher, OffIsExactlyTheSearch) {
     for (const Position& pos : testing::late_positions(21, 8)) {

@@ -1,8 +1,5 @@
-// Position representation: text round trips, rejection of bad text, Zobrist keys, make/unmake.
+// Position text: the start positions, the text forms, round trips, and rejection of bad text.
 #include <gtest/gtest.h>
-
-#include <random>
-#include <set>
 
 #include "loa/error.hpp"
 #include "loa/position_text.hpp"
@@ -88,74 +85,6 @@ TEST(PositionText, RejectsBadTextWithAMessageNamingTheFault) {
     expect_rejected("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1/ b", "more than 8 ranks");
     expect_rejected("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbb9 b", "unexpected character '9'");
     expect_rejected("", "empty position");
-}
-
-TEST(Zobrist, KeysAreDistinctAndNonZero) {
-    std::set<Key> keys{Zobrist.white_to_move};
-    for (const auto& colour : Zobrist.piece) keys.insert(colour.begin(), colour.end());
-    EXPECT_EQ(keys.size(), 129u);
-    EXPECT_FALSE(keys.contains(0));
-}
-
-TEST(Zobrist, IncrementalKeyEqualsKeyFromScratchAndUnmakeRestoresExactly) {
-    std::mt19937_64 rng(2024);
-    for (int game = 0; game < 200; ++game) {
-        Position pos = Position::start();
-        std::vector<Position> before;
-        std::vector<Move> played;
-        for (int ply = 0; ply < 120; ++ply) {
-            const MoveList moves = legal_moves(pos);
-            const Move m = moves[rng() % moves.size()];
-            before.push_back(pos);
-            played.push_back(m);
-            pos.make(m);
-            ASSERT_EQ(pos.key(), pos.compute_key()) << "game " << game << " ply " << ply;
-            for (const Colour c : {Colour::Black, Colour::White})
-                ASSERT_EQ(pos.euler_numerator(c), euler_numerator(pos.pieces(c))) << pos.to_text();
-            ASSERT_GE(pos.count(Colour::Black), 1);
-            ASSERT_GE(pos.count(Colour::White), 1);
-            ASSERT_EQ(pos.pieces(Colour::Black) & pos.pieces(Colour::White), 0u);
-        }
-        while (!played.empty()) {
-            pos.unmake(played.back());
-            played.pop_back();
-            ASSERT_EQ(pos, before.back());
-            before.pop_back();
-        }
-        ASSERT_EQ(pos, Position::start());
-    }
-}
-
-TEST(Quads, EulerNumberCountsGroupsMinusHoles) {
-    auto euler = [](const char* text) { return euler_numerator(Position::from_text(text).pieces(Colour::Black)) / 4; };
-    EXPECT_EQ(euler("b7/8/8/8/8/8/8/7w b"), 1);              // one piece
-    EXPECT_EQ(euler("b1b5/8/8/8/8/8/8/7w b"), 2);            // two apart
-    EXPECT_EQ(euler("bb6/8/8/8/8/8/8/7w b"), 1);             // two touching
-    EXPECT_EQ(euler("b7/1b6/8/8/8/8/8/7w b"), 1);            // diagonal touch is a connection
-    EXPECT_EQ(euler("8/8/8/2bbb3/2b1b3/2bbb3/8/7w b"), 0);   // a ring: one group, one hole
-    EXPECT_EQ(euler("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b"), 2);
-    const QuadCounts q = count_quads(square_bb(0));
-    EXPECT_EQ(q.q1, 4);
-    EXPECT_EQ(q.q3, 0);
-    EXPECT_EQ(q.qd, 0);
-    EXPECT_TRUE(Position::start().surely_split(Colour::Black));
-}
-
-TEST(Zobrist, SideToMoveChangesTheKey) {
-    const Position black = Position::from_text("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b");
-    const Position white = Position::from_text("1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 w");
-    EXPECT_EQ(black.key() ^ white.key(), Zobrist.white_to_move);
-}
-
-TEST(Zobrist, PassFlipsOnlyTheSideToMove) {
-    Position pos = Position::from_text("w7/1bb5/1bb5/8/8/8/8/7w w");
-    const Position before = pos;
-    pos.make(Move::pass());
-    EXPECT_EQ(pos.occupied(), before.occupied());
-    EXPECT_EQ(pos.side_to_move(), Colour::Black);
-    EXPECT_EQ(pos.key(), pos.compute_key());
-    pos.unmake(Move::pass());
-    EXPECT_EQ(pos, before);
 }
 
 }  // namespace

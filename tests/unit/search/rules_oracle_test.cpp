@@ -7,11 +7,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <vector>
 
 #include "loa/bitboard.hpp"
 #include "loa/colour.hpp"
@@ -40,35 +38,12 @@ using loa::testing::is_connected;
 using loa::testing::legal_move;
 using loa::testing::only_move;
 using loa::testing::square;
-using loa::testing::squares;
 
 oracle::Options qsearch(int level, int plies = 4) {
     oracle::Options o;
     o.qsearch_level = level;
     o.qsearch_plies = plies;
     return o;
-}
-
-// ---------------------------------------------------------------------------------------------
-// The flood fill.
-
-TEST(RulesOracleConnected, FloodFill) {
-    EXPECT_TRUE(oracle::connected(squares({"d4"})));
-    EXPECT_TRUE(oracle::connected(squares({"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8"})));  // diagonal steps
-    EXPECT_TRUE(oracle::connected(squares({"a1", "b1", "c2", "c3", "b4", "a5"})));
-    EXPECT_TRUE(oracle::connected(squares({"c3", "d3", "e3", "c4", "e4", "c5", "d5", "e5"})));  // ring with a hole
-    EXPECT_FALSE(oracle::connected(squares({"a1", "c1"})));
-    EXPECT_FALSE(oracle::connected(squares({"a1", "a3"})));
-    EXPECT_FALSE(oracle::connected(squares({"a1", "c3"})));
-    // No wrap-around between the h file and the a file (h1 = bit 7, a2 = bit 8).
-    EXPECT_FALSE(oracle::connected(squares({"h1", "a2"})));
-    EXPECT_FALSE(oracle::connected(squares({"h2", "a3"})));
-    EXPECT_FALSE(oracle::connected(squares({"a8", "h7"})));
-    EXPECT_TRUE(oracle::connected(squares({"h1", "h2", "g3", "h4", "g5", "h6", "h7", "h8"})));
-    EXPECT_FALSE(oracle::connected(squares({"a1", "b2", "c3", "e5", "f6"})));  // a gap on the diagonal
-    const Position start = Position::start();
-    EXPECT_FALSE(oracle::connected(start.pieces(Colour::Black)));
-    EXPECT_FALSE(oracle::connected(start.pieces(Colour::White)));
 }
 
 TEST(RulesOracle, RejectsBadArguments) {
