@@ -341,7 +341,10 @@ GameRecord game_from_json(const nlohmann::json& j) {
             g.moves.push_back(m);
             pos.make(m);
         }
-        const std::size_t side_moves = (g.moves.size() + 1) / 2;
+        // A side's moves, and one more: a game lost on time, by an illegal move or by a failure
+        // ends with an answer that was timed and not played. (Without it, such a game's record
+        // was refused on resume: seen in a loaded -j 2 run that lost a game on time.)
+        const std::size_t side_moves = (g.moves.size() + 1) / 2 + 1;
         g.black_move_ms = times_field(j, "black_move_ms", side_moves);
         g.white_move_ms = times_field(j, "white_move_ms", side_moves);
     } catch (const nlohmann::json::exception& e) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/error.hpp"
@@ -111,6 +112,28 @@ TEST(MatchState, EachSidesTimePerMoveIsRecordedAndRoundTrips) {
     nlohmann::ordered_json too_many = j;
     too_many["white_move_ms"] = std::vector<double>(r.games[0].moves.size(), 1.0);  // more than a side's moves
     EXPECT_THROW((void)game_from_json(too_many), common::InputError);
+    // A game lost on time ends with the loser's answer timed and not played: its record reads
+    // back, whichever side lost (the game cut a ply short, so that both sides are tried).
+    // (Every move timed, as without an opening; the side to move at the end timed once more.)
+    for (const std::size_t cut : {0, 1}) {
+        GameRecord on_time = r.games[0];
+        on_time.moves.resize(on_time.moves.size() - cut);
+        loa::Position end = on_time.start;
+        std::size_t moved[2] = {0, 0};
+        for (const loa::Move m : on_time.moves) {
+            ++moved[loa::index(end.side_to_move())];
+            end.make(m);
+        }
+        const loa::Colour loser = end.side_to_move();
+        ++moved[loa::index(loser)];
+        on_time.black_move_ms.assign(moved[loa::index(loa::Colour::Black)], 10.0);
+        on_time.white_move_ms.assign(moved[loa::index(loa::Colour::White)], 10.0);
+        on_time.outcome = loa::win_for(~loser);
+        on_time.termination = fmt::format("{} loses on time", loa::colour_name(loser));
+        const GameRecord back = game_from_json(nlohmann::json::parse(game_json(on_time).dump()));
+        EXPECT_EQ(back.black_move_ms.size(), on_time.black_move_ms.size()) << cut;
+        EXPECT_EQ(back.white_move_ms.size(), on_time.white_move_ms.size()) << cut;
+    }
     j.erase("black_move_ms");  // records from before the field: no times
     EXPECT_TRUE(game_from_json(j).black_move_ms.empty());
 }
