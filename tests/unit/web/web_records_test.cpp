@@ -46,6 +46,11 @@ protected:
             << R"({"games": [{"game": 7, "black": "a", "white": "b", "start": "startpos", "moves": ["b1-d3"]}]})";
         settings_.records_dir = dir.string();
     }
+    void TearDown() override {  // nothing left behind in the temporary directory
+        std::error_code ignored;
+        fs::remove_all(dir, ignored);
+        fs::remove(dir.string() + "-outside.pgn", ignored);
+    }
     fs::path dir;
     matches::MatchResult result;
     matches::web::ServerSettings settings_;
