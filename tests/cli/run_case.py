@@ -169,8 +169,7 @@ def run_case(table, name, paths):
     if process.returncode < 0:  # killed by a signal: a crash fails whatever it printed first
         print(f"FAIL {name}: killed by signal {-process.returncode}")
         return 1
-    done = process
-    if "skip_status" in case and done.returncode == int(case["skip_status"]):
+    if "skip_status" in case and process.returncode == int(case["skip_status"]):
         return int(case["skip_status"])
     failures = []
     if "expect" in case and not re.search(case["expect"], output, re.DOTALL):
@@ -178,10 +177,10 @@ def run_case(table, name, paths):
     if "reject" in case and re.search(case["reject"], output, re.DOTALL):
         failures.append(f"the output matches what it must not: {case['reject']}")
     status = case.get("status", None if "expect" in case else "0")
-    if status == "nonzero" and done.returncode == 0:
+    if status == "nonzero" and process.returncode == 0:
         failures.append("exit status 0, expected a failure")
-    elif status not in (None, "nonzero") and done.returncode != int(status):
-        failures.append(f"exit status {done.returncode}, expected {status}")
+    elif status not in (None, "nonzero") and process.returncode != int(status):
+        failures.append(f"exit status {process.returncode}, expected {status}")
     for f in failures:
         print(f"FAIL {name}: {f}")
     return 1 if failures else 0

@@ -1,4 +1,4 @@
-// Helpers the SPSA tests share (spsa_test.cpp, spsa_run_test.cpp).
+// The message of a refused input, for the tests that check what the user is told.
 #pragma once
 
 #include <functional>

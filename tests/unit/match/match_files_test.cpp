@@ -30,6 +30,7 @@
 #include "matches/slurm.hpp"
 #include "matches/state.hpp"
 #include "support/small_match.hpp"
+#include "support/input_error.hpp"
 #include "support/scratch.hpp"
 
 namespace matches {
@@ -37,20 +38,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using loa::testing::read_text;
+using loa::testing::error_of;
 using loa::testing::scratch_dir;
 using fixtures::small_match;
 
 void write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
-
-template <class F>
-std::string error_of(F&& f) {
-    try {
-        f();
-    } catch (const common::InputError& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 const MatchResult& six_games() {
     static const MatchResult r = run_match(small_match(1), {});
