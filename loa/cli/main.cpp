@@ -1,6 +1,7 @@
 // `loa`: the Lines of Action engine and its tools.
 #include "common/cli_main.hpp"
 #include "loa/cli/commands.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "loa/rules.hpp"
 
 #include <fmt/format.h>
@@ -23,6 +24,7 @@ int main(int argc, char** argv) {
     loa::cli::add_serve_command(app);
     loa::cli::add_solve_command(app);
     return common::run_cli("loa", app, [&] {
+        (void)loa::nnue::active_kernels();  // a bad LOA_NNUE_KERNEL is refused here, not mid-search
         common::check_subcommand(app, std::vector<std::string>(argv, argv + argc));
         app.parse(argc, argv);
         return 0;

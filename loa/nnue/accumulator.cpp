@@ -20,7 +20,7 @@ constexpr std::size_t MaxChain = 6;
 
 }  // namespace
 
-void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, std::int16_t* out) {
+void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, std::int16_t* out, const KernelSet& kernels) {
     const auto h = static_cast<std::size_t>(net.accumulator_size);
     for (const Colour perspective : {Colour::Black, Colour::White}) {
         std::array<const std::int16_t*, SquareCount> columns;  // 24 in a game; any board is read whole
@@ -29,12 +29,13 @@ void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, st
             for (Bitboard rest = piece == Colour::Black ? black : white; rest;)
                 columns[count++] = net.feature_column(feature_index(perspective, piece, pop_lsb(rest)));
         update_accumulator(net.ft_bias.data(), out + static_cast<std::size_t>(index(perspective)) * h, net.accumulator_size,
-                           std::span(columns.data(), count), {});
+                           std::span(columns.data(), count), {}, kernels);
     }
 }
 
-AccumulatorStack::AccumulatorStack(std::shared_ptr<const Network> net)
+AccumulatorStack::AccumulatorStack(std::shared_ptr<const Network> net, const KernelSet& kernels)
     : net_(std::move(net)),
+      kernels_(&kernels),
       width_(static_cast<std::size_t>(net_->accumulator_size)),
       entries_(StackCapacity),
       values_((StackCapacity + 1) * 2 * width_) {}
@@ -75,7 +76,7 @@ void AccumulatorStack::compute(std::size_t entry) {
         // evaluated, such as a playout): the parent from scratch and one update, so that its
         // other children need one update each.
         if (entry - base >= MaxChain) base = entry - 1;
-        refresh_accumulators(*net_, entries_[base].black, entries_[base].white, values(base));
+        refresh_accumulators(*net_, entries_[base].black, entries_[base].white, values(base), *kernels_);
         entries_[base].computed = true;
         ++refreshes_;
     }
@@ -98,7 +99,7 @@ void AccumulatorStack::compute(std::size_t entry) {
             }
             const std::size_t offset = static_cast<std::size_t>(index(perspective)) * width_;
             update_accumulator(values(e - 1) + offset, values(e) + offset, net_->accumulator_size, std::span(added.data(), adds),
-                               std::span(removed.data(), removes));
+                               std::span(removed.data(), removes), *kernels_);
         }
         entries_[e].computed = true;
         ++updates_;
@@ -137,15 +138,15 @@ int AccumulatorStack::evaluate(const Position& pos) {
         const std::size_t slot = entries_.size();
         if (!scratch_.computed || !scratch_.holds(pos)) {
             scratch_ = {pos.pieces(Colour::Black), pos.pieces(Colour::White), true};
-            refresh_accumulators(*net_, scratch_.black, scratch_.white, values(slot));
+            refresh_accumulators(*net_, scratch_.black, scratch_.white, values(slot), *kernels_);
             ++refreshes_;
         }
         acc = values(slot);
     }
     const std::size_t stm = static_cast<std::size_t>(index(pos.side_to_move())) * width_;
     if (net_->extra_inputs_set == ConnectivityInputsSet)
-        return propagate(*net_, acc + stm, acc + (width_ - stm), connectivity(*entry, below, pos));
-    return propagate(*net_, acc + stm, acc + (width_ - stm));
+        return propagate(*net_, acc + stm, acc + (width_ - stm), connectivity(*entry, below, pos), *kernels_);
+    return propagate(*net_, acc + stm, acc + (width_ - stm), {}, *kernels_);
 }
 
 }  // namespace loa::nnue

@@ -14,16 +14,19 @@
 #include "loa/move.hpp"
 #include "loa/position.hpp"
 #include "loa/nnue/connectivity_inputs.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "loa/nnue/network.hpp"
 
 namespace loa::nnue {
 
 // Accumulators of both perspectives of one position: [Black's H values][White's H values].
-void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, std::int16_t* out);
+void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, std::int16_t* out,
+                          const KernelSet& kernels = active_kernels());
 
 class AccumulatorStack {
 public:
-    explicit AccumulatorStack(std::shared_ptr<const Network> net);
+    // `kernels`: the engine's by default; tests and benchmarks name others.
+    explicit AccumulatorStack(std::shared_ptr<const Network> net, const KernelSet& kernels = active_kernels());
 
     // Around Position::make: the position a move is made on, then the position it reached.
     void moving_from(const Position& before);
@@ -57,6 +60,7 @@ private:
     std::array<std::uint8_t, ConnectivityInputCount> connectivity(Entry& entry, const Entry* below, const Position& pos);
 
     std::shared_ptr<const Network> net_;
+    const KernelSet* kernels_;
     std::size_t width_;  // H
     std::vector<Entry> entries_;  // capacity: fixed at construction
     std::size_t size_ = 0;

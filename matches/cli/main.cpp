@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_main.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "matches/cli/commands.hpp"
 #include "matches/cli/fastchess_args.hpp"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     return common::run_cli("loa-match", app, [&]() -> int {
+        (void)loa::nnue::active_kernels();  // a bad LOA_NNUE_KERNEL is refused here, not mid-game
         // A fastchess / cutechess-cli command line is parsed as the loa-match one it means.
         if (matches::cli::uses_fastchess_options(args)) args = matches::cli::translate_fastchess_options(args);
         const matches::cli::Command match = matches::cli::add_match_command(app, args);

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "common/cli_main.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "loa/search_game.hpp"
 #include "matches/web/server.hpp"
 
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
         fmt::print("loa serve: stopped\n");
     });
     return common::run_cli("loa serve", app, [&] {
+        (void)loa::nnue::active_kernels();  // a bad LOA_NNUE_KERNEL is refused here, not mid-search
         app.parse(argc, argv);
         return 0;
     });

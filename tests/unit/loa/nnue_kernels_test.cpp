@@ -1,19 +1,19 @@
-// The NNUE's SIMD kernels against their scalar references.
+// The NNUE's kernels (SSE4.1, AVX2, AVX-512, AVX-512 VNNI: each this CPU runs) against the
+// scalar reference: the same integers on every input, at every size the file format allows.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdlib>
 #include <random>
 
-#include "loa/engine/session.hpp"
+#include "loa/error.hpp"
+#include "loa/rules.hpp"
 #include "loa/movegen.hpp"
-#include "loa/position_text.hpp"
 #include "loa/nnue/accumulator.hpp"
-#include "loa/nnue/connectivity_inputs.hpp"
-#include "loa/nnue/features.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "loa/nnue/layers.hpp"
 #include "loa/nnue/network.hpp"
-#include "loa/nnue/shipped.hpp"
-#include "loa/search_game.hpp"
-#include "loa/symmetry.hpp"
 #include "support/nnue_nets.hpp"
 
 namespace loa::nnue {
@@ -21,58 +21,138 @@ namespace {
 
 using loa::testing::random_network;
 
-TEST(NnueKernels, SimdEqualsScalarOnEveryInput) {
+std::vector<std::int16_t> random_accumulator(std::mt19937_64& rng, int size, int spread) {
+    std::vector<std::int16_t> acc(static_cast<std::size_t>(size));
+    for (auto& v : acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-spread, spread)(rng));
+    return acc;
+}
+
+// The hidden layer of every kernel on one input, as propagate computes it: the evaluation.
+void expect_kernels_agree(const Network& net, std::mt19937_64& rng, int trials, const std::string& what) {
+    const KernelSet& reference = scalar_kernels();
+    std::vector<std::uint8_t> extras(static_cast<std::size_t>(net.extra_inputs()));
+    for (int trial = 0; trial < trials; ++trial) {
+        // Values across and beyond the clipped ReLU's 0..127, both signs.
+        const auto stm = random_accumulator(rng, net.accumulator_size, 400);
+        const auto other = random_accumulator(rng, net.accumulator_size, 400);
+        for (auto& e : extras) e = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 127)(rng));
+        const int want = propagate(net, stm.data(), other.data(), extras, reference);
+        for (const KernelSet* kernels : kernel_sets(true))
+            ASSERT_EQ(propagate(net, stm.data(), other.data(), extras, *kernels), want)
+                << kernels->name << ", " << what << ", trial " << trial;
+    }
+}
+
+TEST(NnueKernels, EveryKernelEqualsTheScalarOneAtEverySize) {
     std::mt19937_64 rng(5);
-    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{32, 8}, std::pair{128, 32}, std::pair{256, 16}}) {
+    // H: multiples of 16 that are and are not multiples of 32 and 64 (the wider kernels' masked
+    // or narrower tails), up to the format's largest; L: multiples of 4 up to 256.
+    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{32, 8}, std::pair{48, 12}, std::pair{80, 4}, std::pair{128, 32},
+                               std::pair{256, 16}, std::pair{512, 32}, std::pair{1024, 8}, std::pair{64, 256}}) {
         const Network net = random_network(static_cast<std::uint64_t>(h * l), h, l);
-        std::vector<std::int16_t> stm(static_cast<std::size_t>(h)), other(static_cast<std::size_t>(h));
-        for (int trial = 0; trial < 200; ++trial) {
-            // Values across and beyond the clipped ReLU's 0..127, both signs.
-            for (auto* acc : {&stm, &other})
-                for (auto& v : *acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-400, 400)(rng));
-            ASSERT_EQ(propagate(net, stm.data(), other.data()), propagate_scalar(net, stm.data(), other.data()))
-                << "H " << h << " L " << l << " trial " << trial;
+        expect_kernels_agree(net, rng, 100, "H " + std::to_string(h) + " L " + std::to_string(l));
+    }
+}
+
+TEST(NnueKernels, EveryKernelEqualsTheScalarOneWithTheConnectivityInputs) {
+    std::mt19937_64 rng(15);
+    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{48, 8}, std::pair{128, 32}, std::pair{256, 32}}) {
+        const Network net = random_network(static_cast<std::uint64_t>(h + l), h, l, ConnectivityInputsSet);
+        expect_kernels_agree(net, rng, 100, "connectivity, H " + std::to_string(h));
+    }
+}
+
+// The extremes a kernel could saturate on: every activation at 127 and every weight at 127 or
+// -128, so that maddubs's pair sums reach 32258 and -32512 (still within int16) and the hidden
+// sums their largest magnitude (2056 * 127 * 128, within int32). The bias brings each sum back
+// to 4000, so every hidden unit is 62 (inside the clipped ReLU's window, where a wrong sum shows).
+TEST(NnueKernels, EveryKernelEqualsTheScalarOneAtTheExtremes) {
+    Network net = random_network(16, 1024, 8, ConnectivityInputsSet);
+    const std::vector<std::int16_t> top(1024, 127);
+    const std::vector<std::uint8_t> extras(8, 127);
+    for (const int weight : {127, -128}) {
+        for (auto& w : net.l1_weight) w = static_cast<std::int8_t>(weight);
+        for (auto& b : net.l1_bias) b = 4000 - 2056 * 127 * weight;
+        const HiddenLayerInput input{top.data(), top.data(), 1024, extras.data(), 8, net.l1_weight.data(), net.l1_bias.data(), 8};
+        for (const KernelSet* kernels : kernel_sets(true)) {
+            std::array<std::int32_t, 8> hidden{};
+            kernels->hidden(input, hidden.data());
+            for (const std::int32_t h : hidden) EXPECT_EQ(h, 4000 >> HiddenWeightShift) << kernels->name << " weight " << weight;
         }
     }
 }
 
-TEST(NnueKernels, SimdEqualsScalarWithTheConnectivityInputs) {
-    std::mt19937_64 rng(15);
-    for (const auto& [h, l] : {std::pair{16, 4}, std::pair{128, 32}}) {
-        const Network net = random_network(static_cast<std::uint64_t>(h + l), h, l, ConnectivityInputsSet);
-        std::vector<std::int16_t> stm(static_cast<std::size_t>(h)), other(static_cast<std::size_t>(h));
-        std::array<std::uint8_t, 8> extras{};
-        std::array<int, 8> read{};
-        for (int trial = 0; trial < 200; ++trial) {
-            for (auto* acc : {&stm, &other})
-                for (auto& v : *acc) v = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-400, 400)(rng));
-            for (auto& e : extras) e = static_cast<std::uint8_t>(std::uniform_int_distribution<int>(0, 127)(rng));
-            const int simd = propagate(net, stm.data(), other.data(), extras);
-            ASSERT_EQ(simd, propagate_scalar(net, stm.data(), other.data(), extras)) << "H " << h << " trial " << trial;
-            // Every input is read: moving it across its range changes the evaluation on some trial.
-            for (std::size_t i = 0; i < extras.size(); ++i) {
-                auto changed = extras;
-                changed[i] = static_cast<std::uint8_t>(changed[i] > 63 ? 0 : 127);
-                read[i] += propagate(net, stm.data(), other.data(), changed) != simd;
+TEST(NnueKernels, EveryKernelUpdatesTheAccumulatorExactly) {
+    std::mt19937_64 rng(6);
+    for (const int h : {16, 48, 96, 128, 1024}) {
+        const auto base = random_accumulator(rng, h, 3000);
+        std::vector<std::vector<std::int16_t>> columns;
+        for (int c = 0; c < 5; ++c) columns.push_back(random_accumulator(rng, h, 3000));
+        // The shapes of a move (one added, one removed), a capture (one, two), a refresh (24, none).
+        for (const auto& [adds, removes] : {std::pair{1, 1}, std::pair{1, 2}, std::pair{5, 0}, std::pair{0, 0}}) {
+            std::vector<const std::int16_t*> added, removed;
+            for (int c = 0; c < adds; ++c) added.push_back(columns[static_cast<std::size_t>(c)].data());
+            for (int c = 0; c < removes; ++c) removed.push_back(columns[static_cast<std::size_t>(4 - c)].data());
+            for (const KernelSet* kernels : kernel_sets(true)) {
+                std::vector<std::int16_t> out(static_cast<std::size_t>(h) + 16, 4242);  // beyond H: must stay untouched
+                update_accumulator(base.data(), out.data(), h, added, removed, *kernels);
+                for (std::size_t i = 0; i < static_cast<std::size_t>(h); ++i) {
+                    int want = base[i];
+                    for (const auto* a : added) want += a[i];
+                    for (const auto* r : removed) want -= r[i];
+                    ASSERT_EQ(out[i], static_cast<std::int16_t>(want)) << kernels->name << " H " << h << " at " << i;
+                }
+                for (std::size_t i = static_cast<std::size_t>(h); i < out.size(); ++i)
+                    ASSERT_EQ(out[i], 4242) << kernels->name << " wrote past H " << h;
+                // In place, as the stack's refresh of an entry does.
+                std::vector<std::int16_t> in_place = base;
+                update_accumulator(in_place.data(), in_place.data(), h, added, removed, *kernels);
+                ASSERT_TRUE(std::equal(in_place.begin(), in_place.end(), out.begin())) << kernels->name << " in place";
             }
         }
-        for (std::size_t i = 0; i < read.size(); ++i) EXPECT_GT(read[i], 0) << "input " << i << " H " << h;
-        EXPECT_THROW((void)propagate(net, stm.data(), other.data()), std::logic_error);
-        extras[5] = 128;  // beyond the activations' range: the kernels' bounds assume 0..127
-        EXPECT_THROW((void)propagate(net, stm.data(), other.data(), extras), std::logic_error);
     }
 }
 
-TEST(NnueKernels, UpdateAddsAndRemovesColumnsExactly) {
-    std::mt19937_64 rng(6);
-    constexpr int H = 48;
-    std::vector<std::int16_t> base(H), a(H), b(H), c(H), out(H);
-    for (auto* v : {&base, &a, &b, &c})
-        for (auto& x : *v) x = static_cast<std::int16_t>(std::uniform_int_distribution<int>(-3000, 3000)(rng));
-    const std::int16_t* added[] = {a.data(), b.data()};
-    const std::int16_t* removed[] = {c.data()};
-    update_accumulator(base.data(), out.data(), H, added, removed);
-    for (std::size_t i = 0; i < H; ++i) EXPECT_EQ(out[i], base[i] + a[i] + b[i] - c[i]) << i;
+// Whole games: the incremental stack of every kernel gives the scalar kernel's evaluations.
+TEST(NnueKernels, EveryKernelsStackFollowsRandomGamesLikeTheScalarOne) {
+    const auto net = loa::testing::shared(random_network(21, 128, 32));
+    std::mt19937_64 rng(22);
+    for (int g = 0; g < 4; ++g) {
+        std::vector<AccumulatorStack> stacks;
+        const auto runnable = kernel_sets(true);
+        for (const KernelSet* kernels : runnable) stacks.emplace_back(net, *kernels);
+        Position pos = Position::start();
+        for (int ply = 0; ply < 80; ++ply) {
+            MoveList moves;
+            generate_moves(pos, moves);
+            if (moves.empty()) break;
+            const Move m = moves[rng() % moves.size()];
+            for (auto& s : stacks) s.moving_from(pos);
+            pos.make(m);
+            for (auto& s : stacks) s.moved_to(pos);
+            const int want = stacks[0].evaluate(pos);
+            for (std::size_t k = 1; k < stacks.size(); ++k)
+                ASSERT_EQ(stacks[k].evaluate(pos), want) << runnable[k]->name << " game " << g << " ply " << ply;
+            if (connection_result(pos, RuleSet{}).over()) break;
+        }
+    }
+}
+
+TEST(NnueKernels, TheEngineUsesTheFastestKernelAndNamesAreChecked) {
+    const auto runnable = kernel_sets(true);
+    ASSERT_FALSE(runnable.empty());
+    EXPECT_STREQ(runnable.front()->name, "scalar");
+    if (!std::getenv("LOA_NNUE_KERNEL")) {
+        EXPECT_EQ(&active_kernels(), runnable.back());
+    }
+    for (const KernelSet* kernels : runnable) EXPECT_EQ(&kernel_set(kernels->name), kernels);
+    EXPECT_THROW((void)kernel_set("avx9000"), InputError);
+    // A kernel built in but beyond this CPU is refused by name, not run.
+    for (const KernelSet* kernels : kernel_sets(false)) {
+        if (std::find(runnable.begin(), runnable.end(), kernels) == runnable.end()) {
+            EXPECT_THROW((void)kernel_set(kernels->name), InputError) << kernels->name;
+        }
+    }
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "loa/nnue/accumulator.hpp"
 #include "loa/nnue/connectivity_inputs.hpp"
 #include "loa/nnue/features.hpp"
+#include "loa/nnue/kernels.hpp"
 #include "loa/nnue/layers.hpp"
 #include "loa/nnue/network.hpp"
 #include "loa/nnue/shipped.hpp"
@@ -53,6 +54,10 @@ VectorErrors check_vectors(const std::shared_ptr<const Network>& net, const std:
         const int integer_eval = std::stoi(std::string(common::trim(fields[2])));
         EXPECT_EQ(game.evaluate(pos), integer_eval) << line;
         EXPECT_EQ(refreshed_evaluation(net, pos), integer_eval) << line;
+        for (const KernelSet* kernels : kernel_sets(true)) {  // every kernel this CPU runs, not just the engine's
+            AccumulatorStack stack(net, *kernels);
+            EXPECT_EQ(stack.evaluate(pos), integer_eval) << kernels->name << ": " << line;
+        }
         const double error = std::abs(game.evaluate(pos) - float_eval);
         total_error += error;
         worst_error = std::max(worst_error, error);
