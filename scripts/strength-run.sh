@@ -32,6 +32,9 @@ spsa_keys="lmr_min_depth=2,lmr_min_moves=4,lmr_deep_depth=4,lmr_deep_moves=2,asp
 # from 16c2bdc until row 28 made the candidate below the default).
 default_net1="preset=full,eval=data/nets/loa-net-1.nnue,futility=40:320,ext_futility=50:250,razoring=50:340,lmr_min_depth=3,lmr_min_moves=3,lmr_deep_depth=6,lmr_deep_moves=3,aspiration=50,tm_start=60,tm_max=400,tm_stable=60"
 base_1c6ef5a="name=base-1c6ef5a,cmd=build/baseline-1c6ef5a/build/loa/loa,args=uci,proto=uci"
+# The engine issue 85 measures against (`bash scripts/build-baseline.sh 90a36cb`): the default
+# engine of Strength III, on the SSE4.1 kernels.
+base_90a36cb="name=base-90a36cb,cmd=build/baseline-90a36cb/build/loa/loa,args=uci,proto=uci"
 runs=(
   "frontier-stc|66|50|stc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
   "frontier-ltc|68|25|ltc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
@@ -70,6 +73,9 @@ runs=(
   # preset=full of the commit that made them the default, or any later one with the same search).
   "total-stc-net2|40|50|stc|1000|--test name=head-net2,preset=full --base $base_1c6ef5a"
   "total-ltc-net2|41|25|ltc|600|--test name=head-net2,preset=full --base $base_1c6ef5a"
+  # Issue 85. The AVX2/AVX-512 kernels: the same search and net as 90a36cb (bench 159111),
+  # the test on the fastest kernel this CPU runs (avx512vnni here), the base on SSE4.1.
+  "kernels-stc|85|50|stc||--test name=vnni,preset=full --base $base_90a36cb"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }

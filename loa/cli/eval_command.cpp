@@ -61,8 +61,9 @@ void add_eval_command(CLI::App& app) {
         fmt::print("total {} (for {}, centi-units)\n", b.total, colour_name(pos.side_to_move()));
         if (net) {
             const std::string name = shipped ? fmt::format("nnue ({})", nnue::shipped_network_name()) : o->net;
-            fmt::print("\nnetwork {}: H {}, L {}, output scale {}{}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
-                       net->hidden_size, net->output_scale,
+            fmt::print("\nnetwork {}: H {}, L {}{}, output scale {}{}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
+                       net->hidden_size, net->second_hidden_size ? fmt::format(", L2 {}", net->second_hidden_size) : std::string(),
+                       net->output_scale,
                        net->extra_inputs_set ? fmt::format(", {} connectivity inputs", net->extra_inputs()) : std::string(),
                        net->checksum, net->description);
             if (net->extra_inputs_set == nnue::ConnectivityInputsSet) {

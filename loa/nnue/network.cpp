@@ -82,11 +82,16 @@ void check_no_overflow(const Network& net, std::string_view what) {
     for (const std::int32_t bias : net.l1_bias)
         if (std::abs(std::int64_t{bias}) + products > std::numeric_limits<std::int32_t>::max())
             throw InputError(std::string(what) + ": a hidden-layer bias so large that the layer could overflow");
+    const std::int64_t second_products = std::int64_t{net.hidden_size} * WeightScale * 128;
+    for (const std::int32_t bias : net.l2_bias)
+        if (std::abs(std::int64_t{bias}) + second_products > std::numeric_limits<std::int32_t>::max())
+            throw InputError(std::string(what) + ": a second hidden layer's bias so large that the layer could overflow");
 }
 
 std::size_t largest_file() {
-    const std::size_t h = MaxAccumulatorSize, l = MaxHiddenSize;
-    return 8 + 7 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + (2 * h + MaxExtraInputs) * l + 4 + 2 * l + 8;
+    const std::size_t h = MaxAccumulatorSize, l = MaxHiddenSize, l2 = MaxSecondHiddenSize;
+    return 8 + 9 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + (2 * h + MaxExtraInputs) * l + 4 * l2 + l * l2 +
+           4 + 2 * l + 8;
 }
 
 }  // namespace
@@ -97,10 +102,10 @@ Network parse_network(std::string_view bytes, std::string_view what) {
         throw InputError(std::string(what) + ": not a LOA network file (it does not start with \"LOA-NNUE\")");
     (void)in.text(Magic.size(), "the magic");
     const auto version = in.value<std::uint32_t>("the version");
-    if (version != FormatVersion && version != FormatVersionExtras)
+    if (version != FormatVersion && version != FormatVersionExtras && version != FormatVersionLayers)
         throw InputError(std::string(what) + ": network format version " + std::to_string(version) +
-                         ", and this program reads versions " + std::to_string(FormatVersion) + " and " +
-                         std::to_string(FormatVersionExtras));
+                         ", and this program reads versions " + std::to_string(FormatVersion) + " to " +
+                         std::to_string(FormatVersionLayers));
     Network net;
     check_size(what, "the input count", in.value<std::uint32_t>("the input count"), InputCount, InputCount, 1);
     const std::uint32_t accumulator_size = in.value<std::uint32_t>("the accumulator size");
@@ -117,6 +122,18 @@ Network parse_network(std::string_view bytes, std::string_view what) {
         check_size(what, "the extra inputs' set", set, ConnectivityInputsSet, ConnectivityInputsSet, 1);
         net.extra_inputs_set = static_cast<int>(set);
     }
+    if (version == FormatVersionLayers) {
+        const auto set = in.value<std::uint32_t>("the extra inputs' set");
+        check_size(what, "the extra inputs' set", set, 0, ConnectivityInputsSet, 1);
+        net.extra_inputs_set = static_cast<int>(set);
+        check_size(what, "the input buckets' set", in.value<std::uint32_t>("the input buckets' set"), 0, 0, 1);
+        const auto second = in.value<std::uint32_t>("the second hidden size");
+        check_size(what, "the second hidden size", second, 0, MaxSecondHiddenSize, 4);
+        if (second && hidden_size % SecondLayerInputMultiple != 0)
+            throw InputError(std::string(what) + ": a second hidden layer needs a hidden size that is a multiple of " +
+                             std::to_string(SecondLayerInputMultiple) + ", not " + std::to_string(hidden_size));
+        net.second_hidden_size = static_cast<int>(second);
+    }
     const auto description_size = in.value<std::uint32_t>("the description's length");
     check_size(what, "the description's length", description_size, 0, MaxDescription, 1);
     net.description = in.text(description_size, "the description");
@@ -128,8 +145,11 @@ Network parse_network(std::string_view bytes, std::string_view what) {
     net.ft_weight = in.array<std::int16_t>(InputCount * h, "the first layer's weights");
     net.l1_bias = in.array<std::int32_t>(l, "the hidden layer's biases");
     net.l1_weight = in.array<std::int8_t>(net.hidden_row_size() * l, "the hidden layer's weights");
+    const auto l2 = static_cast<std::size_t>(net.second_hidden_size);
+    net.l2_bias = in.array<std::int32_t>(l2, "the second hidden layer's biases");
+    net.l2_weight = in.array<std::int8_t>(l2 * l, "the second hidden layer's weights");
     net.out_bias = in.value<std::int32_t>("the output bias");
-    net.out_weight = in.array<std::int16_t>(l, "the output weights");
+    net.out_weight = in.array<std::int16_t>(static_cast<std::size_t>(net.output_inputs()), "the output weights");
 
     const std::size_t body = in.offset();
     net.checksum = in.value<std::uint64_t>("the checksum");
@@ -158,26 +178,38 @@ void append(std::string& out, const std::vector<T>& values) {
 std::string serialize_network(const Network& net) {
     if (net.extra_inputs_set != 0 && net.extra_inputs_set != ConnectivityInputsSet)
         throw std::logic_error("serialize_network: unknown extra inputs set " + std::to_string(net.extra_inputs_set));
+    // The oldest version that can hold the net, so that nets without the newer parts keep the
+    // bytes (and checksums) they always had.
+    const std::uint32_t version = net.second_hidden_size ? FormatVersionLayers
+                                  : net.extra_inputs_set ? FormatVersionExtras
+                                                         : FormatVersion;
     std::string out(Magic);
-    append(out, net.extra_inputs_set ? FormatVersionExtras : FormatVersion);
+    append(out, version);
     append(out, static_cast<std::uint32_t>(InputCount));
     append(out, static_cast<std::uint32_t>(net.accumulator_size));
     append(out, static_cast<std::uint32_t>(net.hidden_size));
     append(out, static_cast<std::int32_t>(net.output_scale));
-    if (net.extra_inputs_set) append(out, static_cast<std::uint32_t>(net.extra_inputs_set));
+    if (version >= FormatVersionExtras) append(out, static_cast<std::uint32_t>(net.extra_inputs_set));
+    if (version >= FormatVersionLayers) {
+        append(out, std::uint32_t{0});  // the input buckets' set
+        append(out, static_cast<std::uint32_t>(net.second_hidden_size));
+    }
     append(out, static_cast<std::uint32_t>(net.description.size()));
     out += net.description;
     append(out, net.ft_bias);
     append(out, net.ft_weight);
     append(out, net.l1_bias);
     append(out, net.l1_weight);
+    append(out, net.l2_bias);
+    append(out, net.l2_weight);
     append(out, net.out_bias);
     append(out, net.out_weight);
     append(out, common::fnv1a(out));
     return out;
 }
 
-Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set) {
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set,
+                       int second_hidden_size) {
     if (extra_inputs_set != 0 && extra_inputs_set != ConnectivityInputsSet)
         throw std::logic_error("random_network: unknown extra inputs set " + std::to_string(extra_inputs_set));
     std::mt19937_64 rng(seed);
@@ -187,14 +219,20 @@ Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size
     net.hidden_size = hidden_size;
     net.output_scale = 400;
     net.extra_inputs_set = extra_inputs_set;
+    net.second_hidden_size = second_hidden_size;
     net.description = "random network, seed " + std::to_string(seed);
     const auto h = static_cast<std::size_t>(accumulator_size), l = static_cast<std::size_t>(hidden_size);
     for (std::size_t i = 0; i < h; ++i) net.ft_bias.push_back(static_cast<std::int16_t>(uniform(-200, 300)));
     for (std::size_t i = 0; i < InputCount * h; ++i) net.ft_weight.push_back(static_cast<std::int16_t>(uniform(-120, 120)));
     for (std::size_t j = 0; j < l; ++j) net.l1_bias.push_back(uniform(-20000, 20000));
     for (std::size_t i = 0; i < net.hidden_row_size() * l; ++i) net.l1_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
+    const auto l2 = static_cast<std::size_t>(second_hidden_size);
+    // Biases that keep the second layer's units inside the clipped ReLU's window about as often
+    // as the first's (its inputs are 0..127, about half of them above 0).
+    for (std::size_t k = 0; k < l2; ++k) net.l2_bias.push_back(uniform(-20000, 20000));
+    for (std::size_t i = 0; i < l * l2; ++i) net.l2_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
     net.out_bias = uniform(-5000, 5000);
-    for (std::size_t j = 0; j < l; ++j) net.out_weight.push_back(static_cast<std::int16_t>(uniform(-2000, 2000)));
+    for (int j = 0; j < net.output_inputs(); ++j) net.out_weight.push_back(static_cast<std::int16_t>(uniform(-2000, 2000)));
     return net;
 }
 

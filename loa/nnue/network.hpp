@@ -22,6 +22,13 @@ inline constexpr int MaxOutputScale = 100000;
 inline constexpr std::size_t MaxDescription = 4096;
 inline constexpr std::uint32_t FormatVersion = 1;  // a net without extra inputs
 inline constexpr std::uint32_t FormatVersionExtras = 2;  // the header names a set of extra inputs
+// Version 3 adds, after the extra inputs' set, the input buckets' set (0 only, so far: the 128
+// inputs) and a second hidden layer's size L2 (0: none).
+inline constexpr std::uint32_t FormatVersionLayers = 3;
+inline constexpr int MaxSecondHiddenSize = 64;
+// A second hidden layer runs on the first's kernel (kernels.hpp), which reads its L inputs as
+// two halves of a multiple of 16: L is then a multiple of 32.
+inline constexpr int SecondLayerInputMultiple = 32;
 // Extra inputs of the hidden layer, after the two accumulator halves: set 0 none, set 1 the
 // eight connectivity inputs (connectivity_inputs.hpp). Each set's size is a multiple of 8.
 inline constexpr int ConnectivityInputsSet = 1;
@@ -32,7 +39,8 @@ struct Network {
     int accumulator_size = 0;  // H: per perspective, a multiple of 16
     int hidden_size = 0;       // L: a multiple of 4
     int output_scale = 0;      // S: centi-units per unit of the float network's output
-    int extra_inputs_set = 0;  // 0, or ConnectivityInputsSet (a version-2 file)
+    int extra_inputs_set = 0;  // 0, or ConnectivityInputsSet (a version-2 or 3 file)
+    int second_hidden_size = 0;  // L2: 0 (none), or a multiple of 4 up to MaxSecondHiddenSize (a version-3 file)
     std::string description;   // how the net was made (the trainer's command, data, seed)
     std::uint64_t checksum = 0;  // the file's own (FNV-1a of its bytes before the checksum)
 
@@ -40,11 +48,14 @@ struct Network {
     std::vector<std::int16_t> ft_weight;  // [InputCount][H], feature-major
     std::vector<std::int32_t> l1_bias;    // [L]
     std::vector<std::int8_t> l1_weight;   // [L][2H + E], side to move's half first, then the E extra inputs
+    std::vector<std::int32_t> l2_bias;   // [L2]
+    std::vector<std::int8_t> l2_weight;  // [L2][L]
     std::int32_t out_bias = 0;
-    std::vector<std::int16_t> out_weight;  // [L]
+    std::vector<std::int16_t> out_weight;  // [L2] if there is a second hidden layer, else [L]
 
     int extra_inputs() const { return extra_input_count(extra_inputs_set); }  // E
     std::size_t hidden_row_size() const { return static_cast<std::size_t>(2 * accumulator_size + extra_inputs()); }
+    int output_inputs() const { return second_hidden_size ? second_hidden_size : hidden_size; }
 
     const std::int16_t* feature_column(int feature) const {
         return ft_weight.data() + static_cast<std::size_t>(feature) * static_cast<std::size_t>(accumulator_size);
@@ -60,7 +71,8 @@ Network parse_network(std::string_view bytes, std::string_view what);
 std::string serialize_network(const Network& net);
 // A network of seeded random weights within a trained one's ranges (and the reader's bounds),
 // for tests and benchmarks: its values mean nothing, its cost and arithmetic are a real net's.
-Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set = 0);
+Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set = 0,
+                       int second_hidden_size = 0);
 // Reads and parses a file (at most the largest valid size).
 std::shared_ptr<const Network> load_network_file(const std::string& path);
 

@@ -41,9 +41,13 @@ def quantise(model, scale, description, extras):
     def w(t):
         return t.detach().numpy().astype(np.float64)
 
+    second = {}
+    if model.l2 is not None:
+        second = {"l2_bias": round_half_away(w(model.l2.bias) * fmt.BIAS_SCALE),
+                  "l2_weight": round_half_away(w(model.l2.weight) * fmt.WEIGHT_SCALE)}
     return {
-        "H": model.ft_bias.shape[0], "L": model.l1.bias.shape[0], "S": scale, "extras": extras,
-        "description": description,
+        "H": model.ft_bias.shape[0], "L": model.l1.bias.shape[0], "L2": model.l2.bias.shape[0] if second else 0,
+        "S": scale, "extras": extras, "description": description, **second,
         "ft_bias": round_half_away(w(model.ft_bias) * fmt.FT_SCALE),
         "ft_weight": round_half_away(w(model.ft.weight)[: fmt.INPUTS] * fmt.FT_SCALE),
         "l1_bias": round_half_away(w(model.l1.bias) * fmt.BIAS_SCALE),
@@ -68,13 +72,15 @@ def make_description(args, data):
     printable = lambda text: "".join(c if c >= " " else "?" for c in text)  # noqa: E731
     files = "; ".join(f"{printable(os.path.basename(f['path']))} ({f['positions']} positions, {f['bytes']} bytes, "
                       f"sha256 {f['sha256'][:16]})" for f in data.files)
-    settings = (f"--hidden {args.hidden} --l2 {args.l2} --scale {args.scale} --epochs {args.epochs} "
+    settings = (f"--hidden {args.hidden} --l2 {args.l2}" + (f" --l3 {args.l3}" if args.l3 else "")
+                + f" --scale {args.scale} --epochs {args.epochs} "
                 f"--batch {args.batch} --lr {args.lr:g} --lambda {args.lam:g} "
                 f"--k {'fitted' if args.k is None else format(args.k, 'g')} --seed {args.seed} "
                 f"--threads {args.threads} --val-every {args.val_every}"
                 + (f" --max-positions {args.max_positions}" if args.max_positions else "")
                 + (" --no-augment" if args.no_augment else "")
-                + (" --connectivity" if args.connectivity else ""))
+                + (" --connectivity" if args.connectivity else "")
+                + (f" --qat-epochs {args.qat_epochs}" if args.qat_epochs else ""))
     text = f"scripts/train-net.sh {settings} | data: {files}"
     encoded = text.encode("utf-8")[: fmt.MAX_DESCRIPTION]
     return encoded.decode("utf-8", errors="ignore")

@@ -2,7 +2,15 @@
 
 Per perspective an EmbeddingBag over the <= 24 active inputs plus a bias (H values, shared by
 both perspectives), clamp(0, 1), [side to move's half | other half] (and the E extra inputs),
-Linear(2H + E, L), clamp(0, 1), Linear(L, 1); evaluation = output * S centi-units.
+Linear(2H + E, L), clamp(0, 1), [Linear(L, L2), clamp(0, 1) with a second hidden layer],
+Linear(L or L2, 1); evaluation = output * S centi-units.
+
+Quantisation-aware training (`quantised = True`, train.py's --qat-epochs): the forward pass
+computes what the engine's integers compute. Every weight and bias is rounded to its grid (C's
+round, as export.py quantises), the accumulators are then exact multiples of 1/127, the hidden
+units are floored to 1/127 as the engine's arithmetic shift does, and the gradients pass the
+roundings straight through (the straight-through estimator). The output differs from the
+engine's only by its final truncation to an integer centi-unit.
 
 Importing this module imports torch: train.py imports it only after it has set the thread
 count, which torch's OpenMP and BLAS pools read once, when they start.
@@ -35,16 +43,33 @@ def bias_limit(terms, term_max):
     return (2**31 - 1 - terms * term_max) / BIAS_SCALE
 
 
+def fake_round(x, scale):
+    """x rounded to the nearest multiple of 1/scale, halves away from zero (export.py's
+    round_half_away); the gradient is the identity's."""
+    rounded = torch.sign(x) * torch.floor(torch.abs(x) * scale + 0.5) / scale
+    return x + (rounded - x).detach()
+
+
+def fake_hidden_floor(pre):
+    """The hidden layer's sum floored to a multiple of 1/127, as the engine's arithmetic shift
+    does (h_int >> 6); the gradient is the identity's. pre * 127 is h_int / 64, a multiple of
+    1/64 in exact arithmetic: half a step is added before the floor, so that float32's rounding
+    cannot move an exact multiple (one sum in 64) below it."""
+    steps = torch.floor(pre * FT_SCALE + 0.5 / (1 << 6))
+    return pre + (steps / FT_SCALE - pre).detach()
+
+
 class Nnue(nn.Module):
-    def __init__(self, H, L, E):
+    def __init__(self, H, L, E, L2=0):
         super().__init__()
-        self.H, self.L, self.E = H, L, E
+        self.H, self.L, self.E, self.L2 = H, L, E, L2
         # Row PAD is the padding index: EmbeddingBag leaves it out of the sums and its
         # gradient is zero; it is not exported.
         self.ft = nn.EmbeddingBag(INPUTS + 1, H, mode="sum", padding_idx=PAD)
         self.ft_bias = nn.Parameter(torch.zeros(H))
         self.l1 = nn.Linear(2 * H + E, L)  # E extra inputs (0 or 8) after the halves
-        self.out = nn.Linear(L, 1)
+        self.l2 = nn.Linear(L, L2) if L2 else None  # the second hidden layer, if any
+        self.out = nn.Linear(L2 or L, 1)
         with torch.no_grad():
             # Small columns and a bias of 0.5 start every accumulator inside (0, 1), where
             # the clipped ReLU passes gradients, whatever the number of pieces.
@@ -52,12 +77,36 @@ class Nnue(nn.Module):
             self.ft_bias.fill_(0.5)
             self.out.bias.zero_()
 
+        self.quantised = False  # the forward pass of quantisation-aware training
+
     def forward(self, stm, other, extra):
+        if self.quantised:
+            return self.quantised_forward(stm, other, extra)
         a_stm = torch.clamp(self.ft(stm) + self.ft_bias, 0.0, 1.0)
         a_other = torch.clamp(self.ft(other) + self.ft_bias, 0.0, 1.0)
         # The extra inputs are integers 0..127 as the engine reads them: 1.0 is 127.
         h = torch.clamp(self.l1(torch.cat([a_stm, a_other, extra], dim=1)), 0.0, 1.0)
+        if self.l2 is not None:
+            h = torch.clamp(self.l2(h), 0.0, 1.0)
         return self.out(h).squeeze(1)
+
+    def quantised_forward(self, stm, other, extra):
+        ft_weight = fake_round(self.ft.weight, FT_SCALE)
+        ft_bias = fake_round(self.ft_bias, FT_SCALE)
+
+        def half(features):
+            sums = nn.functional.embedding_bag(features, ft_weight, mode="sum", padding_idx=PAD)
+            return torch.clamp(sums + ft_bias, 0.0, 1.0)
+
+        def layer(linear, inputs):
+            pre = nn.functional.linear(inputs, fake_round(linear.weight, WEIGHT_SCALE), fake_round(linear.bias, BIAS_SCALE))
+            return torch.clamp(fake_hidden_floor(pre), 0.0, 1.0)
+
+        h = layer(self.l1, torch.cat([half(stm), half(other), extra], dim=1))
+        if self.l2 is not None:
+            h = layer(self.l2, h)
+        out = nn.functional.linear(h, fake_round(self.out.weight, WEIGHT_SCALE), fake_round(self.out.bias, BIAS_SCALE))
+        return out.squeeze(1)
 
     @torch.no_grad()
     def clamp_weights(self):
@@ -68,8 +117,12 @@ class Nnue(nn.Module):
         self.l1.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
         l1_bias = bias_limit(2 * H + E, 127 * 127)
         self.l1.bias.clamp_(-l1_bias, l1_bias)
+        if self.l2 is not None:
+            self.l2.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
+            l2_bias = bias_limit(L, 127 * 127)
+            self.l2.bias.clamp_(-l2_bias, l2_bias)
         self.out.weight.clamp_(-OUT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT)
-        out_bias = bias_limit(L, 127 * 32767)
+        out_bias = bias_limit(self.L2 or L, 127 * 32767)
         self.out.bias.clamp_(-out_bias, out_bias)
 
 

@@ -24,6 +24,8 @@ from features import INPUTS, connectivity_inputs, features, parse_position  # no
 MAGIC = b"LOA-NNUE"
 VERSION = 1             # a net without extra inputs is written as version 1, as before them
 VERSION_EXTRAS = 2      # version 2 adds, after S, the id of a set of extra inputs
+VERSION_LAYERS = 3      # version 3 adds the input buckets' set (0) and a second hidden layer's size
+MAX_L2 = 64             # the second hidden layer: a multiple of 4 up to this, and L a multiple of 32
 FT_SCALE = 127          # ft_weight, ft_bias and the accumulator's activations
 WEIGHT_SCALE = 64       # l1_weight and out_weight
 BIAS_SCALE = 127 * 64   # l1_bias, out_bias and the output o
@@ -38,6 +40,8 @@ MASK64 = (1 << 64) - 1
 # has the extra inputs' set id between S and the description length.
 HEADER = struct.Struct("<8sIIIIiI")
 HEADER_V2 = struct.Struct("<8sIIIIiII")
+# version 3: magic, version, inputs, H, L, S, extra inputs' set, input buckets' set, L2, description length.
+HEADER_V3 = struct.Struct("<8sIIIIiIIII")
 # Extra inputs of the hidden layer, by set id: how many values each set adds after the two
 # accumulator halves. Set 1 is the connectivity inputs (features.connectivity_inputs).
 EXTRA_SETS = {0: 0, 1: 8}
@@ -58,7 +62,11 @@ def fnv1a64(data):
 # ---------------------------------------------------------------------------------------------
 # The net: a dict of sizes and integer arrays
 
-def check_sizes(H, L, S, description_length, extras=0):
+def check_sizes(H, L, S, description_length, extras=0, L2=0):
+    if not (L2 == 0 or (4 <= L2 <= MAX_L2 and L2 % 4 == 0)):
+        raise NetFormatError(f"L2 = {L2}: want 0 or a multiple of 4 in 4..{MAX_L2}")
+    if L2 and L % 32:
+        raise NetFormatError(f"L = {L} with a second hidden layer: want a multiple of 32")
     if extras not in EXTRA_SETS:
         raise NetFormatError(f"extra inputs set {extras}: want one of {sorted(EXTRA_SETS)}")
     if not (16 <= H <= 1024 and H % 16 == 0):
@@ -71,30 +79,40 @@ def check_sizes(H, L, S, description_length, extras=0):
         raise NetFormatError(f"description length {description_length}: want 0..{MAX_DESCRIPTION}")
 
 
-def body_layout(H, L, extras=0):
+def body_layout(H, L, extras=0, L2=0):
     """(name, little-endian dtype, shape) of each array after the description, in file order."""
     E = EXTRA_SETS[extras]
+    second = [("l2_bias", "<i4", (L2,)), ("l2_weight", "<i1", (L2, L))] if L2 else []
     return [
         ("ft_bias", "<i2", (H,)),
         ("ft_weight", "<i2", (INPUTS, H)),
         ("l1_bias", "<i4", (L,)),
         ("l1_weight", "<i1", (L, 2 * H + E)),
+    ] + second + [
         ("out_bias", "<i4", ()),
-        ("out_weight", "<i2", (L,)),
+        ("out_weight", "<i2", (L2 or L,)),
     ]
+
+
+def file_version(extras, L2):
+    """The oldest version that holds the net (the engine writes the same)."""
+    return VERSION_LAYERS if L2 else VERSION_EXTRAS if extras else VERSION
 
 
 def encode_net(net):
     """The bytes of a `.nnue` file, checksum included. Refuses values outside their type."""
-    H, L, S, extras = net["H"], net["L"], net["S"], net.get("extras", 0)
+    H, L, S, extras, L2 = net["H"], net["L"], net["S"], net.get("extras", 0), net.get("L2", 0)
     description = net["description"].encode("utf-8")
-    check_sizes(H, L, S, len(description), extras)
-    if extras == 0:
+    check_sizes(H, L, S, len(description), extras, L2)
+    version = file_version(extras, L2)
+    if version == VERSION:
         out = bytearray(HEADER.pack(MAGIC, VERSION, INPUTS, H, L, S, len(description)))
-    else:
+    elif version == VERSION_EXTRAS:
         out = bytearray(HEADER_V2.pack(MAGIC, VERSION_EXTRAS, INPUTS, H, L, S, extras, len(description)))
+    else:
+        out = bytearray(HEADER_V3.pack(MAGIC, VERSION_LAYERS, INPUTS, H, L, S, extras, 0, L2, len(description)))
     out += description
-    for name, dtype, shape in body_layout(H, L, extras):
+    for name, dtype, shape in body_layout(H, L, extras, L2):
         values = np.asarray(net[name], dtype=np.int64)
         if values.shape != shape:
             raise ValueError(f"{name}: shape {values.shape}, want {shape}")
@@ -107,7 +125,7 @@ def encode_net(net):
 
 
 def decode_header(data):
-    """(header struct, H, L, S, extras, description length) of a file's first bytes."""
+    """(header struct, H, L, S, extras, L2, description length) of a file's first bytes."""
     if len(data) < HEADER.size:
         raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {HEADER.size}")
     magic, version = struct.unpack_from("<8sI", data, 0)
@@ -124,18 +142,27 @@ def decode_header(data):
         _, _, inputs, H, L, S, extras, n = header.unpack_from(data, 0)
         if extras == 0:
             raise NetFormatError("version 2 with no extra inputs (set 0 is written as version 1)")
+    elif version == VERSION_LAYERS:
+        header = HEADER_V3
+        if len(data) < header.size:
+            raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {header.size}")
+        _, _, inputs, H, L, S, extras, buckets, L2, n = header.unpack_from(data, 0)
+        if buckets != 0:
+            raise NetFormatError(f"input buckets set {buckets}: want 0")
     else:
-        raise NetFormatError(f"unknown version {version}, want {VERSION} or {VERSION_EXTRAS}")
+        raise NetFormatError(f"unknown version {version}, want {VERSION} to {VERSION_LAYERS}")
+    if version != VERSION_LAYERS:
+        L2 = 0
     if inputs != INPUTS:
         raise NetFormatError(f"inputs = {inputs}, want {INPUTS}")
-    check_sizes(H, L, S, n, extras)
-    return header, H, L, S, extras, n
+    check_sizes(H, L, S, n, extras, L2)
+    return header, H, L, S, extras, L2, n
 
 
 def decode_net(data):
     """The inverse of encode_net; raises NetFormatError naming the fault."""
-    header, H, L, S, extras, n = decode_header(data)
-    layout = body_layout(H, L, extras)
+    header, H, L, S, extras, L2, n = decode_header(data)
+    layout = body_layout(H, L, extras, L2)
     body_bytes = sum(np.dtype(d).itemsize * int(np.prod(shape)) for _, d, shape in layout)
     want = header.size + n + body_bytes + CHECKSUM.size
     if len(data) < want:
@@ -150,7 +177,7 @@ def decode_net(data):
         description = data[header.size: header.size + n].decode("utf-8")
     except UnicodeDecodeError as e:
         raise NetFormatError(f"description is not UTF-8: {e}") from None
-    net = {"H": H, "L": L, "S": S, "extras": extras, "description": description, "checksum": stored}
+    net = {"H": H, "L": L, "L2": L2, "S": S, "extras": extras, "description": description, "checksum": stored}
     offset = header.size + n
     for name, dtype, shape in layout:
         count = int(np.prod(shape))
@@ -199,6 +226,10 @@ def integer_eval(net, black, white, stm):
     h_int = net["l1_bias"] + net["l1_weight"] @ x
     in_range(h_int, np.int32, "hidden layer")
     hq = np.clip(h_int >> 6, 0, FT_SCALE)  # numpy's >> on signed ints is an arithmetic shift
+    if net.get("L2", 0):
+        h2_int = net["l2_bias"] + net["l2_weight"] @ hq
+        in_range(h2_int, np.int32, "second hidden layer")
+        hq = np.clip(h2_int >> 6, 0, FT_SCALE)
     o = int(net["out_bias"] + hq @ net["out_weight"])
     in_range(o, np.int32, "output")
     value = truncating_division(o * net["S"], BIAS_SCALE)
@@ -221,15 +252,16 @@ def read_vectors(path):
 
 
 def describe(net, path):
-    H, L, extras = net["H"], net["L"], net.get("extras", 0)
-    version = VERSION if extras == 0 else VERSION_EXTRAS
+    H, L, extras, L2 = net["H"], net["L"], net.get("extras", 0), net.get("L2", 0)
+    version = file_version(extras, L2)
     lines = [
         f"{path}: LOA-NNUE version {version}, checksum {net['checksum']:016x} (verified)",
-        f"  inputs {INPUTS}, H {H} per perspective, L {L}, output scale S {net['S']}, extra inputs "
+        f"  inputs {INPUTS}, H {H} per perspective, L {L}" + (f", L2 {L2}" if L2 else "")
+        + f", output scale S {net['S']}, extra inputs "
         + ("none" if extras == 0 else f"set {extras} ({EXTRA_SETS[extras]} connectivity inputs)"),
         f"  description ({len(net['description'].encode('utf-8'))} bytes): {net['description']}",
     ]
-    for name, _, shape in body_layout(H, L, extras):
+    for name, _, shape in body_layout(H, L, extras, L2):
         v = np.asarray(net[name])
         lines.append(f"  {name:10s} {str(shape):12s} min {int(v.min()):>8d}  max {int(v.max()):>8d}")
     return "\n".join(lines)

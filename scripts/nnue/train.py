@@ -58,6 +58,10 @@ def option_parser():
                    help="accumulator size per perspective (multiple of 16, 16..1024; default 128)")
     p.add_argument("--l2", type=int, default=32, metavar="L",
                    help="hidden layer size (multiple of 4, 4..256; default 32)")
+    p.add_argument("--l3", type=int, default=0, metavar="L2",
+                   help="a second hidden layer of this size after the first (multiple of 4, 4..64; "
+                        "the first's size must then be a multiple of 32); a version-3 net "
+                        "(default 0: none)")
     p.add_argument("--connectivity", action="store_true",
                    help="feed the 8 connectivity inputs (each side's groups, Euler number, "
                         "concentration, bounding box) into the hidden layer: a version-2 net with "
@@ -66,6 +70,10 @@ def option_parser():
                    help="output scale, centi-units per unit of the network's output (default 100: "
                         "about 1/K, so the output is close to the logit of the expected result)")
     p.add_argument("--epochs", type=int, default=100, help="default 100")
+    p.add_argument("--qat-epochs", type=int, default=0, metavar="N",
+                   help="quantisation-aware training for the last N epochs: the forward pass "
+                        "computes the engine's integers (rounded weights, floored hidden units), the "
+                        "gradients pass the roundings straight through (default 0: none)")
     p.add_argument("--batch", type=int, default=4096, help="positions per step (default 4096)")
     p.add_argument("--lr", type=float, default=2e-3,
                    help="Adam's learning rate at the start; it decays along a cosine to 1/50 of it "
@@ -97,13 +105,15 @@ def parse_args(argv):
     p = option_parser()
     args = p.parse_args(argv)
     try:
-        fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0)
+        fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0, args.l3)
     except fmt.NetFormatError as e:
         p.error(str(e))
     if not 0 <= args.lam <= 1:
         p.error("--lambda must be in [0, 1]")
     if args.threads < 1 or args.batch < 1 or args.epochs < 1 or args.val_every < 2:
         p.error("--threads, --batch and --epochs must be >= 1, --val-every >= 2")
+    if not 0 <= args.qat_epochs <= args.epochs:
+        p.error("--qat-epochs must be in [0, --epochs]")
     for path in args.data:
         if not os.path.isfile(path):
             p.error(f"no such data file: {path}")
@@ -249,6 +259,7 @@ def train(torch, model, network, data, train_idx, val_idx, target, args, k, rng,
     history = {"train_loss": [], "val_loss": [], "samples_per_second": []}
     train_seconds = 0.0
     for epoch in range(1, args.epochs + 1):
+        network.quantised = epoch > args.epochs - args.qat_epochs
         # One draw per epoch: the order, and a symmetry for each position.
         order = rng.permutation(train_idx)
         symmetry = rng.integers(0, 8, size=len(order))
@@ -274,7 +285,8 @@ def train(torch, model, network, data, train_idx, val_idx, target, args, k, rng,
         history["val_loss"].append(val)
         history["samples_per_second"].append(rate)
         log(f"epoch {epoch:4d}/{args.epochs}  train {total / len(order):.6f}  val {val:.6f}  "
-            f"lr {opt.param_groups[0]['lr']:.2e}  {rate:,.0f} samples/s")
+            f"lr {opt.param_groups[0]['lr']:.2e}  {rate:,.0f} samples/s"
+            + ("  (quantisation-aware)" if network.quantised else ""))
     history["train_seconds"] = train_seconds
     return history
 
@@ -307,8 +319,8 @@ def summary(args, data, train_idx, val_idx, run):
         "positions": {"train": int(len(train_idx)), "validation": int(len(val_idx))},
         "games": {"train": n_games(train_idx), "validation": n_games(val_idx)},
         "K": run["k"], "K_fitted": args.k is None, "lambda": args.lam,
-        "H": args.hidden, "L": args.l2, "S": args.scale, "extras": 1 if args.connectivity else 0,
-        "epochs": args.epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
+        "H": args.hidden, "L": args.l2, "L2": args.l3, "S": args.scale, "extras": 1 if args.connectivity else 0,
+        "epochs": args.epochs, "qat_epochs": args.qat_epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
         "augment": not args.no_augment, "val_every": args.val_every,
         "threads": args.threads, "torch": run["torch"], "blas": run["blas"],
         "train_loss": history["train_loss"], "val_loss": history["val_loss"],
@@ -340,7 +352,7 @@ def main(argv=None):
                                                     - target[val_idx]) ** 2))
     log(f"validation loss of sigmoid(K * search score) itself: {score_only:.6f}")
 
-    network = model.Nnue(args.hidden, args.l2, fmt.EXTRA_SETS[1 if args.connectivity else 0])
+    network = model.Nnue(args.hidden, args.l2, fmt.EXTRA_SETS[1 if args.connectivity else 0], args.l3)
     history = run["history"] = train(torch, model, network, data, train_idx, val_idx, target, args, k, rng, log)
 
     run.update(write_net_and_vectors(model, network, args, data, val_idx, rng))

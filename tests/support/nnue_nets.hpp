@@ -12,8 +12,8 @@
 namespace loa::testing {
 
 inline nnue::Network random_network(std::uint64_t seed, int accumulator_size = 32, int hidden_size = 8,
-                                    int extra_inputs_set = 0) {
-    return nnue::random_network(seed, accumulator_size, hidden_size, extra_inputs_set);
+                                    int extra_inputs_set = 0, int second_hidden_size = 0) {
+    return nnue::random_network(seed, accumulator_size, hidden_size, extra_inputs_set, second_hidden_size);
 }
 
 inline std::shared_ptr<const nnue::Network> shared(nnue::Network net) {

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The NNUE trainer end to end (ctest `trainer`): scripts/nnue/ trains two tiny nets (without
-and with the connectivity inputs) for two epochs on tests/data/nnue/selfplay-seed84.txt, and
+with the connectivity inputs, and with a second hidden layer) for two epochs on tests/data/nnue/selfplay-seed84.txt, and
   - the trainer's unit tests pass (tests/trainer/trainer_unit_test.py);
   - the same command gives the same bytes twice;
   - net_format.py NET --vectors V recomputes every integer evaluation of the vectors;
@@ -176,6 +176,10 @@ def main():
     check_net(loa, plain, plain_vectors, False)
     conn, conn_vectors = train(workdir, "conn", ["--connectivity"])
     check_net(loa, conn, conn_vectors, True)
+    # A second hidden layer (a version-3 file; the first layer then a multiple of 32 wide),
+    # trained quantisation-aware for its last epoch.
+    layers, layers_vectors = train(workdir, "layers", ["--l2", "32", "--l3", "8", "--qat-epochs", "1"])
+    check_net(loa, layers, layers_vectors, False)
     negative_checks(loa, conn, conn_vectors, workdir)
     print(f"trainer test passed in {time.perf_counter() - started:.1f} s")
 

@@ -137,6 +137,36 @@ class IntegerEvaluation(unittest.TestCase):
         net["l1_bias"][0], net["out_weight"][0], net["S"] = 64 * 127, 30000, 100000  # o * S / 8128 > 20000
         self.assertEqual(fmt.integer_eval(net, *start), 20000)
 
+    def test_a_second_hidden_layer_worked_out_by_hand(self):
+        # All first-layer weights 0: h1 = clamp(l1_bias >> 6, 0, 127); then
+        # h2 = clamp((l2_bias + l2_weight @ h1) >> 6, 0, 127), o = out_bias + h2 . out_weight.
+        net = zero_net(L=32, S=8128)
+        net["L2"] = 4
+        net["l2_bias"] = np.zeros(4, np.int64)
+        net["l2_weight"] = np.zeros((4, 32), np.int64)
+        net["out_weight"] = np.zeros(4, np.int64)
+        start = features.parse_position(features.START)
+        net["l1_bias"][3] = 64 * 20            # h1[3] = 20
+        net["l1_bias"][5] = 64 * 500           # h1[5] = 127 (clipped)
+        net["l2_weight"][1, 3] = 96            # 20 * 96 = 1920
+        net["l2_weight"][1, 5] = -10           # 127 * -10 = -1270
+        net["l2_bias"][1] = 33                 # (33 + 1920 - 1270) >> 6 = 683 >> 6 = 10
+        net["l2_bias"][2] = -65                # -65 >> 6 = -2: clipped to 0
+        net["out_weight"][1], net["out_weight"][2] = 7, 1000
+        self.assertEqual(fmt.integer_eval(net, *start), 70)
+        blob = fmt.encode_net(net)
+        self.assertEqual(int.from_bytes(blob[8:12], "little"), 3)  # a version-3 file
+        back = fmt.decode_net(blob)
+        self.assertEqual(back["L2"], 4)
+        self.assertEqual(fmt.integer_eval(back, *start), 70)
+        # Header 44 bytes; the second layer's int32 biases and int8 rows [L2][L]; out_weight L2 long.
+        H, L, L2 = 16, 32, 4
+        want = 44 + 0 + 2 * H + 2 * 128 * H + 4 * L + L * 2 * H + 4 * L2 + L2 * L + 4 + 2 * L2 + 8
+        self.assertEqual(len(blob), want)
+        for bad_l2, bad_l in ((6, 32), (68, 32), (4, 16)):
+            with self.assertRaises(fmt.NetFormatError):
+                fmt.check_sizes(16, bad_l, 100, 0, 0, bad_l2)
+
     def test_one_piece_one_column(self):
         # A black piece on c2 (square 10) is Black's input 10 and White's input 64 + T(10) = 81.
         net = zero_net(S=8128)
@@ -333,6 +363,33 @@ class Model(unittest.TestCase):
         floats = model.float_evals(network, positions, 100, True)
         ints = [fmt.integer_eval(net, *p) for p in positions]
         self.assertLess(float(np.max(np.abs(floats - np.array(ints)))), 5.0)
+
+    def test_quantisation_aware_forward_is_the_integer_evaluation(self):
+        """With the quantised forward pass the model computes the engine's integers: its float
+        evaluation is integer_eval's (written from docs/nnue.md) but for the final truncation to
+        an integer centi-unit, under 1; the plain forward pass differs by more."""
+        import torch
+
+        import model
+        torch.manual_seed(3)
+        for extras, L, L2 in ((0, 8, 0), (1, 8, 0), (0, 32, 8), (1, 32, 4)):
+            network = model.Nnue(16, L, fmt.EXTRA_SETS[extras], L2)
+            with torch.no_grad():  # weights off the integer grids, so that the rounding matters
+                network.l1.weight.mul_(3.0)
+                if L2:
+                    network.l2.weight.mul_(3.0)
+                network.out.weight.mul_(40.0)
+            network.clamp_weights()
+            net = fmt.decode_net(fmt.encode_net(export.quantise(network, 100, "", extras)))
+            self.assertEqual(net["L2"], L2)
+            rng = np.random.default_rng(11 + extras + L2)
+            positions = [random_position(rng, min_pieces=1) for _ in range(200)]
+            ints = np.array([fmt.integer_eval(net, *p) for p in positions], dtype=np.float64)
+            plain = model.float_evals(network, positions, 100, extras == 1)
+            network.quantised = True
+            quantised = model.float_evals(network, positions, 100, extras == 1)
+            self.assertLess(float(np.max(np.abs(quantised - ints))), 1.0, f"extras {extras}, L2 {L2}")
+            self.assertGreater(float(np.max(np.abs(plain - ints))), 1.0, f"extras {extras}, L2 {L2}")
 
 
 if __name__ == "__main__":

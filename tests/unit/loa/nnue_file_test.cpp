@@ -67,7 +67,7 @@ TEST(NnueFile, EveryFaultIsRefusedByName) {
     const std::string good = serialize_network(random_network(2, 16, 4));
     expect_refused("", "not a LOA network file");
     expect_refused("LOA-NNUX" + good.substr(8), "not a LOA network file");
-    expect_refused(with_field(good, 8, 3), "version 3");
+    expect_refused(with_field(good, 8, 4), "version 4");
     // A version-1 file relabelled 2 reads its description's length as the extra inputs' set.
     expect_refused(with_field(good, 8, 2), "the extra inputs' set is 22");
     expect_refused(with_field(good, 12, 64), "the input count is 64");
@@ -109,6 +109,43 @@ TEST(NnueFile, ConnectivityInputsMakeAVersionTwoFile) {
     const std::string plain = serialize_network(random_network(41, 32, 8));
     std::memcpy(&plain_version, plain.data() + 8, 4);
     EXPECT_EQ(plain_version, 1u);
+}
+
+// A net with a second hidden layer is a version-3 file: after S the extra inputs' set, the input
+// buckets' set (0) and L2; the layer's biases and rows [L2][L] after the first hidden layer's,
+// the output weights L2 long. Nets without one keep their version 1 or 2 bytes.
+TEST(NnueFile, ASecondHiddenLayerMakesAVersionThreeFile) {
+    for (const int extras : {0, ConnectivityInputsSet}) {
+        const Network net = random_network(42, 32, 32, extras, 8);
+        const std::string bytes = serialize_network(net);
+        std::uint32_t header[4] = {};
+        std::memcpy(&header[0], bytes.data() + 8, 4);    // version
+        std::memcpy(&header[1], bytes.data() + 28, 4);   // extra inputs' set
+        std::memcpy(&header[2], bytes.data() + 32, 4);   // input buckets' set
+        std::memcpy(&header[3], bytes.data() + 36, 4);   // L2
+        EXPECT_EQ(header[0], 3u);
+        EXPECT_EQ(header[1], static_cast<std::uint32_t>(extras));
+        EXPECT_EQ(header[2], 0u);
+        EXPECT_EQ(header[3], 8u);
+        const Network back = parse_network(bytes, "test");
+        EXPECT_EQ(back.second_hidden_size, 8);
+        EXPECT_EQ(back.extra_inputs_set, extras);
+        EXPECT_EQ(back.l2_bias, net.l2_bias);
+        EXPECT_EQ(back.l2_weight, net.l2_weight);
+        EXPECT_EQ(back.out_weight.size(), 8u);
+        EXPECT_EQ(serialize_network(back), bytes);
+        expect_refused(with_field(bytes, 28, 2), "the extra inputs' set is 2");
+        expect_refused(with_field(bytes, 32, 1), "the input buckets' set is 1");
+        expect_refused(with_field(bytes, 36, 6), "the second hidden size is 6");
+        expect_refused(with_field(bytes, 36, 68), "the second hidden size is 68");
+        for (std::size_t size = 8; size < bytes.size(); size += 5) expect_refused(bytes.substr(0, size), "truncated");
+    }
+    // The layer reads the first's L units as two halves of a multiple of 16.
+    const std::string odd = serialize_network(random_network(43, 32, 16, 0, 8));
+    expect_refused(odd, "a second hidden layer needs a hidden size that is a multiple of 32, not 16");
+    Network biased = random_network(44, 32, 32, 0, 8);
+    biased.l2_bias[3] = std::numeric_limits<std::int32_t>::max() - 32 * 127 * 128 + 1;
+    expect_refused(serialize_network(biased), "second hidden layer's bias");
 }
 
 TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {

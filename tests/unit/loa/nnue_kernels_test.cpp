@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdlib>
 #include <random>
+#include <tuple>
 
 #include "loa/error.hpp"
 #include "loa/rules.hpp"
@@ -66,6 +67,17 @@ TEST(NnueKernels, EveryKernelEqualsTheScalarOneWithTheConnectivityInputs) {
 // -128, so that maddubs's pair sums reach 32258 and -32512 (still within int16) and the hidden
 // sums their largest magnitude (2056 * 127 * 128, within int32). The bias brings each sum back
 // to 4000, so every hidden unit is 62 (inside the clipped ReLU's window, where a wrong sum shows).
+// A second hidden layer runs on the same kernels (its units handed over as two int16 halves).
+TEST(NnueKernels, EveryKernelEqualsTheScalarOneWithASecondHiddenLayer) {
+    std::mt19937_64 rng(17);
+    for (const auto& [h, l, l2] : {std::tuple{16, 32, 4}, std::tuple{128, 32, 32}, std::tuple{256, 64, 16}, std::tuple{128, 256, 64}}) {
+        const Network net = random_network(static_cast<std::uint64_t>(h + l + l2), h, l, 0, l2);
+        expect_kernels_agree(net, rng, 100, "H " + std::to_string(h) + " L " + std::to_string(l) + " L2 " + std::to_string(l2));
+    }
+    const Network connected = random_network(18, 128, 32, ConnectivityInputsSet, 8);
+    expect_kernels_agree(connected, rng, 100, "connectivity and L2");
+}
+
 TEST(NnueKernels, EveryKernelEqualsTheScalarOneAtTheExtremes) {
     Network net = random_network(16, 1024, 8, ConnectivityInputsSet);
     const std::vector<std::int16_t> top(1024, 127);
