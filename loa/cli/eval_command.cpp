@@ -64,7 +64,9 @@ void add_eval_command(CLI::App& app) {
             fmt::print("\nnetwork {}: H {}, L {}{}, output scale {}{}, checksum {:016x}\n  {}\n", name, net->accumulator_size,
                        net->hidden_size, net->second_hidden_size ? fmt::format(", L2 {}", net->second_hidden_size) : std::string(),
                        net->output_scale,
-                       net->extra_inputs_set ? fmt::format(", {} connectivity inputs", net->extra_inputs()) : std::string(),
+                       (net->extra_inputs_set ? fmt::format(", {} connectivity inputs", net->extra_inputs()) : std::string()) +
+                           (net->input_buckets_set ? fmt::format(", {} input buckets (set {})", net->input_buckets(), net->input_buckets_set)
+                                                   : std::string()),
                        net->checksum, net->description);
             if (net->extra_inputs_set == nnue::ConnectivityInputsSet) {
                 const auto c = nnue::connectivity_inputs(pos);

@@ -20,17 +20,30 @@ constexpr std::size_t MaxChain = 6;
 
 }  // namespace
 
+namespace {
+
+int bucket_of(const Network& net, Colour perspective, Bitboard black, Bitboard white) {
+    return input_bucket(net.input_buckets_set, perspective == Colour::Black ? black : white);
+}
+
+// One perspective's accumulator from scratch: the bias and a column per piece.
+void refresh_perspective(const Network& net, Bitboard black, Bitboard white, Colour perspective, std::int16_t* out,
+                         const KernelSet& kernels) {
+    const int bucket = bucket_of(net, perspective, black, white);
+    std::array<const std::int16_t*, SquareCount> columns;  // 24 in a game; any board is read whole
+    std::size_t count = 0;
+    for (const Colour piece : {Colour::Black, Colour::White})
+        for (Bitboard rest = piece == Colour::Black ? black : white; rest;)
+            columns[count++] = net.feature_column(feature_index(perspective, piece, pop_lsb(rest), bucket));
+    update_accumulator(net.ft_bias.data(), out, net.accumulator_size, std::span(columns.data(), count), {}, kernels);
+}
+
+}  // namespace
+
 void refresh_accumulators(const Network& net, Bitboard black, Bitboard white, std::int16_t* out, const KernelSet& kernels) {
     const auto h = static_cast<std::size_t>(net.accumulator_size);
-    for (const Colour perspective : {Colour::Black, Colour::White}) {
-        std::array<const std::int16_t*, SquareCount> columns;  // 24 in a game; any board is read whole
-        std::size_t count = 0;
-        for (const Colour piece : {Colour::Black, Colour::White})
-            for (Bitboard rest = piece == Colour::Black ? black : white; rest;)
-                columns[count++] = net.feature_column(feature_index(perspective, piece, pop_lsb(rest)));
-        update_accumulator(net.ft_bias.data(), out + static_cast<std::size_t>(index(perspective)) * h, net.accumulator_size,
-                           std::span(columns.data(), count), {}, kernels);
-    }
+    for (const Colour perspective : {Colour::Black, Colour::White})
+        refresh_perspective(net, black, white, perspective, out + static_cast<std::size_t>(index(perspective)) * h, kernels);
 }
 
 AccumulatorStack::AccumulatorStack(std::shared_ptr<const Network> net, const KernelSet& kernels)
@@ -84,6 +97,15 @@ void AccumulatorStack::compute(std::size_t entry) {
         const Entry& from = entries_[e - 1];
         const Entry& to = entries_[e];
         for (const Colour perspective : {Colour::Black, Colour::White}) {
+            const std::size_t offset = static_cast<std::size_t>(index(perspective)) * width_;
+            // With input buckets, a perspective whose own pieces moved into another bucket reads
+            // other columns for every piece: it is computed afresh.
+            const int bucket = bucket_of(*net_, perspective, to.black, to.white);
+            if (bucket != bucket_of(*net_, perspective, from.black, from.white)) {
+                refresh_perspective(*net_, to.black, to.white, perspective, values(e) + offset, *kernels_);
+                ++bucket_refreshes_;
+                continue;
+            }
             // A move adds one piece and removes one or two (a capture); a pass none. Consecutive
             // entries are a move apart (moving_from() checks the position moved from), and any
             // difference is applied whole.
@@ -93,11 +115,10 @@ void AccumulatorStack::compute(std::size_t entry) {
                 const Bitboard old_board = piece == Colour::Black ? from.black : from.white;
                 const Bitboard new_board = piece == Colour::Black ? to.black : to.white;
                 for (Bitboard b = new_board & ~old_board; b;)
-                    added[adds++] = net_->feature_column(feature_index(perspective, piece, pop_lsb(b)));
+                    added[adds++] = net_->feature_column(feature_index(perspective, piece, pop_lsb(b), bucket));
                 for (Bitboard b = old_board & ~new_board; b;)
-                    removed[removes++] = net_->feature_column(feature_index(perspective, piece, pop_lsb(b)));
+                    removed[removes++] = net_->feature_column(feature_index(perspective, piece, pop_lsb(b), bucket));
             }
-            const std::size_t offset = static_cast<std::size_t>(index(perspective)) * width_;
             update_accumulator(values(e - 1) + offset, values(e) + offset, net_->accumulator_size, std::span(added.data(), adds),
                                std::span(removed.data(), removes), *kernels_);
         }

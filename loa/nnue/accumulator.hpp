@@ -39,6 +39,8 @@ public:
     // For tests and benchmarks: how many entries (and full refreshes) it took so far.
     std::uint64_t refreshes() const { return refreshes_; }
     std::uint64_t updates() const { return updates_; }
+    // A net with input buckets: perspectives computed afresh because their bucket changed.
+    std::uint64_t bucket_refreshes() const { return bucket_refreshes_; }
 
 private:
     struct Entry {
@@ -66,7 +68,7 @@ private:
     std::size_t size_ = 0;
     std::vector<std::int16_t> values_;  // [capacity + 1][2][H]; the last is the scratch entry
     Entry scratch_;                     // a position evaluated off the stack
-    std::uint64_t refreshes_ = 0, updates_ = 0;
+    std::uint64_t refreshes_ = 0, updates_ = 0, bucket_refreshes_ = 0;
 };
 
 }  // namespace loa::nnue

@@ -55,6 +55,7 @@ public:
     // How the accumulators were computed so far: from scratch, or by a move's update.
     std::uint64_t refreshes() const { return stack_ ? stack_->refreshes() : 0; }
     std::uint64_t updates() const { return stack_ ? stack_->updates() : 0; }
+    std::uint64_t bucket_refreshes() const { return stack_ ? stack_->bucket_refreshes() : 0; }
 
 private:
     AccumulatorStack& stack() const {

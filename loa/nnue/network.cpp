@@ -67,10 +67,12 @@ void check_size(std::string_view what, std::string_view name, std::int64_t value
 // kernels need no checks and the SIMD and scalar versions agree exactly.
 void check_no_overflow(const Network& net, std::string_view what) {
     constexpr int MaxActiveFeatures = 2 * MaxPiecesPerSide;
+    // With input buckets the active features are all in one bucket; taking the largest of all
+    // of them is the simpler, safe bound (the trainer keeps any 26 columns within int16).
     const auto h = static_cast<std::size_t>(net.accumulator_size);
-    std::vector<int> magnitudes(InputCount);
+    std::vector<int> magnitudes(net.input_count());
     for (std::size_t i = 0; i < h; ++i) {
-        for (std::size_t f = 0; f < InputCount; ++f) magnitudes[f] = std::abs(int{net.ft_weight[f * h + i]});
+        for (std::size_t f = 0; f < magnitudes.size(); ++f) magnitudes[f] = std::abs(int{net.ft_weight[f * h + i]});
         std::partial_sort(magnitudes.begin(), magnitudes.begin() + MaxActiveFeatures, magnitudes.end(), std::greater<>());
         long worst = std::abs(long{net.ft_bias[i]});
         for (int k = 0; k < MaxActiveFeatures; ++k) worst += magnitudes[static_cast<std::size_t>(k)];
@@ -90,7 +92,7 @@ void check_no_overflow(const Network& net, std::string_view what) {
 
 std::size_t largest_file() {
     const std::size_t h = MaxAccumulatorSize, l = MaxHiddenSize, l2 = MaxSecondHiddenSize;
-    return 8 + 9 * 4 + MaxDescription + 2 * h + 2 * InputCount * h + 4 * l + (2 * h + MaxExtraInputs) * l + 4 * l2 + l * l2 +
+    return 8 + 9 * 4 + MaxDescription + 2 * h + 2 * InputCount * MaxInputBuckets * h + 4 * l + (2 * h + MaxExtraInputs) * l + 4 * l2 + l * l2 +
            4 + 2 * l + 8;
 }
 
@@ -107,7 +109,7 @@ Network parse_network(std::string_view bytes, std::string_view what) {
                          ", and this program reads versions " + std::to_string(FormatVersion) + " to " +
                          std::to_string(FormatVersionLayers));
     Network net;
-    check_size(what, "the input count", in.value<std::uint32_t>("the input count"), InputCount, InputCount, 1);
+    const auto input_count = in.value<std::uint32_t>("the input count");  // checked once the buckets are known
     const std::uint32_t accumulator_size = in.value<std::uint32_t>("the accumulator size");
     check_size(what, "the accumulator size", accumulator_size, 16, MaxAccumulatorSize, 16);
     net.accumulator_size = static_cast<int>(accumulator_size);
@@ -126,14 +128,22 @@ Network parse_network(std::string_view bytes, std::string_view what) {
         const auto set = in.value<std::uint32_t>("the extra inputs' set");
         check_size(what, "the extra inputs' set", set, 0, ConnectivityInputsSet, 1);
         net.extra_inputs_set = static_cast<int>(set);
-        check_size(what, "the input buckets' set", in.value<std::uint32_t>("the input buckets' set"), 0, 0, 1);
+        const auto buckets = in.value<std::uint32_t>("the input buckets' set");
+        check_size(what, "the input buckets' set", buckets, 0, CentreOfMassBucketsSet, 1);
+        net.input_buckets_set = static_cast<int>(buckets);
         const auto second = in.value<std::uint32_t>("the second hidden size");
         check_size(what, "the second hidden size", second, 0, MaxSecondHiddenSize, 4);
         if (second && hidden_size % SecondLayerInputMultiple != 0)
             throw InputError(std::string(what) + ": a second hidden layer needs a hidden size that is a multiple of " +
                              std::to_string(SecondLayerInputMultiple) + ", not " + std::to_string(hidden_size));
         net.second_hidden_size = static_cast<int>(second);
+        // One file a net: a net without either part is a version-1 or 2 file.
+        if (!second && !buckets)
+            throw InputError(std::string(what) + ": a version-3 file with neither a second hidden layer nor input buckets "
+                             "(such a net is written as version 1 or 2)");
     }
+    const auto inputs = static_cast<std::int64_t>(net.input_count());
+    check_size(what, "the input count", input_count, inputs, inputs, 1);
     const auto description_size = in.value<std::uint32_t>("the description's length");
     check_size(what, "the description's length", description_size, 0, MaxDescription, 1);
     net.description = in.text(description_size, "the description");
@@ -142,7 +152,7 @@ Network parse_network(std::string_view bytes, std::string_view what) {
 
     const auto h = static_cast<std::size_t>(net.accumulator_size), l = static_cast<std::size_t>(net.hidden_size);
     net.ft_bias = in.array<std::int16_t>(h, "the first layer's biases");
-    net.ft_weight = in.array<std::int16_t>(InputCount * h, "the first layer's weights");
+    net.ft_weight = in.array<std::int16_t>(net.input_count() * h, "the first layer's weights");
     net.l1_bias = in.array<std::int32_t>(l, "the hidden layer's biases");
     net.l1_weight = in.array<std::int8_t>(net.hidden_row_size() * l, "the hidden layer's weights");
     const auto l2 = static_cast<std::size_t>(net.second_hidden_size);
@@ -180,18 +190,20 @@ std::string serialize_network(const Network& net) {
         throw std::logic_error("serialize_network: unknown extra inputs set " + std::to_string(net.extra_inputs_set));
     // The oldest version that can hold the net, so that nets without the newer parts keep the
     // bytes (and checksums) they always had.
-    const std::uint32_t version = net.second_hidden_size ? FormatVersionLayers
+    if (net.input_buckets_set != 0 && net.input_buckets_set != CentreOfMassBucketsSet)
+        throw std::logic_error("serialize_network: unknown input buckets set " + std::to_string(net.input_buckets_set));
+    const std::uint32_t version = net.second_hidden_size || net.input_buckets_set ? FormatVersionLayers
                                   : net.extra_inputs_set ? FormatVersionExtras
                                                          : FormatVersion;
     std::string out(Magic);
     append(out, version);
-    append(out, static_cast<std::uint32_t>(InputCount));
+    append(out, static_cast<std::uint32_t>(net.input_count()));
     append(out, static_cast<std::uint32_t>(net.accumulator_size));
     append(out, static_cast<std::uint32_t>(net.hidden_size));
     append(out, static_cast<std::int32_t>(net.output_scale));
     if (version >= FormatVersionExtras) append(out, static_cast<std::uint32_t>(net.extra_inputs_set));
     if (version >= FormatVersionLayers) {
-        append(out, std::uint32_t{0});  // the input buckets' set
+        append(out, static_cast<std::uint32_t>(net.input_buckets_set));
         append(out, static_cast<std::uint32_t>(net.second_hidden_size));
     }
     append(out, static_cast<std::uint32_t>(net.description.size()));
@@ -209,7 +221,7 @@ std::string serialize_network(const Network& net) {
 }
 
 Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size, int extra_inputs_set,
-                       int second_hidden_size) {
+                       int second_hidden_size, int input_buckets_set) {
     if (extra_inputs_set != 0 && extra_inputs_set != ConnectivityInputsSet)
         throw std::logic_error("random_network: unknown extra inputs set " + std::to_string(extra_inputs_set));
     std::mt19937_64 rng(seed);
@@ -220,10 +232,11 @@ Network random_network(std::uint64_t seed, int accumulator_size, int hidden_size
     net.output_scale = 400;
     net.extra_inputs_set = extra_inputs_set;
     net.second_hidden_size = second_hidden_size;
+    net.input_buckets_set = input_buckets_set;
     net.description = "random network, seed " + std::to_string(seed);
     const auto h = static_cast<std::size_t>(accumulator_size), l = static_cast<std::size_t>(hidden_size);
     for (std::size_t i = 0; i < h; ++i) net.ft_bias.push_back(static_cast<std::int16_t>(uniform(-200, 300)));
-    for (std::size_t i = 0; i < InputCount * h; ++i) net.ft_weight.push_back(static_cast<std::int16_t>(uniform(-120, 120)));
+    for (std::size_t i = 0; i < net.input_count() * h; ++i) net.ft_weight.push_back(static_cast<std::int16_t>(uniform(-120, 120)));
     for (std::size_t j = 0; j < l; ++j) net.l1_bias.push_back(uniform(-20000, 20000));
     for (std::size_t i = 0; i < net.hidden_row_size() * l; ++i) net.l1_weight.push_back(static_cast<std::int8_t>(uniform(-127, 127)));
     const auto l2 = static_cast<std::size_t>(second_hidden_size);

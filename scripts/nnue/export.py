@@ -47,9 +47,9 @@ def quantise(model, scale, description, extras):
                   "l2_weight": round_half_away(w(model.l2.weight) * fmt.WEIGHT_SCALE)}
     return {
         "H": model.ft_bias.shape[0], "L": model.l1.bias.shape[0], "L2": model.l2.bias.shape[0] if second else 0,
-        "S": scale, "extras": extras, "description": description, **second,
+        "S": scale, "extras": extras, "buckets": model.buckets, "description": description, **second,
         "ft_bias": round_half_away(w(model.ft_bias) * fmt.FT_SCALE),
-        "ft_weight": round_half_away(w(model.ft.weight)[: fmt.INPUTS] * fmt.FT_SCALE),
+        "ft_weight": round_half_away(w(model.ft.weight)[: model.pad] * fmt.FT_SCALE),
         "l1_bias": round_half_away(w(model.l1.bias) * fmt.BIAS_SCALE),
         "l1_weight": round_half_away(w(model.l1.weight) * fmt.WEIGHT_SCALE),
         "out_bias": int(round_half_away(w(model.out.bias)[0] * fmt.BIAS_SCALE)),
@@ -80,7 +80,8 @@ def make_description(args, data):
                 + (f" --max-positions {args.max_positions}" if args.max_positions else "")
                 + (" --no-augment" if args.no_augment else "")
                 + (" --connectivity" if args.connectivity else "")
-                + (f" --qat-epochs {args.qat_epochs}" if args.qat_epochs else ""))
+                + (f" --qat-epochs {args.qat_epochs}" if args.qat_epochs else "")
+                + (f" --buckets {args.buckets}" if args.buckets else ""))
     text = f"scripts/train-net.sh {settings} | data: {files}"
     encoded = text.encode("utf-8")[: fmt.MAX_DESCRIPTION]
     return encoded.decode("utf-8", errors="ignore")

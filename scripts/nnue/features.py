@@ -14,7 +14,11 @@ import numpy as np
 
 INPUTS = 128            # per perspective: 64 squares of its own pieces, 64 of the opponent's
 MAX_PIECES = 24         # 12 a side at most: a perspective has at most 24 active inputs
-PAD = INPUTS            # the padding index of batch_features (EmbeddingBag's padding_idx)
+# Input buckets (docs/nnue.md): each perspective's 128 inputs repeated once per bucket, the
+# bucket chosen by its own pieces; set id -> bucket count. Set 1: where the side's centre of mass
+# lies, by its Chebyshev distance from the board's centre (under 1, under 2, 2 or more squares).
+BUCKET_SETS = {0: 1, 1: 3}
+PAD = INPUTS            # the padding index of batch_features without buckets (pad_index)
 START = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b"
 
 
@@ -85,13 +89,33 @@ def transpose(s):
     return 8 * (s % 8) + s // 8
 
 
-def features(black, white, perspective):
+def pad_index(bucket_set=0):
+    """The padding index of batch_features: one past the last input."""
+    return INPUTS * BUCKET_SETS[bucket_set]
+
+
+def input_bucket(own, bucket_set):
+    """The bucket of a perspective whose own pieces are on `own`. Set 1, from its definition:
+    the centre of mass (mean file, mean rank) of the pieces, and its Chebyshev distance d from
+    the board's centre (3.5, 3.5): bucket 0 if d < 1, 1 if d < 2, else 2 (no pieces: 0). The
+    same under the board's 8 symmetries and the colour swap."""
+    if bucket_set == 0 or not own:
+        return 0
+    n = len(own)
+    cx = sum(s % 8 for s in own) / n
+    cy = sum(s // 8 for s in own) / n
+    d = max(abs(cx - 3.5), abs(cy - 3.5))
+    return 0 if d < 1 else 1 if d < 2 else 2
+
+
+def features(black, white, perspective, bucket_set=0):
     """The active inputs of one perspective ('b' or 'w'): its own pieces first (0..63), the
-    opponent's at 64 + square; White's squares are transposed, so that swapping the colours
-    and reflecting the board leaves the evaluation exactly as it is."""
+    opponent's at 64 + square, plus 128 times its bucket; White's squares are transposed, so
+    that swapping the colours and reflecting the board leaves the evaluation exactly as it is."""
+    offset = INPUTS * input_bucket(black if perspective == "b" else white, bucket_set)
     if perspective == "b":
-        return list(black) + [64 + s for s in white]
-    return [transpose(s) for s in white] + [64 + transpose(s) for s in black]
+        return [offset + s for s in black] + [offset + 64 + s for s in white]
+    return [offset + transpose(s) for s in white] + [offset + 64 + transpose(s) for s in black]
 
 
 def colour_swapped(black, white, stm):
@@ -139,15 +163,35 @@ SYMMETRIES = symmetry_tables()
 TRANSPOSE = np.array([transpose(s) for s in range(64)], dtype=np.int64)
 
 
-def batch_features(codes, black_to_move, symmetry):
-    """(side to move's inputs, other side's inputs), each (n, 24) int64 padded with PAD, of
-    positions whose squares are first mapped by the given symmetries (0 = as they are). The
-    same inputs as features()."""
+def batch_buckets(codes, bucket_set):
+    """(Black's bucket, White's bucket) of each position, (n,) each, as input_bucket computes
+    them, in integers: with n pieces summing to sx files and sy ranks, 2n * d is
+    max(|2 sx - 7n|, |2 sy - 7n|), compared with 2n and 4n."""
+    if bucket_set == 0:
+        zeros = np.zeros(len(codes), np.int64)
+        return zeros, zeros
+    square = codes.astype(np.int64) & 63
+    buckets = []
+    for mine in (codes >= 0) & (codes < 64), codes >= 64:
+        n = mine.sum(axis=1)
+        sx = np.where(mine, square % 8, 0).sum(axis=1)
+        sy = np.where(mine, square // 8, 0).sum(axis=1)
+        d2 = np.maximum(np.abs(2 * sx - 7 * n), np.abs(2 * sy - 7 * n))
+        buckets.append(np.where(d2 < 2 * n, 0, np.where(d2 < 4 * n, 1, 2)) * (n > 0))
+    return buckets[0], buckets[1]
+
+
+def batch_features(codes, black_to_move, symmetry, bucket_set=0):
+    """(side to move's inputs, other side's inputs), each (n, 24) int64 padded with
+    pad_index(bucket_set), of positions whose squares are first mapped by the given symmetries
+    (0 = as they are). The same inputs as features() (the buckets are the same in every image)."""
     square = SYMMETRIES[symmetry[:, None], codes.astype(np.int64) & 63]
     white = codes >= 64
     padding = codes < 0
-    black_view = np.where(padding, PAD, square + 64 * white)
-    white_view = np.where(padding, PAD, TRANSPOSE[square] + 64 * ~white)
+    black_bucket, white_bucket = batch_buckets(codes, bucket_set)
+    pad = pad_index(bucket_set)
+    black_view = np.where(padding, pad, square + 64 * white + INPUTS * black_bucket[:, None])
+    white_view = np.where(padding, pad, TRANSPOSE[square] + 64 * ~white + INPUTS * white_bucket[:, None])
     stm = black_to_move[:, None]
     return np.where(stm, black_view, white_view), np.where(stm, white_view, black_view)
 

@@ -7,10 +7,11 @@ Linear(L or L2, 1); evaluation = output * S centi-units.
 
 Quantisation-aware training (`quantised = True`, train.py's --qat-epochs): the forward pass
 computes what the engine's integers compute. Every weight and bias is rounded to its grid (C's
-round, as export.py quantises), the accumulators are then exact multiples of 1/127, the hidden
-units are floored to 1/127 as the engine's arithmetic shift does, and the gradients pass the
-roundings straight through (the straight-through estimator). The output differs from the
-engine's only by its final truncation to an integer centi-unit.
+round, as export.py quantises), the accumulators are put on the 1/127 grid, the hidden units are
+floored to 1/127 as the engine's arithmetic shift does (in float64, which keeps every value
+within a small fraction of a step of its grid), and the gradients pass the roundings straight
+through (the straight-through estimator). The output differs from the engine's only by its
+final truncation to an integer centi-unit.
 
 Importing this module imports torch: train.py imports it only after it has set the thread
 count, which torch's OpenMP and BLAS pools read once, when they start.
@@ -23,7 +24,7 @@ import torch
 from torch import nn
 
 from data import Data
-from features import INPUTS, MAX_PIECES, PAD, batch_features, connectivity_inputs
+from features import BUCKET_SETS, INPUTS, MAX_PIECES, batch_features, connectivity_inputs, pad_index
 from net_format import BIAS_SCALE, EVAL_LIMIT, FT_SCALE, WEIGHT_SCALE
 
 # Weight limits, so that quantisation neither overflows nor saturates:
@@ -44,28 +45,31 @@ def bias_limit(terms, term_max):
 
 
 def fake_round(x, scale):
-    """x rounded to the nearest multiple of 1/scale, halves away from zero (export.py's
-    round_half_away); the gradient is the identity's."""
+    """x (float64) rounded to the nearest multiple of 1/scale, halves away from zero, as
+    export.py's round_half_away rounds the float32 weights in float64; the gradient is the
+    identity's."""
     rounded = torch.sign(x) * torch.floor(torch.abs(x) * scale + 0.5) / scale
     return x + (rounded - x).detach()
 
 
 def fake_hidden_floor(pre):
-    """The hidden layer's sum floored to a multiple of 1/127, as the engine's arithmetic shift
-    does (h_int >> 6); the gradient is the identity's. pre * 127 is h_int / 64, a multiple of
-    1/64 in exact arithmetic: half a step is added before the floor, so that float32's rounding
-    cannot move an exact multiple (one sum in 64) below it."""
+    """A hidden layer's sum (float64) floored to a multiple of 1/127, as the engine's arithmetic
+    shift does (h_int >> 6); the gradient is the identity's. pre * 127 is h_int / 64, a multiple
+    of 1/64 in exact arithmetic: half a step is added before the floor, so that rounding cannot
+    move an exact multiple (one sum in 64) below it. In float64 the error of a sum of 2056
+    products stays far below that half step; in float32 it would not at large H."""
     steps = torch.floor(pre * FT_SCALE + 0.5 / (1 << 6))
     return pre + (steps / FT_SCALE - pre).detach()
 
 
 class Nnue(nn.Module):
-    def __init__(self, H, L, E, L2=0):
+    def __init__(self, H, L, E, L2=0, buckets=0):
         super().__init__()
-        self.H, self.L, self.E, self.L2 = H, L, E, L2
-        # Row PAD is the padding index: EmbeddingBag leaves it out of the sums and its
+        self.H, self.L, self.E, self.L2, self.buckets = H, L, E, L2, buckets
+        # Row self.pad (the last) is the padding index: EmbeddingBag leaves it out of the sums and its
         # gradient is zero; it is not exported.
-        self.ft = nn.EmbeddingBag(INPUTS + 1, H, mode="sum", padding_idx=PAD)
+        self.pad = pad_index(buckets)
+        self.ft = nn.EmbeddingBag(INPUTS * BUCKET_SETS[buckets] + 1, H, mode="sum", padding_idx=self.pad)
         self.ft_bias = nn.Parameter(torch.zeros(H))
         self.l1 = nn.Linear(2 * H + E, L)  # E extra inputs (0 or 8) after the halves
         self.l2 = nn.Linear(L, L2) if L2 else None  # the second hidden layer, if any
@@ -91,22 +95,28 @@ class Nnue(nn.Module):
         return self.out(h).squeeze(1)
 
     def quantised_forward(self, stm, other, extra):
-        ft_weight = fake_round(self.ft.weight, FT_SCALE)
-        ft_bias = fake_round(self.ft_bias, FT_SCALE)
+        # Float64 from the accumulators on: each value is then on its integer grid to within far
+        # less than the half steps that the roundings and floors keep.
+        ft_weight = fake_round(self.ft.weight.double(), FT_SCALE).float()
+        ft_bias = fake_round(self.ft_bias.double(), FT_SCALE)
 
         def half(features):
-            sums = nn.functional.embedding_bag(features, ft_weight, mode="sum", padding_idx=PAD)
-            return torch.clamp(sums + ft_bias, 0.0, 1.0)
+            # A sum of at most 24 columns in float32, put back on the 1/127 grid that the
+            # engine's int16 sum is on (its error is far below half a step).
+            sums = nn.functional.embedding_bag(features, ft_weight, mode="sum", padding_idx=self.pad).double()
+            return torch.clamp(fake_round(sums + ft_bias, FT_SCALE), 0.0, 1.0)
 
         def layer(linear, inputs):
-            pre = nn.functional.linear(inputs, fake_round(linear.weight, WEIGHT_SCALE), fake_round(linear.bias, BIAS_SCALE))
+            pre = nn.functional.linear(inputs, fake_round(linear.weight.double(), WEIGHT_SCALE),
+                                       fake_round(linear.bias.double(), BIAS_SCALE))
             return torch.clamp(fake_hidden_floor(pre), 0.0, 1.0)
 
-        h = layer(self.l1, torch.cat([half(stm), half(other), extra], dim=1))
+        h = layer(self.l1, torch.cat([half(stm), half(other), extra.double()], dim=1))
         if self.l2 is not None:
             h = layer(self.l2, h)
-        out = nn.functional.linear(h, fake_round(self.out.weight, WEIGHT_SCALE), fake_round(self.out.bias, BIAS_SCALE))
-        return out.squeeze(1)
+        out = nn.functional.linear(h, fake_round(self.out.weight.double(), WEIGHT_SCALE),
+                                   fake_round(self.out.bias.double(), BIAS_SCALE))
+        return out.squeeze(1).float()
 
     @torch.no_grad()
     def clamp_weights(self):
@@ -115,11 +125,13 @@ class Nnue(nn.Module):
         self.ft.weight.clamp_(-FT_LIMIT, FT_LIMIT)
         self.ft_bias.clamp_(-FT_LIMIT, FT_LIMIT)
         self.l1.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
-        l1_bias = bias_limit(2 * H + E, 127 * 127)
+        # The engine's load check bounds the biases with products of 127 x 128 (an int8 weight
+        # may be -128): the same bound here, so that no trained net is refused.
+        l1_bias = bias_limit(2 * H + E, 127 * 128)
         self.l1.bias.clamp_(-l1_bias, l1_bias)
         if self.l2 is not None:
             self.l2.weight.clamp_(-L1_WEIGHT_LIMIT, L1_WEIGHT_LIMIT)
-            l2_bias = bias_limit(L, 127 * 127)
+            l2_bias = bias_limit(L, 127 * 128)
             self.l2.bias.clamp_(-l2_bias, l2_bias)
         self.out.weight.clamp_(-OUT_WEIGHT_LIMIT, OUT_WEIGHT_LIMIT)
         out_bias = bias_limit(self.L2 or L, 127 * 32767)
@@ -135,7 +147,7 @@ def extra_tensor(data, sel):
 
 def forward(model, data, sel, symmetry):
     """The network's output for data[sel], each position mapped by its symmetry first."""
-    stm, other = batch_features(data.codes[sel], data.black_to_move[sel], symmetry)
+    stm, other = batch_features(data.codes[sel], data.black_to_move[sel], symmetry, model.buckets)
     return model(torch.from_numpy(stm), torch.from_numpy(other), extra_tensor(data, sel))
 
 

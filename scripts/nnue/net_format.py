@@ -19,12 +19,12 @@ import numpy as np
 sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # The inputs, the position text and the connectivity inputs' definitions.
-from features import INPUTS, connectivity_inputs, features, parse_position  # noqa: E402
+from features import BUCKET_SETS, INPUTS, connectivity_inputs, features, parse_position  # noqa: E402
 
 MAGIC = b"LOA-NNUE"
 VERSION = 1             # a net without extra inputs is written as version 1, as before them
 VERSION_EXTRAS = 2      # version 2 adds, after S, the id of a set of extra inputs
-VERSION_LAYERS = 3      # version 3 adds the input buckets' set (0) and a second hidden layer's size
+VERSION_LAYERS = 3      # version 3 adds the input buckets' set and a second hidden layer's size
 MAX_L2 = 64             # the second hidden layer: a multiple of 4 up to this, and L a multiple of 32
 FT_SCALE = 127          # ft_weight, ft_bias and the accumulator's activations
 WEIGHT_SCALE = 64       # l1_weight and out_weight
@@ -62,7 +62,9 @@ def fnv1a64(data):
 # ---------------------------------------------------------------------------------------------
 # The net: a dict of sizes and integer arrays
 
-def check_sizes(H, L, S, description_length, extras=0, L2=0):
+def check_sizes(H, L, S, description_length, extras=0, L2=0, buckets=0):
+    if buckets not in BUCKET_SETS:
+        raise NetFormatError(f"input buckets set {buckets}: want one of {sorted(BUCKET_SETS)}")
     if not (L2 == 0 or (4 <= L2 <= MAX_L2 and L2 % 4 == 0)):
         raise NetFormatError(f"L2 = {L2}: want 0 or a multiple of 4 in 4..{MAX_L2}")
     if L2 and L % 32:
@@ -79,13 +81,13 @@ def check_sizes(H, L, S, description_length, extras=0, L2=0):
         raise NetFormatError(f"description length {description_length}: want 0..{MAX_DESCRIPTION}")
 
 
-def body_layout(H, L, extras=0, L2=0):
+def body_layout(H, L, extras=0, L2=0, buckets=0):
     """(name, little-endian dtype, shape) of each array after the description, in file order."""
     E = EXTRA_SETS[extras]
     second = [("l2_bias", "<i4", (L2,)), ("l2_weight", "<i1", (L2, L))] if L2 else []
     return [
         ("ft_bias", "<i2", (H,)),
-        ("ft_weight", "<i2", (INPUTS, H)),
+        ("ft_weight", "<i2", (INPUTS * BUCKET_SETS[buckets], H)),
         ("l1_bias", "<i4", (L,)),
         ("l1_weight", "<i1", (L, 2 * H + E)),
     ] + second + [
@@ -94,25 +96,27 @@ def body_layout(H, L, extras=0, L2=0):
     ]
 
 
-def file_version(extras, L2):
+def file_version(extras, L2, buckets=0):
     """The oldest version that holds the net (the engine writes the same)."""
-    return VERSION_LAYERS if L2 else VERSION_EXTRAS if extras else VERSION
+    return VERSION_LAYERS if L2 or buckets else VERSION_EXTRAS if extras else VERSION
 
 
 def encode_net(net):
     """The bytes of a `.nnue` file, checksum included. Refuses values outside their type."""
     H, L, S, extras, L2 = net["H"], net["L"], net["S"], net.get("extras", 0), net.get("L2", 0)
+    buckets = net.get("buckets", 0)
     description = net["description"].encode("utf-8")
-    check_sizes(H, L, S, len(description), extras, L2)
-    version = file_version(extras, L2)
+    check_sizes(H, L, S, len(description), extras, L2, buckets)
+    version = file_version(extras, L2, buckets)
     if version == VERSION:
         out = bytearray(HEADER.pack(MAGIC, VERSION, INPUTS, H, L, S, len(description)))
     elif version == VERSION_EXTRAS:
         out = bytearray(HEADER_V2.pack(MAGIC, VERSION_EXTRAS, INPUTS, H, L, S, extras, len(description)))
     else:
-        out = bytearray(HEADER_V3.pack(MAGIC, VERSION_LAYERS, INPUTS, H, L, S, extras, 0, L2, len(description)))
+        out = bytearray(HEADER_V3.pack(MAGIC, VERSION_LAYERS, INPUTS * BUCKET_SETS[buckets], H, L, S, extras, buckets,
+                                       L2, len(description)))
     out += description
-    for name, dtype, shape in body_layout(H, L, extras, L2):
+    for name, dtype, shape in body_layout(H, L, extras, L2, buckets):
         values = np.asarray(net[name], dtype=np.int64)
         if values.shape != shape:
             raise ValueError(f"{name}: shape {values.shape}, want {shape}")
@@ -125,7 +129,7 @@ def encode_net(net):
 
 
 def decode_header(data):
-    """(header struct, H, L, S, extras, L2, description length) of a file's first bytes."""
+    """(header struct, H, L, S, extras, L2, buckets, description length) of a file's first bytes."""
     if len(data) < HEADER.size:
         raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {HEADER.size}")
     magic, version = struct.unpack_from("<8sI", data, 0)
@@ -147,22 +151,25 @@ def decode_header(data):
         if len(data) < header.size:
             raise NetFormatError(f"short file: {len(data)} bytes, the header alone is {header.size}")
         _, _, inputs, H, L, S, extras, buckets, L2, n = header.unpack_from(data, 0)
-        if buckets != 0:
-            raise NetFormatError(f"input buckets set {buckets}: want 0")
+        if buckets not in BUCKET_SETS:
+            raise NetFormatError(f"input buckets set {buckets}: want one of {sorted(BUCKET_SETS)}")
+        if L2 == 0 and buckets == 0:
+            raise NetFormatError("version 3 with neither a second hidden layer nor input buckets "
+                                 "(such a net is written as version 1 or 2)")
     else:
         raise NetFormatError(f"unknown version {version}, want {VERSION} to {VERSION_LAYERS}")
     if version != VERSION_LAYERS:
-        L2 = 0
-    if inputs != INPUTS:
-        raise NetFormatError(f"inputs = {inputs}, want {INPUTS}")
-    check_sizes(H, L, S, n, extras, L2)
-    return header, H, L, S, extras, L2, n
+        L2 = buckets = 0
+    if inputs != INPUTS * BUCKET_SETS[buckets]:
+        raise NetFormatError(f"inputs = {inputs}, want {INPUTS * BUCKET_SETS[buckets]}")
+    check_sizes(H, L, S, n, extras, L2, buckets)
+    return header, H, L, S, extras, L2, buckets, n
 
 
 def decode_net(data):
     """The inverse of encode_net; raises NetFormatError naming the fault."""
-    header, H, L, S, extras, L2, n = decode_header(data)
-    layout = body_layout(H, L, extras, L2)
+    header, H, L, S, extras, L2, buckets, n = decode_header(data)
+    layout = body_layout(H, L, extras, L2, buckets)
     body_bytes = sum(np.dtype(d).itemsize * int(np.prod(shape)) for _, d, shape in layout)
     want = header.size + n + body_bytes + CHECKSUM.size
     if len(data) < want:
@@ -177,7 +184,8 @@ def decode_net(data):
         description = data[header.size: header.size + n].decode("utf-8")
     except UnicodeDecodeError as e:
         raise NetFormatError(f"description is not UTF-8: {e}") from None
-    net = {"H": H, "L": L, "L2": L2, "S": S, "extras": extras, "description": description, "checksum": stored}
+    net = {"H": H, "L": L, "L2": L2, "S": S, "extras": extras, "buckets": buckets, "description": description,
+           "checksum": stored}
     offset = header.size + n
     for name, dtype, shape in layout:
         count = int(np.prod(shape))
@@ -219,7 +227,7 @@ def integer_eval(net, black, white, stm):
     arithmetic, with a check at each step that the engine's narrower types cannot overflow."""
     halves = []
     for perspective in (stm, "w" if stm == "b" else "b"):
-        acc = net["ft_bias"] + net["ft_weight"][features(black, white, perspective)].sum(axis=0)
+        acc = net["ft_bias"] + net["ft_weight"][features(black, white, perspective, net.get("buckets", 0))].sum(axis=0)
         in_range(acc, np.int16, "accumulator")
         halves.append(np.clip(acc, 0, FT_SCALE))
     x = np.concatenate(halves + [np.array(extra_inputs(net, black, white, stm), dtype=np.int64)])
@@ -252,16 +260,17 @@ def read_vectors(path):
 
 
 def describe(net, path):
-    H, L, extras, L2 = net["H"], net["L"], net.get("extras", 0), net.get("L2", 0)
-    version = file_version(extras, L2)
+    H, L, extras, L2, buckets = net["H"], net["L"], net.get("extras", 0), net.get("L2", 0), net.get("buckets", 0)
+    version = file_version(extras, L2, buckets)
     lines = [
         f"{path}: LOA-NNUE version {version}, checksum {net['checksum']:016x} (verified)",
-        f"  inputs {INPUTS}, H {H} per perspective, L {L}" + (f", L2 {L2}" if L2 else "")
+        f"  inputs {INPUTS * BUCKET_SETS[buckets]}" + (f" ({BUCKET_SETS[buckets]} buckets of {INPUTS}, set {buckets})" if buckets else "")
+        + f", H {H} per perspective, L {L}" + (f", L2 {L2}" if L2 else "")
         + f", output scale S {net['S']}, extra inputs "
         + ("none" if extras == 0 else f"set {extras} ({EXTRA_SETS[extras]} connectivity inputs)"),
         f"  description ({len(net['description'].encode('utf-8'))} bytes): {net['description']}",
     ]
-    for name, _, shape in body_layout(H, L, extras, L2):
+    for name, _, shape in body_layout(H, L, extras, L2, buckets):
         v = np.asarray(net[name])
         lines.append(f"  {name:10s} {str(shape):12s} min {int(v.min()):>8d}  max {int(v.max()):>8d}")
     return "\n".join(lines)

@@ -62,6 +62,10 @@ def option_parser():
                    help="a second hidden layer of this size after the first (multiple of 4, 4..64; "
                         "the first's size must then be a multiple of 32); a version-3 net "
                         "(default 0: none)")
+    p.add_argument("--buckets", type=int, default=0, metavar="SET",
+                   help="input buckets: each perspective's 128 inputs once per bucket of its own "
+                        "pieces; set 1: 3 buckets by the Chebyshev distance of the side's centre of "
+                        "mass from the board's centre (<1, <2, >=2); a version-3 net (default 0: none)")
     p.add_argument("--connectivity", action="store_true",
                    help="feed the 8 connectivity inputs (each side's groups, Euler number, "
                         "concentration, bounding box) into the hidden layer: a version-2 net with "
@@ -105,7 +109,7 @@ def parse_args(argv):
     p = option_parser()
     args = p.parse_args(argv)
     try:
-        fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0, args.l3)
+        fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0, args.l3, args.buckets)
     except fmt.NetFormatError as e:
         p.error(str(e))
     if not 0 <= args.lam <= 1:
@@ -319,7 +323,7 @@ def summary(args, data, train_idx, val_idx, run):
         "positions": {"train": int(len(train_idx)), "validation": int(len(val_idx))},
         "games": {"train": n_games(train_idx), "validation": n_games(val_idx)},
         "K": run["k"], "K_fitted": args.k is None, "lambda": args.lam,
-        "H": args.hidden, "L": args.l2, "L2": args.l3, "S": args.scale, "extras": 1 if args.connectivity else 0,
+        "H": args.hidden, "L": args.l2, "L2": args.l3, "buckets": args.buckets, "S": args.scale, "extras": 1 if args.connectivity else 0,
         "epochs": args.epochs, "qat_epochs": args.qat_epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
         "augment": not args.no_augment, "val_every": args.val_every,
         "threads": args.threads, "torch": run["torch"], "blas": run["blas"],
@@ -352,7 +356,7 @@ def main(argv=None):
                                                     - target[val_idx]) ** 2))
     log(f"validation loss of sigmoid(K * search score) itself: {score_only:.6f}")
 
-    network = model.Nnue(args.hidden, args.l2, fmt.EXTRA_SETS[1 if args.connectivity else 0], args.l3)
+    network = model.Nnue(args.hidden, args.l2, fmt.EXTRA_SETS[1 if args.connectivity else 0], args.l3, args.buckets)
     history = run["history"] = train(torch, model, network, data, train_idx, val_idx, target, args, k, rng, log)
 
     run.update(write_net_and_vectors(model, network, args, data, val_idx, rng))

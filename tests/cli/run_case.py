@@ -22,9 +22,9 @@ A case is a block of lines (blank lines part them, '#' starts a comment line):
   labels LABEL...    CTest labels (e.g. slow)
 
 A line may not end in whitespace (a regex that needs a trailing space writes [ ]). In COMMAND
-and env, {KEY} is the path given as KEY=PATH (quoted for the shell in COMMAND; ${KEY} is bash's): {loa}, {loa_match},
-{source} (the project), {tests} (tests/), {build} (the test build folder), and what the CMake
-side adds (e.g. {shipped_net}, {resume_depth}).
+and env, {KEY} is the path given as KEY=PATH (quoted for the shell in COMMAND; ${KEY} is
+bash's): {loa}, {loa_match}, {loa_web}, {source} (the project), {tests} (tests/), {build} (the
+test build folder), and what the CMake side adds (e.g. {shipped_net}, {resume_depth}).
 """
 import os
 import re

@@ -12,8 +12,9 @@
 namespace loa::testing {
 
 inline nnue::Network random_network(std::uint64_t seed, int accumulator_size = 32, int hidden_size = 8,
-                                    int extra_inputs_set = 0, int second_hidden_size = 0) {
-    return nnue::random_network(seed, accumulator_size, hidden_size, extra_inputs_set, second_hidden_size);
+                                    int extra_inputs_set = 0, int second_hidden_size = 0, int input_buckets_set = 0) {
+    return nnue::random_network(seed, accumulator_size, hidden_size, extra_inputs_set, second_hidden_size,
+                                input_buckets_set);
 }
 
 inline std::shared_ptr<const nnue::Network> shared(nnue::Network net) {

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""The NNUE trainer end to end (ctest `trainer`): scripts/nnue/ trains two tiny nets (without
-with the connectivity inputs, and with a second hidden layer) for two epochs on tests/data/nnue/selfplay-seed84.txt, and
+"""The NNUE trainer end to end (ctest `trainer`): scripts/nnue/ trains tiny nets (plain, with the
+connectivity inputs, with a second hidden layer trained quantisation-aware, with input buckets)
+for two epochs on tests/data/nnue/selfplay-seed84.txt, and
   - the trainer's unit tests pass (tests/trainer/trainer_unit_test.py);
   - the same command gives the same bytes twice;
   - net_format.py NET --vectors V recomputes every integer evaluation of the vectors;
@@ -180,6 +181,10 @@ def main():
     # trained quantisation-aware for its last epoch.
     layers, layers_vectors = train(workdir, "layers", ["--l2", "32", "--l3", "8", "--qat-epochs", "1"])
     check_net(loa, layers, layers_vectors, False)
+    # Input buckets (the centre of mass's distance from the centre): the engine's buckets and
+    # its bucket changes along the vectors' positions against the trainer's definition.
+    buckets, buckets_vectors = train(workdir, "buckets", ["--buckets", "1"])
+    check_net(loa, buckets, buckets_vectors, False)
     negative_checks(loa, conn, conn_vectors, workdir)
     print(f"trainer test passed in {time.perf_counter() - started:.1f} s")
 

@@ -163,6 +163,17 @@ class IntegerEvaluation(unittest.TestCase):
         H, L, L2 = 16, 32, 4
         want = 44 + 0 + 2 * H + 2 * 128 * H + 4 * L + L * 2 * H + 4 * L2 + L2 * L + 4 + 2 * L2 + 8
         self.assertEqual(len(blob), want)
+        # Input buckets: a version-3 file whose input count is 128 per bucket.
+        bucketed = dict(net, buckets=1, ft_weight=np.zeros((3 * 128, 16), np.int64))
+        bucketed["ft_weight"][2 * 128 + 10, 0] = 64   # bucket 2, own piece on c2
+        blob = fmt.encode_net(bucketed)
+        self.assertEqual(int.from_bytes(blob[12:16], "little"), 384)
+        back = fmt.decode_net(blob)
+        self.assertEqual((back["buckets"], back["ft_weight"].shape), (1, (384, 16)))
+        with self.assertRaisesRegex(fmt.NetFormatError, "inputs = 128, want 384"):
+            fmt.decode_net(blob[:12] + (128).to_bytes(4, "little") + blob[16:])
+        with self.assertRaisesRegex(fmt.NetFormatError, "input buckets set 2"):
+            fmt.check_sizes(16, 32, 100, 0, 0, 0, 2)
         for bad_l2, bad_l in ((6, 32), (68, 32), (4, 16)):
             with self.assertRaises(fmt.NetFormatError):
                 fmt.check_sizes(16, bad_l, 100, 0, 0, bad_l2)
@@ -228,13 +239,47 @@ class Positions(unittest.TestCase):
         codes = np.array([features.piece_codes(b, w) for b, w, _ in positions], dtype=np.int16)
         stm = np.array([s == "b" for _, _, s in positions])
         symmetry = rng.integers(0, 8, size=len(positions))
-        own, other = features.batch_features(codes, stm, symmetry)
-        for i, (b, w, s) in enumerate(positions):
-            row = features.SYMMETRIES[symmetry[i]]
-            mb, mw = [int(row[q]) for q in b], [int(row[q]) for q in w]
-            them = "w" if s == "b" else "b"
-            self.assertEqual(sorted(x for x in own[i] if x != features.PAD), sorted(features.features(mb, mw, s)))
-            self.assertEqual(sorted(x for x in other[i] if x != features.PAD), sorted(features.features(mb, mw, them)))
+        for buckets in features.BUCKET_SETS:
+            own, other = features.batch_features(codes, stm, symmetry, buckets)
+            pad = features.pad_index(buckets)
+            seen = set()
+            for i, (b, w, s) in enumerate(positions):
+                row = features.SYMMETRIES[symmetry[i]]
+                mb, mw = [int(row[q]) for q in b], [int(row[q]) for q in w]
+                them = "w" if s == "b" else "b"
+                self.assertEqual(sorted(x for x in own[i] if x != pad), sorted(features.features(mb, mw, s, buckets)))
+                self.assertEqual(sorted(x for x in other[i] if x != pad), sorted(features.features(mb, mw, them, buckets)))
+                seen.update(int(x) // features.INPUTS for x in own[i] if x != pad)
+            self.assertEqual(seen, set(range(features.BUCKET_SETS[buckets])), f"buckets {buckets}")
+
+    def test_input_buckets_worked_out_by_hand(self):
+        def square(name):
+            return "abcdefgh".index(name[0]) + 8 * (int(name[1]) - 1)
+
+        def bucket(names):
+            return features.input_bucket([square(n) for n in names.split()], 1)
+
+        self.assertEqual(bucket("d4 e5"), 0)          # the centre of mass on the centre
+        self.assertEqual(bucket("c4 e5"), 0)          # files 2 and 4: 3, d = 0.5
+        self.assertEqual(bucket("c4 c5"), 1)          # file 2: d = 1.5
+        self.assertEqual(bucket("c4 d4 c5 d5"), 1)    # (2.5, 3.5): d = 1, not under 1
+        self.assertEqual(bucket("b4 b5"), 2)          # file 1: d = 2.5
+        self.assertEqual(bucket("a1"), 2)             # d = 3.5
+        self.assertEqual(bucket("b2 g7"), 0)          # (3.5, 3.5): spread, but centred
+        self.assertEqual(bucket(""), 0)               # no pieces
+        self.assertEqual(features.input_bucket([square("a1")], 0), 0)  # set 0: one bucket
+        start = features.parse_position(features.START)
+        self.assertEqual([features.input_bucket(start[0], 1), features.input_bucket(start[1], 1)], [0, 0])
+
+    def test_input_buckets_are_the_same_in_every_image(self):
+        rng = np.random.default_rng(8)
+        for _ in range(200):
+            b, w, s = random_position(rng, min_pieces=1)
+            want = features.input_bucket(b, 1)
+            for row in features.SYMMETRIES:
+                self.assertEqual(features.input_bucket([int(row[q]) for q in b], 1), want)
+            swapped_b, swapped_w, _ = features.colour_swapped(b, w, s)
+            self.assertEqual(features.input_bucket(swapped_w, 1), want)
 
 
 class Connectivity(unittest.TestCase):
@@ -372,8 +417,12 @@ class Model(unittest.TestCase):
 
         import model
         torch.manual_seed(3)
-        for extras, L, L2 in ((0, 8, 0), (1, 8, 0), (0, 32, 8), (1, 32, 4)):
-            network = model.Nnue(16, L, fmt.EXTRA_SETS[extras], L2)
+        for H, extras, L, L2, buckets in ((16, 0, 8, 0, 0), (16, 1, 8, 0, 0), (16, 0, 32, 8, 0), (16, 1, 32, 4, 0),
+                                          (16, 0, 8, 0, 1), (16, 1, 32, 4, 1), (512, 1, 32, 8, 1)):
+            network = model.Nnue(H, L, fmt.EXTRA_SETS[extras], L2, buckets)
+            if buckets:
+                with torch.no_grad():  # columns that differ by bucket, so that a wrong bucket shows
+                    network.ft.weight.uniform_(-0.3, 0.3)
             with torch.no_grad():  # weights off the integer grids, so that the rounding matters
                 network.l1.weight.mul_(3.0)
                 if L2:
@@ -381,15 +430,16 @@ class Model(unittest.TestCase):
                 network.out.weight.mul_(40.0)
             network.clamp_weights()
             net = fmt.decode_net(fmt.encode_net(export.quantise(network, 100, "", extras)))
-            self.assertEqual(net["L2"], L2)
-            rng = np.random.default_rng(11 + extras + L2)
+            self.assertEqual((net["L2"], net["buckets"]), (L2, buckets))
+            rng = np.random.default_rng(11 + extras + L2 + buckets)
             positions = [random_position(rng, min_pieces=1) for _ in range(200)]
             ints = np.array([fmt.integer_eval(net, *p) for p in positions], dtype=np.float64)
             plain = model.float_evals(network, positions, 100, extras == 1)
             network.quantised = True
             quantised = model.float_evals(network, positions, 100, extras == 1)
-            self.assertLess(float(np.max(np.abs(quantised - ints))), 1.0, f"extras {extras}, L2 {L2}")
-            self.assertGreater(float(np.max(np.abs(plain - ints))), 1.0, f"extras {extras}, L2 {L2}")
+            what = f"H {H}, extras {extras}, L2 {L2}, buckets {buckets}"
+            self.assertLess(float(np.max(np.abs(quantised - ints))), 1.0, what)
+            self.assertGreater(float(np.max(np.abs(plain - ints))), 1.0, what)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 // AVX-512 kernels (F and BW; x86-64-v4): 64-byte registers with masked loads for the tails,
-// called only on a CPU that has them. A second hidden layer uses VNNI's vpdpbusd (u8 x s8 dot
-// products of four into int32, no intermediate int16) where the CPU has it; it equals
-// maddubs + madd because maddubs never saturates here. The VNNI code is compiled in a target
+// called only on a CPU that has them. A second kernel set, avx512vnni, computes the hidden layer
+// with VNNI's vpdpbusd (u8 x s8 dot products of four into int32, no intermediate int16) where
+// the CPU has it; it equals maddubs + madd because maddubs never saturates here. The VNNI code is compiled in a target
 // region of its own: with VNNI enabled the compiler may fuse madd + add into vpdpwssd, which
 // a CPU with AVX-512 BW but no VNNI (Skylake-X) could not run.
 #include <cstddef>

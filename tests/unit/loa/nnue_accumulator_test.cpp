@@ -31,11 +31,13 @@ using loa::testing::refreshed_evaluation;
 // (captures and passes included): the stack's incremental accumulators give exactly the
 // refreshed evaluation.
 // With the connectivity inputs too: the side that did not move takes its four from the entry
-// below, and that is exact as well.
+// below, and that is exact as well. With input buckets: a perspective whose bucket changed is
+// computed afresh, the other updated with its bucket's columns.
 TEST(NnueAccumulator, IncrementalEqualsRefreshAtEveryNodeOfAWalk) {
-    for (const int extra_inputs_set : {0, ConnectivityInputsSet}) {
-        SCOPED_TRACE(extra_inputs_set);
-        const auto net = shared(random_network(7, 32, 8, extra_inputs_set));
+    for (const auto& [extra_inputs_set, buckets_set] :
+         {std::pair{0, 0}, std::pair{ConnectivityInputsSet, 0}, std::pair{0, CentreOfMassBucketsSet}}) {
+        SCOPED_TRACE(extra_inputs_set + 10 * buckets_set);
+        const auto net = shared(random_network(7, 32, 8, extra_inputs_set, 0, buckets_set));
         const SearchGame game(RuleSet{}, net);
         std::uint64_t nodes = 0, captures = 0, passes = 0;
         std::function<void(Position&, int)> walk = [&](Position& pos, int depth) {
@@ -69,6 +71,9 @@ TEST(NnueAccumulator, IncrementalEqualsRefreshAtEveryNodeOfAWalk) {
         // And it was incremental: one refresh a walk's root, an update a move.
         EXPECT_LE(game.network()->refreshes(), 12u);
         EXPECT_GE(game.network()->updates(), nodes - 12);
+        if (buckets_set) {
+            EXPECT_GT(game.network()->bucket_refreshes(), 20u);  // the walk crossed buckets
+        }
     }
 }
 
@@ -114,7 +119,7 @@ TEST(NnueAccumulator, ChainsOfUnevaluatedMovesAreExact) {
 // Whole random games played through the game's make (moves never taken back, past the stack's
 // depth), then taken back to the start: exact all the way.
 TEST(NnueAccumulator, LongGamesForwardAndBackStayExact) {
-    const auto net = shared(random_network(8));
+    const auto net = shared(random_network(8, 32, 8, 0, 0, CentreOfMassBucketsSet));
     const SearchGame game(RuleSet{}, net);
     std::size_t longest = 0;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {

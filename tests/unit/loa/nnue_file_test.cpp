@@ -135,17 +135,39 @@ TEST(NnueFile, ASecondHiddenLayerMakesAVersionThreeFile) {
         EXPECT_EQ(back.out_weight.size(), 8u);
         EXPECT_EQ(serialize_network(back), bytes);
         expect_refused(with_field(bytes, 28, 2), "the extra inputs' set is 2");
-        expect_refused(with_field(bytes, 32, 1), "the input buckets' set is 1");
+        expect_refused(with_field(bytes, 32, 1), "the input count is 128, outside 384..384");  // 1 is 3 buckets
         expect_refused(with_field(bytes, 36, 6), "the second hidden size is 6");
+        expect_refused(with_field(bytes, 36, 0), "neither a second hidden layer nor input buckets");
         expect_refused(with_field(bytes, 36, 68), "the second hidden size is 68");
         for (std::size_t size = 8; size < bytes.size(); size += 5) expect_refused(bytes.substr(0, size), "truncated");
     }
+    // Input buckets: the input count is 128 a bucket, the first layer's weights 128 rows a bucket.
+    const Network bucketed = random_network(45, 16, 8, 0, 0, CentreOfMassBucketsSet);
+    EXPECT_EQ(bucketed.ft_weight.size(), 3u * 128 * 16);
+    const std::string bytes = serialize_network(bucketed);
+    std::uint32_t version = 0, inputs = 0, set = 0;
+    std::memcpy(&version, bytes.data() + 8, 4);
+    std::memcpy(&inputs, bytes.data() + 12, 4);
+    std::memcpy(&set, bytes.data() + 32, 4);
+    EXPECT_EQ(version, 3u);
+    EXPECT_EQ(inputs, 384u);
+    EXPECT_EQ(set, 1u);
+    const Network back = parse_network(bytes, "test");
+    EXPECT_EQ(back.input_buckets_set, CentreOfMassBucketsSet);
+    EXPECT_EQ(back.ft_weight, bucketed.ft_weight);
+    EXPECT_EQ(serialize_network(back), bytes);
+    expect_refused(with_field(bytes, 12, 128), "the input count is 128, outside 384..384");
+    expect_refused(with_field(bytes, 32, 2), "the input buckets' set is 2");
     // The layer reads the first's L units as two halves of a multiple of 16.
     const std::string odd = serialize_network(random_network(43, 32, 16, 0, 8));
     expect_refused(odd, "a second hidden layer needs a hidden size that is a multiple of 32, not 16");
     Network biased = random_network(44, 32, 32, 0, 8);
     biased.l2_bias[3] = std::numeric_limits<std::int32_t>::max() - 32 * 127 * 128 + 1;
     expect_refused(serialize_network(biased), "second hidden layer's bias");
+    biased.l2_bias[3] = -biased.l2_bias[3];
+    expect_refused(serialize_network(biased), "second hidden layer's bias");
+    biased.l2_bias[3] = std::numeric_limits<std::int32_t>::max() - 32 * 127 * 128;  // the bound itself is kept
+    EXPECT_EQ(parse_network(serialize_network(biased), "test").l2_bias[3], biased.l2_bias[3]);
 }
 
 TEST(NnueFile, WeightsThatCouldOverflowTheKernelsAreRefused) {
