@@ -71,7 +71,28 @@ Move parse_move(const Position& pos, std::string_view text) {
     throw InputError(fmt::format("illegal move '{}' for {}", text, colour_name(us)));
 }
 
-MoveText parse_movetext(std::string_view text) {
+namespace {
+
+// The index just past the variation that opens at text[open] ('('), nested ones and brace
+// comments (which may hold parentheses) included.
+std::size_t variation_end(std::string_view text, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < text.size(); ++i) {
+        if (text[i] == '{') {
+            i = text.find('}', i);
+            if (i == std::string_view::npos) break;
+        } else if (text[i] == '(') {
+            ++depth;
+        } else if (text[i] == ')' && --depth == 0) {
+            return i + 1;
+        }
+    }
+    throw InputError("move list: a variation '(' is not closed");
+}
+
+}  // namespace
+
+MoveText parse_movetext(std::string_view text, Variations variations) {
     MoveText out;
     const auto is_space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) || c == ','; };
     std::size_t i = 0;
@@ -90,7 +111,10 @@ MoveText parse_movetext(std::string_view text) {
             if (end == std::string_view::npos) throw InputError("move list: a comment '{' is not closed");
             out.comments.emplace_back(out.moves.size(), text.substr(i + 1, end - i - 1));
             i = end + 1;
+        } else if (c == '(' && variations == Variations::Skip) {
+            i = variation_end(text, i);
         } else if (c == '(' || c == ')') {
+            if (variations == Variations::Skip) throw InputError("move list: a ')' closes no variation");
             throw InputError("move list: variations '( ... )' are not read: give the line to play only");
         } else {
             std::size_t j = i;

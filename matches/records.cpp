@@ -8,21 +8,11 @@
 #include "common/error.hpp"
 #include "common/text.hpp"
 #include "loa/notation.hpp"
+#include "loa/pgn.hpp"
 #include "loa/position_text.hpp"
 
 namespace matches {
 namespace {
-
-// A PGN string token (standard, 7.): a quote is \" and a backslash \\; it holds printing
-// characters only, so a control character becomes a space.
-std::string escape(const std::string& s) {
-    std::string out;
-    for (const char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        out += static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
-    }
-    return out;
-}
 
 // PGN's Termination tag takes one of its own words (standard, 9.8.1); the runner's reason
 // ("white loses on time", "black wins by connection") goes into the comment before the result.
@@ -36,17 +26,10 @@ std::string pgn_termination(const GameRecord& r) {
     return "abandoned";  // a crash, a hang, a protocol error: the engine stopped playing
 }
 
-// A brace comment ends at the first '}': one in the text would end it early.
-std::string comment_text(const std::string& s) {
-    std::string out = escape(s);
-    std::replace(out.begin(), out.end(), '}', ')');
-    return out;
-}
-
 }  // namespace
 
 void write_record(std::ostream& out, const GameRecord& r, const std::string& event) {
-    auto tag = [&](const char* name, const std::string& value) { out << '[' << name << " \"" << escape(value) << "\"]\n"; };
+    auto tag = [&](const char* name, const std::string& value) { out << '[' << name << " \"" << loa::pgn_string(value) << "\"]\n"; };
     // The Seven Tag Roster, in its order.
     tag("Event", event);
     tag("Site", "?");
@@ -98,77 +81,15 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
         emit(loa::move_to_text(r.moves[i]));
         if (static_cast<int>(i) + 1 == r.opening_plies) emit("{end of opening}");
     }
-    if (!r.termination.empty() && r.outcome != loa::Outcome::Ongoing) emit(fmt::format("{{{}}}", comment_text(r.termination)));
+    if (!r.termination.empty() && r.outcome != loa::Outcome::Ongoing) emit(fmt::format("{{{}}}", loa::pgn_comment(r.termination)));
     emit(r.result_text());
     out << line << "\n\n";
-}
-
-std::string ParsedRecord::start_text() const {
-    if (const auto fen = tags.find("FEN"); fen != tags.end()) return fen->second;
-    if (const auto position = tags.find("Position"); position != tags.end()) return position->second;  // before FEN
-    return std::string(loa::StartPositionText);
 }
 
 std::string records_text(const std::vector<GameRecord>& games, const std::string& event) {
     std::ostringstream out;
     for (const GameRecord& g : games) write_record(out, g, event);
     return out.str();
-}
-
-std::vector<ParsedRecord> read_records(std::istream& in) {
-    std::vector<ParsedRecord> out;
-    ParsedRecord current;
-    std::string movetext;  // of the current record, its lines joined
-    int movetext_line = 0;
-    auto flush = [&] {
-        if (!movetext.empty()) {
-            try {
-                const loa::MoveText parsed = loa::parse_movetext(movetext);
-                for (const std::string_view m : parsed.moves) current.moves.emplace_back(m);
-                for (const auto& [before, text] : parsed.comments) {
-                    if (common::trim(text) == "end of opening") current.opening_plies = static_cast<int>(before);
-                    else if (before == parsed.moves.size()) current.reason = std::string(common::trim(text));
-                }
-            } catch (const common::InputError& e) {
-                throw common::InputError(fmt::format("records: the moves from line {}: {}", movetext_line, e.what()));
-            }
-        }
-        if (!current.tags.empty() || !current.moves.empty()) out.push_back(std::move(current));
-        current = {};
-        movetext.clear();
-    };
-    bool in_comment = false;  // a brace comment goes on over lines: '[' there is not a tag
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        const std::string_view text = common::trim(line);
-        if (!in_comment && line.starts_with('%')) continue;  // an escape line (PGN 6)
-        if (!in_comment && !text.empty() && text.front() == '[') {
-            if (!movetext.empty()) flush();
-            const auto space = text.find(' ');
-            const auto open = text.find('"'), close = text.rfind('"');
-            if (text.back() != ']' || space == std::string_view::npos || open == close)
-                throw common::InputError(fmt::format("records: malformed tag on line {}", number));
-            std::string value;
-            for (std::size_t i = open + 1; i < close; ++i) {
-                if (text[i] == '\\' && i + 1 < close) ++i;
-                value += text[i];
-            }
-            current.tags[std::string(text.substr(1, space - 1))] = value;
-            continue;
-        }
-        if (text.empty() && !in_comment) continue;
-        if (movetext.empty()) movetext_line = number;
-        movetext += line;
-        movetext += '\n';
-        // Whether a brace comment is still open at the end of the line (';' comments end there).
-        for (const char c : line) {
-            if (!in_comment && c == ';') break;
-            if (c == '{') in_comment = true;
-            else if (c == '}') in_comment = false;
-        }
-    }
-    flush();
-    return out;
 }
 
 }  // namespace matches

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "loa/pgn.hpp"
 #include "matches/game_runner.hpp"
 
 namespace matches {
@@ -27,18 +28,8 @@ void write_record(std::ostream& out, const GameRecord& record, const std::string
 // The records of `games`, one after another, as write_record writes them.
 std::string records_text(const std::vector<GameRecord>& games, const std::string& event);
 
-struct ParsedRecord {
-    std::map<std::string, std::string> tags;
-    std::vector<std::string> moves;
-    int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
-    std::string reason;      // the comment after the last move: how the game ended, in words
-    // The position the game starts from: the FEN tag (with SetUp "1"), the Position tag of
-    // records written before FEN, or the standard start.
-    std::string start_text() const;
-};
-
-// Reads every record of a file (PGN: tag pairs, then the movetext, read by loa::parse_movetext);
-// throws InputError on malformed text.
-std::vector<ParsedRecord> read_records(std::istream& in);
+// Reading records is the game's business (loa/pgn.hpp, which `loa analyze-game` uses too).
+using loa::ParsedRecord;
+using loa::read_records;
 
 }  // namespace matches

@@ -9,6 +9,7 @@ namespace loa::cli {
 void add_perft_command(CLI::App& app);
 void add_show_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
+void add_analyze_game_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_variants_command(CLI::App& app);
 void add_eval_command(CLI::App& app);

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
     loa::cli::add_perft_command(app);
     loa::cli::add_show_command(app);
     loa::cli::add_analyze_command(app);
+    loa::cli::add_analyze_game_command(app);
     loa::cli::add_bench_command(app);
     loa::cli::add_variants_command(app);
     loa::cli::add_eval_command(app);

@@ -1,0 +1,39 @@
+// Game records in PGN, the reading side (the writing side of a match's records is
+// matches/records.hpp; the annotated records of `loa analyze-game` are loa/game_analysis.hpp):
+// tag pairs, then the movetext read by parse_movetext (comments, NAGs, suffix annotations and
+// variations are read past).
+#pragma once
+
+#include <cstdint>
+#include <istream>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace loa {
+
+// A PGN string token's inside (standard, 7.): a quote is \" and a backslash \\; it holds
+// printing characters only, so a control character (a newline would end the tag) becomes a space.
+std::string pgn_string(std::string_view s);
+// A brace comment's inside: as pgn_string, and a '}' (which would end the comment) becomes ')'.
+std::string pgn_comment(std::string_view s);
+
+// The largest record file read (a long match's PGN is a few MB).
+inline constexpr std::uint64_t MaxRecordFileBytes = 256ull << 20;
+
+struct ParsedRecord {
+    std::map<std::string, std::string> tags;
+    std::vector<std::string> moves;
+    int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
+    std::string reason;      // the comment after the last move: how the game ended, in words
+    // The position the game starts from: the FEN tag (with SetUp "1"), the Position tag of
+    // records written before FEN, or the standard start.
+    std::string start_text() const;
+};
+
+// Reads every record of a file (PGN: tag pairs, then the movetext, read by loa::parse_movetext);
+// throws InputError on malformed text.
+std::vector<ParsedRecord> read_records(std::istream& in);
+
+}  // namespace loa
