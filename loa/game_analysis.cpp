@@ -143,7 +143,11 @@ void write_annotated_record(std::ostream& out, const ParsedRecord& record, const
     static constexpr const char* Roster[] = {"Event", "Site", "Date", "Round", "White", "Black", "Result"};
     for (const char* name : Roster) {
         const auto it = record.tags.find(name);
-        tag(name, std::string_view(name) == "Result" ? result_text(record, game) : it != record.tags.end() ? it->second : "?");
+        const std::string_view n = name;
+        tag(name, n == "Result"                 ? result_text(record, game)
+                  : it != record.tags.end() ? it->second
+                  : n == "Date"             ? "????.??.??"
+                                            : "?");
     }
     for (const auto& [name, value] : record.tags)
         if (std::find_if(std::begin(Roster), std::end(Roster), [&](const char* r) { return name == r; }) == std::end(Roster) &&

@@ -73,13 +73,16 @@ Move parse_move(const Position& pos, std::string_view text) {
 
 namespace {
 
-// The index just past the variation that opens at text[open] ('('), nested ones and brace
-// comments (which may hold parentheses) included.
+// The index just past the variation that opens at text[open] ('('), nested ones and comments
+// (brace, rest-of-line and escape lines, which may hold parentheses) included.
 std::size_t variation_end(std::string_view text, std::size_t open) {
     int depth = 0;
     for (std::size_t i = open; i < text.size(); ++i) {
         if (text[i] == '{') {
             i = text.find('}', i);
+            if (i == std::string_view::npos) break;
+        } else if (text[i] == ';' || (text[i] == '%' && text[i - 1] == '\n')) {
+            i = text.find('\n', i);
             if (i == std::string_view::npos) break;
         } else if (text[i] == '(') {
             ++depth;
@@ -118,7 +121,8 @@ MoveText parse_movetext(std::string_view text, Variations variations) {
             throw InputError("move list: variations '( ... )' are not read: give the line to play only");
         } else {
             std::size_t j = i;
-            while (j < text.size() && !is_space(text[j]) && text[j] != '{' && text[j] != ';' && text[j] != '(') ++j;
+            while (j < text.size() && !is_space(text[j]) && text[j] != '{' && text[j] != ';' && text[j] != '(' && text[j] != ')')
+                ++j;
             std::string_view token = text.substr(i, j - i);
             i = j;
             // A move number, alone or glued to its move ("12.", "12...", "1.b1-d3").

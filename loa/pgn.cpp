@@ -21,8 +21,8 @@ std::string pgn_string(std::string_view s) {
 }
 
 std::string pgn_comment(std::string_view s) {
-    std::string out = pgn_string(s);
-    std::replace(out.begin(), out.end(), '}', ')');
+    std::string out;
+    for (const char c : s) out += c == '}' ? ')' : static_cast<unsigned char>(c) < 0x20 || c == 0x7F ? ' ' : c;
     return out;
 }
 
@@ -32,7 +32,7 @@ std::string ParsedRecord::start_text() const {
     return std::string(StartPositionText);
 }
 
-std::vector<ParsedRecord> read_records(std::istream& in) {
+std::vector<ParsedRecord> read_records(std::istream& in, Variations variations) {
     std::vector<ParsedRecord> out;
     ParsedRecord current;
     std::string movetext;  // of the current record, its lines joined
@@ -40,7 +40,7 @@ std::vector<ParsedRecord> read_records(std::istream& in) {
     auto flush = [&] {
         if (!movetext.empty()) {
             try {
-                const MoveText parsed = parse_movetext(movetext, Variations::Skip);
+                const MoveText parsed = parse_movetext(movetext, variations);
                 for (const std::string_view m : parsed.moves) current.moves.emplace_back(m);
                 for (const auto& [before, text] : parsed.comments) {
                     if (common::trim(text) == "end of opening") current.opening_plies = static_cast<int>(before);

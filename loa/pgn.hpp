@@ -4,23 +4,22 @@
 // variations are read past).
 #pragma once
 
-#include <cstdint>
 #include <istream>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "loa/notation.hpp"
+
 namespace loa {
 
 // A PGN string token's inside (standard, 7.): a quote is \" and a backslash \\; it holds
 // printing characters only, so a control character (a newline would end the tag) becomes a space.
 std::string pgn_string(std::string_view s);
-// A brace comment's inside: as pgn_string, and a '}' (which would end the comment) becomes ')'.
+// A brace comment's inside (PGN comments have no escapes): a '}', which would end it, becomes
+// ')', and a control character a space.
 std::string pgn_comment(std::string_view s);
-
-// The largest record file read (a long match's PGN is a few MB).
-inline constexpr std::uint64_t MaxRecordFileBytes = 256ull << 20;
 
 struct ParsedRecord {
     std::map<std::string, std::string> tags;
@@ -33,7 +32,9 @@ struct ParsedRecord {
 };
 
 // Reads every record of a file (PGN: tag pairs, then the movetext, read by loa::parse_movetext);
-// throws InputError on malformed text.
-std::vector<ParsedRecord> read_records(std::istream& in);
+// throws InputError on malformed text. Variations (an annotated game's alternatives) are read
+// past where a reader asks for it (Replay, loa analyze-game); the runner's own records hold
+// none, so its readers refuse them.
+std::vector<ParsedRecord> read_records(std::istream& in, Variations variations = Variations::Refuse);
 
 }  // namespace loa

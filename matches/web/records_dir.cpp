@@ -145,7 +145,7 @@ std::string RecordsDir::records_text_json(const std::string& name, const std::st
     std::vector<matches::ParsedRecord> records;
     {
         std::istringstream in(text);
-        records = matches::read_records(in);
+        records = matches::read_records(in, loa::Variations::Skip);  // an annotated game opens too
     }
     check_counts(name, records, limits);
     // The text of {"file": name, "games": [...]} dumped whole, written a game at a time.

@@ -2,9 +2,12 @@
 // blunder found by the rules alone marked as one, and the annotated PGN read back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "loa/game_analysis.hpp"
 #include "loa/movegen.hpp"
@@ -105,6 +108,17 @@ TEST(GameAnalysis, AMoveThatLetsTheOpponentConnectInsteadOfConnectingIsABlunder)
         EXPECT_EQ(analysis.plies[1].score_after, search::win_in(0));
         EXPECT_EQ(analysis.plies[1].judgement, Judgement::None);
         EXPECT_GT(analysis.nodes, 0u);
+        // In the PGN: the blunder's NAG, and after it the punishing side connecting in one move,
+        // from White's side: positive when White is the one to connect.
+        std::ostringstream out;
+        ParsedRecord record;
+        record.tags = {{"FEN", blunder->start.to_text()}, {"SetUp", "1"}};
+        write_annotated_record(out, record, game, analysis, "loa analyze-game (test)");
+        const bool white_punishes = blunder->start.side_to_move() == Colour::Black;
+        EXPECT_NE(out.str().find(move_to_text(blunder->losing) + " $4 {[%eval #" + (white_punishes ? "1" : "-1") + "] Blunder. " +
+                                 move_to_text(first.best) + " was best.}"),
+                  std::string::npos)
+            << out.str();
     }
     EXPECT_EQ(found, 3);
 }
@@ -131,6 +145,9 @@ TEST(GameAnalysis, AnnotatedRecordsReadBackAndRunsRepeat) {
         marked += a.judgement != Judgement::None;
     }
     EXPECT_GT(marked, 3);  // random moves: the engine finds fault with several
+    int white_marked = 0;  // White's moves are a pair's second: their variations start "N..."
+    for (std::size_t i = 1; i < analysis.plies.size(); i += 2) white_marked += analysis.plies[i].judgement != Judgement::None;
+    EXPECT_GT(white_marked, 0);
 
     ParsedRecord record;
     record.tags = {{"Event", "test"}, {"White", "w"}, {"Black", "b"}, {"Result", "*"}, {"Annotator", "someone else"}};
@@ -141,8 +158,23 @@ TEST(GameAnalysis, AnnotatedRecordsReadBackAndRunsRepeat) {
     EXPECT_EQ(text.find("someone else"), std::string::npos);  // one Annotator tag: ours
     EXPECT_NE(text.find("[%eval "), std::string::npos);
     EXPECT_NE(text.find(" was best."), std::string::npos);
+    // Every variation starts with its move number: "(12. " for Black's move, "(12... " for White's;
+    // after a comment or a variation White's move is numbered "N..." too.
+    const std::size_t movetext = text.find("\n\n");  // the tags hold parentheses too
+    for (std::size_t open = text.find('(', movetext); open != std::string::npos; open = text.find('(', open + 1)) {
+        const std::size_t number_end = text.find_first_not_of("0123456789", open + 1);
+        ASSERT_NE(number_end, open + 1) << text.substr(open, 20);
+        EXPECT_TRUE(text.compare(number_end, 2, ". ") == 0 || text.compare(number_end, 4, "... ") == 0) << text.substr(open, 20);
+    }
+    EXPECT_NE(text.find("... "), std::string::npos);
+    std::string flat = text;  // lines break anywhere between tokens
+    std::replace(flat.begin(), flat.end(), '\n', ' ');
+    for (std::size_t i = 1; i < random.moves().size(); i += 2) {  // each White move after its comment-carrying Black move
+        const std::string numbered = fmt::format("{}... {}", i / 2 + 1, move_to_text(random.moves()[i]));
+        EXPECT_NE(flat.find(numbered), std::string::npos) << numbered;
+    }
     std::istringstream in(text);
-    const auto back = read_records(in);
+    const auto back = read_records(in, Variations::Skip);
     ASSERT_EQ(back.size(), 1u);
     ASSERT_EQ(back[0].moves.size(), random.moves().size());
     for (std::size_t i = 0; i < back[0].moves.size(); ++i) EXPECT_EQ(back[0].moves[i], move_to_text(random.moves()[i])) << i;
@@ -164,20 +196,34 @@ TEST(GameAnalysis, AGameFromAPositionWithWhiteToMoveIsNumberedFromItsFirstMove) 
     write_annotated_record(out, record, game, analyse_game(game, settings), "loa analyze-game (test)");
     EXPECT_NE(out.str().find("\n1... " + move_to_text(game.moves()[0])), std::string::npos) << out.str();
     std::istringstream in(out.str());
-    const auto back = read_records(in);
+    const auto back = read_records(in, Variations::Skip);
     ASSERT_EQ(back.size(), 1u);
     EXPECT_EQ(back[0].start_text(), start_game.position().to_text());
     EXPECT_EQ(back[0].moves.size(), game.moves().size());
 }
 
 TEST(GameAnalysis, RecordsWithVariationsAreReadPastThem) {
-    std::istringstream in("[Event \"x\"]\n\n1. b1-d3 (1. c1-e3 {a (side) line} (1. d1-f3)) 1... a2-c2 $2 {[%eval 0.1]} *\n");
-    const auto records = read_records(in);
+    // Nested variations; a brace comment holding an unbalanced ')' and a rest-of-line comment
+    // holding one inside a variation: neither closes it.
+    std::istringstream in("[Event \"x\"]\n\n1. b1-d3 (1. c1-e3 {a side) line} (1. d1-f3) ;ok :)\n 1... h2-f2) 1... a2-c2 $2 "
+                          "{[%eval 0.1]} *\n");
+    const auto records = read_records(in, Variations::Skip);
     ASSERT_EQ(records.size(), 1u);
     EXPECT_EQ(records[0].moves, (std::vector<std::string>{"b1-d3", "a2-c2"}));
-    std::istringstream unclosed("1. b1-d3 (1. c1-e3 *\n");
-    EXPECT_THROW((void)read_records(unclosed), InputError);
-    // A move list to play still refuses them.
+    for (const std::string_view bad : {"1. b1-d3 (1. c1-e3 *\n", "1. b1-d3) a2-c2 *\n", "1. b1-d3 ) a2-c2 *\n"}) {
+        std::istringstream text{std::string(bad)};
+        try {
+            (void)read_records(text, Variations::Skip);
+            ADD_FAILURE() << "accepted: " << bad;
+        } catch (const InputError& e) {
+            EXPECT_TRUE(std::string(e.what()).find("variation") != std::string::npos ||
+                        std::string(e.what()).find("closes no") != std::string::npos)
+                << e.what();
+        }
+    }
+    // The runner's own readers, and a move list to play, still refuse them.
+    std::istringstream again("1. b1-d3 (1. c1-e3) a2-c2 *\n");
+    EXPECT_THROW((void)read_records(again), InputError);
     EXPECT_THROW((void)split_move_list("b1-d3 (c1-e3) a2-c2"), InputError);
 }
 
