@@ -79,8 +79,10 @@ GameAnalysis analyse_game(const Game& game, const AnalysisSettings& settings,
         if (progress) progress(std::min(replay.moves().size() + 1, total), total);
         return result;
     };
+    // An external stop (the web board's cancel) ends the analysis after the plies done so far.
+    auto stopped = [&] { return settings.limits.stop && settings.limits.stop->load(); };
     auto before = search_here();
-    for (std::size_t i = 0; i < moves; ++i) {
+    for (std::size_t i = 0; i < moves && !stopped(); ++i) {
         PlyAnalysis ply;
         ply.played = game.moves()[i];
         MoveList legal;
@@ -96,6 +98,7 @@ GameAnalysis analyse_game(const Game& game, const AnalysisSettings& settings,
             ply.score_after = final_score(replay.result(), mover);
         } else {
             before = search_here();
+            if (stopped()) break;
             ply.score_after = -before.score;
         }
         ply.expected_before = expected_result(ply.score, settings.k);

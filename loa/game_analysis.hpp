@@ -59,7 +59,8 @@ struct GameAnalysis {
 };
 
 // Analyses every move of `game` (its start, moves and rules). `progress` (optional) is told
-// after each position searched (done, of total). Throws InputError on a bad evaluation or variant.
+// after each position searched (done, of total). `settings.limits.stop`, once set, ends it with
+// the plies done so far. Throws InputError on a bad evaluation or variant.
 GameAnalysis analyse_game(const Game& game, const AnalysisSettings& settings,
                           const std::function<void(std::size_t done, std::size_t total)>& progress = {});
 

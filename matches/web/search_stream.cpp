@@ -13,6 +13,7 @@
 #include "loa/error.hpp"
 #include "loa/notation.hpp"
 #include "matches/web/game_api.hpp"
+#include "matches/web/query.hpp"
 
 namespace matches::web {
 using namespace ::loa;  // the board speaks the game's types throughout
@@ -82,21 +83,6 @@ SessionPool::Lease::~Lease() {
 
 namespace {
 
-std::string param(const std::map<std::string, std::string>& params, const char* key) {
-    const auto it = params.find(key);
-    return it == params.end() ? std::string() : it->second;
-}
-
-std::optional<long long> number_param(const std::map<std::string, std::string>& params, const char* key, long long low,
-                                      long long high) {
-    const std::string text = param(params, key);
-    if (text.empty()) return std::nullopt;
-    const auto value = common::parse_int64(text);
-    if (!value || *value < low || *value > high)
-        throw InputError(fmt::format("'{}' must be an integer from {} to {}, not '{}'", key, low, high, text));
-    return *value;
-}
-
 nlohmann::json pv_json(const std::vector<Move>& pv) {
     nlohmann::json out = nlohmann::json::array();
     for (const Move m : pv) out.push_back(move_to_text(m));
@@ -116,27 +102,24 @@ nlohmann::json info_json(const engine::IterationInfo& it) {
     return info;
 }
 
-std::string event(std::string_view name, const nlohmann::json& data) {
-    return fmt::format("event: {}\ndata: {}\n\n", name, json_text(data));
-}
 
 }  // namespace
 
 SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules) {
     nlohmann::json game_request = nlohmann::json::object();
     for (const char* key : {"start", "moves", "rules"})
-        if (params.contains(key)) game_request[key] = param(params, key);
-    SearchRequest r{game_from_request(game_request, rules), param(params, "variant")};
+        if (params.contains(key)) game_request[key] = query_param(params, key);
+    SearchRequest r{game_from_request(game_request, rules), query_param(params, "variant")};
     if (r.game.over()) throw InputError(fmt::format("the game is over ({})", describe(r.game.result())));
-    r.movetime_ms = static_cast<double>(number_param(params, "movetime", 10, 600'000).value_or(0));
-    r.depth = static_cast<int>(number_param(params, "depth", 1, 64).value_or(0));
-    r.multipv = static_cast<int>(number_param(params, "multipv", 1, MaxWebMultiPv).value_or(1));
+    r.movetime_ms = static_cast<double>(query_number(params, "movetime", 10, 600'000).value_or(0));
+    r.depth = static_cast<int>(query_number(params, "depth", 1, 64).value_or(0));
+    r.multipv = static_cast<int>(query_number(params, "multipv", 1, MaxWebMultiPv).value_or(1));
     const bool black = r.game.position().side_to_move() == Colour::Black;
     constexpr long long Day = 86'400'000;
-    const auto time_left = number_param(params, black ? "btime" : "wtime", 0, Day);
-    const auto increment = number_param(params, black ? "binc" : "winc", 0, Day);
-    const auto other_time = number_param(params, black ? "wtime" : "btime", 0, Day);
-    const auto other_increment = number_param(params, black ? "winc" : "binc", 0, Day);
+    const auto time_left = query_number(params, black ? "btime" : "wtime", 0, Day);
+    const auto increment = query_number(params, black ? "binc" : "winc", 0, Day);
+    const auto other_time = query_number(params, black ? "wtime" : "btime", 0, Day);
+    const auto other_increment = query_number(params, black ? "winc" : "binc", 0, Day);
     if (!time_left && (increment || other_time || other_increment))
         throw InputError(fmt::format("a clock needs '{}': the time left of the side to move", black ? "btime" : "wtime"));
     if (time_left) {
@@ -153,12 +136,12 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     try {
         lease.configure(request.variant, to_string(request.game.rules()));
     } catch (const InputError& e) {  // checked before the stream began: not expected here
-        (void)write(event("error", {{"error", e.what()}}));
+        (void)write(sse_event("error", {{"error", e.what()}}));
         return;
     }
     session.set_game(request.game);
     session.set_option("MultiPV", std::to_string(request.multipv));  // a pooled session keeps the last request's
-    (void)write(event("start", {{"memory_mb", session.memory_mb()}, {"memory", session.memory_text()}}));
+    (void)write(sse_event("start", {{"memory_mb", session.memory_mb()}, {"memory", session.memory_text()}}));
 
     std::mutex mutex;
     std::condition_variable wake;
@@ -184,7 +167,7 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     };
     session.start(
         clock,
-        [&](const engine::IterationInfo& it) { push(event("info", info_json(it)), false); },
+        [&](const engine::IterationInfo& it) { push(sse_event("info", info_json(it)), false); },
         [&](const engine::Result& r) {
             // The move played came from an unfinished iteration: its line is the last info.
             if (r.unfinished) {
@@ -192,9 +175,9 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
                 line["bound"] = r.unfinished_bound == search::Bound::Lower   ? "lower"
                                 : r.unfinished_bound == search::Bound::Upper ? "upper"
                                                                              : "exact";
-                push(event("info", line), false);
+                push(sse_event("info", line), false);
             }
-            push(event("bestmove", {{"move", move_to_text(r.best_move)},
+            push(sse_event("bestmove", {{"move", move_to_text(r.best_move)},
                                     {"score", search::format_score(r.score)},
                                     {"depth", r.depth},
                                     {"nodes", r.stats.nodes},
@@ -202,7 +185,7 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
                                     {"memory_mb", session.memory_mb()}}),
                  true);
         },
-        [&](const std::string& error) { push(event("error", {{"error", error}}), true); });
+        [&](const std::string& error) { push(sse_event("error", {{"error", error}}), true); });
     // Whatever happens below, the search thread is stopped and joined before the queue and
     // the lease it uses go away.
     struct JoinSearch {

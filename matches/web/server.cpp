@@ -13,6 +13,7 @@
 #include "common/variant/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
+#include "matches/web/analysis_stream.hpp"
 #include "matches/web/assets.hpp"
 #include "matches/web/game_api.hpp"
 #include "matches/web/http_server.hpp"
@@ -244,6 +245,7 @@ struct Server::Impl {
             send_json(res, {{"pgn", game_pgn(parse_body(req), default_rules(), limits())}});
         });
         http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
+        http.get("/api/analysis", [this](const http::Request& req, http::Response& res) { analysis(req, res); });
         http.get("/api/files", [this](const http::Request&, http::Response& res) { send_json(res, dir().list()); });
         http.get(R"(/api/records/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);
@@ -285,6 +287,36 @@ struct Server::Impl {
         const std::optional<std::filesystem::path> path = dir().resolve(name);
         if (!path) throw NotFound(fmt::format("no file '{}' in the records directory", name));
         return *path;
+    }
+
+    // A whole game's analysis: one of the searches the server allows (a session lent from the
+    // pool, its tables' memory claimed), its worst-case time within --max-search-seconds.
+    void analysis(const http::Request& req, http::Response& res) {
+        AnalysisRequest request = analysis_request(req.params, default_rules(), limits());
+        const std::size_t positions = analysis_positions(request.game);
+        if (!request.depth && static_cast<double>(positions) * request.movetime_ms > settings.max_search_ms)
+            throw InputError(fmt::format("{} positions at {} ms would take {:.0f} s; an analysis may take {:.0f} s (--max-search-seconds)",
+                                         positions, request.movetime_ms, static_cast<double>(positions) * request.movetime_ms / 1000,
+                                         settings.max_search_ms / 1000));
+        const double claim = variant::table_memory_mb(variant::parse_variant(settings.variant));
+        auto lease = pool.acquire(std::chrono::seconds(2), claim);
+        if (!lease) {
+            send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), and the searches and requests "
+                                             "running together claim at most {} MB (--max-memory-mb); {:.0f} MB are claimed now",
+                                             pool.size(), settings.max_memory_mb, budget.claimed_mb()));
+            return;
+        }
+        auto held = std::make_shared<SessionPool::Lease>(std::move(*lease));
+        auto shared_request = std::make_shared<AnalysisRequest>(std::move(request));
+        res.headers.emplace_back("Cache-Control", "no-cache");
+        res.content_type = "text/event-stream";
+        res.stream = [this, held, shared_request](const http::StreamWriter& write) {
+            try {
+                stream_analysis(*shared_request, settings.variant, settings.eval, write);
+            } catch (const std::exception& e) {
+                (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
+            }
+        };
     }
 
     void search(const http::Request& req, http::Response& res) {

@@ -13,8 +13,11 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -103,6 +106,27 @@ inline int connect_with_receive_window(int port, int bytes) {
     if (::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return fd;
     ::close(fd);
     return -1;
+}
+
+// Events of a server-sent-event stream: (name, data) in order.
+inline std::vector<std::pair<std::string, json>> parse_events(const std::string& stream) {
+    std::vector<std::pair<std::string, json>> out;
+    std::size_t at = 0;
+    for (std::size_t end; (end = stream.find("\n\n", at)) != std::string::npos; at = end + 2) {
+        const std::string block = stream.substr(at, end - at);
+        std::string name, data;
+        std::size_t line_start = 0;
+        while (line_start < block.size()) {
+            std::size_t line_end = block.find('\n', line_start);
+            if (line_end == std::string::npos) line_end = block.size();
+            const std::string line = block.substr(line_start, line_end - line_start);
+            if (line.rfind("event: ", 0) == 0) name = line.substr(7);
+            if (line.rfind("data: ", 0) == 0) data = line.substr(6);
+            line_start = line_end + 1;
+        }
+        if (!name.empty()) out.emplace_back(name, json::parse(data));
+    }
+    return out;
 }
 
 }  // namespace matches::web::fixtures

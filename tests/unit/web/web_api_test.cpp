@@ -34,30 +34,11 @@ namespace {
 using matches::web::fixtures::body_of;
 using matches::web::fixtures::connect_with_receive_window;
 using matches::web::fixtures::on_a_free_port;
+using matches::web::fixtures::parse_events;
 using matches::web::fixtures::RawClient;
 using matches::web::fixtures::RunningServer;
 using nlohmann::json;
 
-// Events of a server-sent-event stream: (name, data) in order.
-std::vector<std::pair<std::string, json>> parse_events(const std::string& stream) {
-    std::vector<std::pair<std::string, json>> out;
-    std::size_t at = 0;
-    for (std::size_t end; (end = stream.find("\n\n", at)) != std::string::npos; at = end + 2) {
-        const std::string block = stream.substr(at, end - at);
-        std::string name, data;
-        std::size_t line_start = 0;
-        while (line_start < block.size()) {
-            std::size_t line_end = block.find('\n', line_start);
-            if (line_end == std::string::npos) line_end = block.size();
-            const std::string line = block.substr(line_start, line_end - line_start);
-            if (line.rfind("event: ", 0) == 0) name = line.substr(7);
-            if (line.rfind("data: ", 0) == 0) data = line.substr(6);
-            line_start = line_end + 1;
-        }
-        if (!name.empty()) out.emplace_back(name, json::parse(data));
-    }
-    return out;
-}
 
 TEST(WebApi, ThePageAndItsFilesAreServed) {
     RunningServer s({});
