@@ -21,7 +21,8 @@ board through the data-square / data-piece contract, the game through POST /api/
 - a clock: the engine plans from both clocks, a flag fall ends the game;
 - rules and start (Scrambled Eggs), copy position, download PGN, bad input (illegal move,
   illegal click, bad position: one clear message each);
-- replay by keyboard and by the move list; Watch following a match to its end (it switches to
+- replay by keyboard and by the move list; a game's computer analysis (its time printed, the
+  marks in the move list and on the graph, a click on the graph, cancel); Watch following a match to its end (it switches to
   the result JSON and stops polling the vanished state file); the tree-size plot.
 """
 import glob
@@ -453,6 +454,40 @@ try:
     expected = post_game(base, record["start"], record["moves"][:5])["pieces"]
     wait_for(lambda: text("replay-ply") == f"ply 5 / {total}" and board_pieces("replay") == expected, "ply 5 from the move list")
     print(f"replayed the record's {total} plies by keyboard and by the move list")
+
+    # ---- replay: the game's computer analysis (graph under the board, marks in the move list) ----
+    began = time.monotonic()
+    click("replay-analyse")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#replay-analysis svg.analysis-graph"), "the analysis graph", seconds=60)
+    analysed_in = time.monotonic() - began
+    status = driver.find_element(By.CSS_SELECTOR, "#replay-analysis .analysis-status").text
+    counts = [int(n) for n in re.findall(r"(\d+) (?:inaccuracies|mistakes|blunders)", status)]
+    check(len(counts) == 3, f"the analysis status {status!r} names its three counts")
+    marked = driver.find_elements(By.CSS_SELECTOR, "#replay-moves .move[data-mark]")
+    dots = driver.find_elements(By.CSS_SELECTOR, "#replay-analysis circle.graph-mark")
+    check(len(marked) == sum(counts) == len(dots),
+          f"{len(marked)} marked moves in the list, {sum(counts)} in the status, {len(dots)} on the graph")
+    symbols = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+    for m in marked:
+        check(m.text.endswith(symbols[m.get_attribute("data-mark")]), f"the marked move {m.text!r} shows its symbol")
+    # A click on the graph goes to that move: three quarters of the way is about ply 0.75 * total
+    # (the click lands on a whole pixel, the border counts: one ply either side).
+    graph = driver.find_element(By.CSS_SELECTOR, "#replay-analysis svg.analysis-graph")
+    ActionChains(driver).move_to_element_with_offset(graph, int(graph.size["width"] * 0.25), 0).click().perform()
+    want = 0.75 * total
+    wait_for(lambda: re.fullmatch(rf"ply (\d+) / {total}", text("replay-ply")) and
+             abs(int(text("replay-ply").split()[1]) - want) <= 1, f"about ply {want:.0f} from a click on the graph")
+    ply_now = int(text("replay-ply").split()[1])
+    expected = post_game(base, record["start"], record["moves"][:ply_now])["pieces"]
+    wait_for(lambda: board_pieces("replay") == expected, "the board at the clicked ply")
+    shot("replay-analysis-1280x900")
+    print(f"analysed the record's {total} plies in {analysed_in:.1f} s at 100 ms a position: {counts[0]} inaccuracies, "
+          f"{counts[1]} mistakes, {counts[2]} blunders, marked in the list and on the graph")
+    # Cancelled: the page says so, and the board's next analysis is served (the session is back).
+    click("replay-analyse")
+    wait_for(lambda: driver.find_elements(By.XPATH, '//div[@id="replay-analysis"]/button[text()="Cancel"]'), "the Cancel button")
+    driver.find_element(By.XPATH, '//div[@id="replay-analysis"]/button[text()="Cancel"]').click()
+    wait_for(lambda: "cancelled" in driver.find_element(By.CSS_SELECTOR, "#replay-analysis .analysis-status").text, "the cancel")
 
     # ---- watch a match to its end ----
     live_json = os.path.join(records, "live.json")

@@ -12,8 +12,11 @@ export async function api(path, body) {
 
 // A search streamed as server-sent events, read with fetch so that an error keeps its JSON
 // message and aborting the request (stop, undo, leaving the page) ends the search.
-export async function streamSearch(params, signal, onEvent) {
-  const response = await fetch("/api/search?" + new URLSearchParams(params), { signal });
+export const streamSearch = (params, signal, onEvent) => streamEvents("/api/search", params, signal, onEvent);
+
+// Any of the server's event streams (/api/search, /api/analysis), read the same way.
+export async function streamEvents(path, params, signal, onEvent) {
+  const response = await fetch(path + "?" + new URLSearchParams(params), { signal });
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
     throw new Error(data.error || `${response.status} ${response.statusText}`);

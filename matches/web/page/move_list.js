@@ -2,7 +2,11 @@
 // mover (Black), "1. … a2-c2" when a game starts with White to move. Each move is a button that
 // goes to the position after it; the game's result closes the list.
 
-export function renderMoveList(list, { moves, startSide = "b", current = moves.length, result = "", onSelect = null }) {
+// `marks` (optional): each move's computer-analysis mark ("inaccuracy", "mistake", "blunder" or
+// ""), shown as ?!, ?, ?? after it.
+const Symbols = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+export function renderMoveList(list, { moves, startSide = "b", current = moves.length, result = "", onSelect = null, marks = null }) {
   list.innerHTML = "";
   const offset = startSide === "b" ? 0 : 1;  // a game White begins leaves the first half-row empty
   let row = null;
@@ -26,12 +30,18 @@ export function renderMoveList(list, { moves, startSide = "b", current = moves.l
     }
     const move = document.createElement(onSelect ? "button" : "span");
     move.className = "move";
-    move.textContent = moves[i];
+    const mark = marks && marks[i] ? marks[i] : "";
+    move.textContent = moves[i] + (mark ? Symbols[mark] : "");
     move.dataset.ply = String(i + 1);
+    if (mark) {
+      move.classList.add(`mark-${mark}`);
+      move.dataset.mark = mark;
+    }
     if (onSelect) {
       move.type = "button";
       move.onclick = () => onSelect(i + 1);
-      move.setAttribute("aria-label", `move ${Math.floor((i + offset) / 2) + 1}, ${half === 0 ? "Black" : "White"}: ${moves[i]}`);
+      move.setAttribute("aria-label", `move ${Math.floor((i + offset) / 2) + 1}, ${half === 0 ? "Black" : "White"}: ${moves[i]}` +
+        (mark ? ` (${mark})` : ""));
     }
     if (i + 1 === current) {
       move.classList.add("current");

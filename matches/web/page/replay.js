@@ -3,9 +3,11 @@
 
 import { $, api, fillFileList, showMessage } from "./api.js";
 import { Board } from "./board.js";
+import { analyseGame, markPly } from "./analysis.js";
 import { renderMoveList, resultLine } from "./move_list.js";
 
-const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0 };
+// analysis: the open game's computer analysis (null until asked for), for its move list's marks.
+const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0, analysis: null };
 
 export function describeGame(game) {
   if (game.over) return `Game over: ${game.description}`;
@@ -40,6 +42,9 @@ export async function openRecords(name, text) {
 async function openGame(index) {
   replay.game = replay.games[index];
   replay.cache.clear();
+  replay.analysis = null;
+  $("replay-analysis").hidden = true;
+  $("replay-analysis").innerHTML = "";
   if (!replay.game) return;
   const body = document.querySelector("#replay-tags tbody");
   body.innerHTML = "";
@@ -75,7 +80,20 @@ async function showPly(ply) {
   const t = g.tags;
   renderMoveList($("replay-moves"), { moves: g.moves, startSide: g.start.trim().slice(-1) === "w" ? "w" : "b", current: ply,
     // The runner's reason (the comment before the result); PGN's Termination word otherwise.
-    result: t.Result && t.Result !== "*" ? resultLine(t.Result, g.reason || t.Termination || "") : "", onSelect: showPly });
+    result: t.Result && t.Result !== "*" ? resultLine(t.Result, g.reason || t.Termination || "") : "", onSelect: showPly,
+    marks: replay.analysis ? replay.analysis.plies.map((p) => p.judgement) : null });
+  markPly($("replay-analysis"), ply);
+}
+
+async function analyseReplayed() {
+  const g = replay.game;
+  if (!g || !g.moves.length) return;
+  $("replay-analyse").disabled = true;
+  const result = await analyseGame({ start: g.start, moves: g.moves, rules: g.rules }, $("replay-analysis"), { onSelect: showPly });
+  $("replay-analyse").disabled = false;
+  if (replay.game !== g || !result) return;  // another game was opened meanwhile, or it was cancelled
+  replay.analysis = result;
+  await showPly(replay.ply);
 }
 
 export async function initReplay() {
@@ -87,6 +105,7 @@ export async function initReplay() {
   $("replay-forward").onclick = () => showPly(replay.ply + 1);
   $("replay-last").onclick = () => showPly(Infinity);
   $("replay-flip").onclick = () => { replay.board.flip(!replay.board.flipped); };
+  $("replay-analyse").onclick = analyseReplayed;
   document.addEventListener("keydown", (e) => {
     if ($("replay").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
     const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: 0, End: Infinity }[e.key];
