@@ -414,11 +414,23 @@ try:
     wait_for(lambda: "no move to make" in text("play-hint"), "Engine move saying why it does nothing")
     shot("game-over-1280x900")
     print(f"linked game: {text('play-status')!r}, {len(winners)} pieces highlighted, list ends {result!r}")
+    # The finished game's computer analysis: Black's last move connects, so the graph ends at 0
+    # (White's expected result) and its point is the last one; the marks match the list.
+    click("analyse-game")
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#play-analysis svg.analysis-graph"), "the game's analysis", seconds=30)
+    plies = js("return Number(document.querySelector('#play-analysis svg.analysis-graph').dataset.plies)")
+    check(plies == len(CONNECTING_GAME.split()), f"the graph has {plies} plies, the game {len(CONNECTING_GAME.split())}")
+    marked = len(driver.find_elements(By.CSS_SELECTOR, "#move-list .move[data-mark]"))
+    dots = len(driver.find_elements(By.CSS_SELECTOR, "#play-analysis circle.graph-mark"))
+    check(marked == dots, f"{marked} marked moves in the list, {dots} points on the graph")
+    print(f"linked game analysed: {marked} moves marked")
 
     # ---- a clock: the engine plans from both clocks; the user's flag falls ----
     load(base)
     new_game("b", "300", "0.2+0")  # twelve seconds each
     wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed() and "0:1" in text("clock-top"), "the clocks")
+    # As on lichess: no computer analysis of a game on the clock until it is over.
+    check(not driver.find_element(By.ID, "analyse-game").is_enabled(), "Analyse game offered during a game on the clock")
     square("b1").click()
     square("d3").click()
     wait_for(lambda: len(listed_moves()) == 2, "the engine's reply on the clock", seconds=15)
@@ -432,6 +444,7 @@ try:
     result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
     check(result and result.startswith("1-0"), f"the move list ends with {result!r} after the flag fell")
     check(driver.find_elements(By.CSS_SELECTOR, ".clock.flagged"), "no flagged clock shown")
+    check(driver.find_element(By.ID, "analyse-game").is_enabled(), "Analyse game not offered once the flag fell")
     shot("clock-1280x900")
     print(f"clock 0.2+0: the engine searched with wtime={query['wtime'][0]} btime={query['btime'][0]}; after its reply {left}; "
           f"then {text('play-status')!r}")

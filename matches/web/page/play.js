@@ -5,6 +5,7 @@
 import { $, api, showMessage, streamSearch } from "./api.js";
 import { Board } from "./board.js";
 import { GameClock, parseTimeControl } from "./clock.js";
+import { analyseGame, markPly } from "./analysis.js";
 import { renderMoveList, resultLine } from "./move_list.js";
 import { blackView } from "./score.js";
 
@@ -28,6 +29,8 @@ const play = {
   flag: null,       // the side whose flag fell
   timeControl: "",  // the clock's "minutes+seconds", as chosen when the game began
   memory: "",       // what the last search's tables claim, as the server says
+  report: null,     // the game's computer analysis: {line, result} (its marks hold while line is play.line)
+  reportRunning: false,  // the game's computer analysis is running
 };
 
 const humanSide = () => $("human-side").value;
@@ -55,6 +58,11 @@ function stopSearch() {
 function changeLine() {
   ++play.line;
   stopSearch();
+  if (play.report) {  // the moves it valued are no longer the game's
+    play.report = null;
+    $("play-analysis").hidden = true;
+    $("play-analysis").innerHTML = "";
+  }
 }
 
 // An analysis belongs to the position shown; the engine's choice of its move belongs to the
@@ -71,6 +79,21 @@ function updateButtons() {
   const onlyPass = play.game && play.game.legal.length === 1 && play.game.legal[0].text === "pass";
   $("pass").hidden = !onlyPass || engineToMove() || over();
   $("movetime").disabled = Boolean(play.clock);
+  // As on lichess: a game's computer analysis once it is over, or of a game without a clock.
+  $("analyse-game").disabled = !play.moves.length || (Boolean(play.clock) && !over()) || play.reportRunning === true;
+}
+
+// The whole game's computer analysis (analysis.js), its graph under the board.
+async function analysePlayed() {
+  const line = play.line;
+  play.reportRunning = true;
+  updateButtons();
+  const result = await analyseGame(gameRequest(play.moves), $("play-analysis"), { onSelect: goTo });
+  play.reportRunning = false;
+  updateButtons();
+  if (line !== play.line || !result) return;  // the game changed meanwhile, or it was cancelled
+  play.report = { line, result };
+  draw();
 }
 
 // ---- showing the position ----
@@ -106,7 +129,9 @@ function draw() {
     targets: play.selected ? game.legal.filter((m) => m.from === play.selected) : [] });
   const endText = play.flag ? resultLine(play.flag === "b" ? "1-0" : "0-1", `${SIDE[play.flag]} loses on time`)
     : play.end ? resultLine(play.end.result, play.end.description) : "";
-  renderMoveList($("move-list"), { moves: play.moves, startSide: startSide(), current: play.ply, result: endText, onSelect: goTo });
+  const marks = play.report && play.report.line === play.line ? play.report.result.plies.map((p) => p.judgement) : null;
+  renderMoveList($("move-list"), { moves: play.moves, startSide: startSide(), current: play.ply, result: endText, onSelect: goTo, marks });
+  markPly($("play-analysis"), play.ply);
   $("play-status").textContent = statusText();
   $("play-status").classList.toggle("over", over());
   updateButtons();
@@ -548,6 +573,7 @@ export async function initPlay(config) {
   $("pass").onclick = () => playMove("pass");
   $("engine-move").onclick = engineMoveNow;
   $("analyse").onclick = analyse;
+  $("analyse-game").onclick = analysePlayed;
   $("flip").onclick = () => { play.board.flip(!play.board.flipped); draw(); };
   $("set-position").onclick = setPosition;
   $("position-text").onkeydown = (e) => { if (e.key === "Enter") setPosition(); };
