@@ -424,13 +424,35 @@ try:
     dots = len(driver.find_elements(By.CSS_SELECTOR, "#play-analysis circle.graph-mark"))
     check(marked == dots, f"{marked} marked moves in the list, {dots} points on the graph")
     print(f"linked game analysed: {marked} moves marked")
+    # Issue 86: the colours named ("Black wins", not "black wins"); back and forward buttons; the
+    # arrow keys step through the moves even when a menu has the focus, and leave the menu alone.
+    check("Black wins by connection" in text("play-status"), f"the status reads {text('play-status')!r}")
+    total_plies = len(CONNECTING_GAME.split())
+    click("play-back")
+    wait_for(lambda: f"move {total_plies - 1} of {total_plies}" in text("play-status"), "the back button")
+    side_before = Select(driver.find_element(By.ID, "human-side")).first_selected_option.get_attribute("value")
+    js("document.getElementById('human-side').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    wait_for(lambda: f"move {total_plies - 2} of {total_plies}" in text("play-status"), "the left arrow with a menu focused")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_RIGHT)
+    wait_for(lambda: f"move {total_plies - 1} of {total_plies}" in text("play-status"), "the right arrow with a menu focused")
+    side_after = Select(driver.find_element(By.ID, "human-side")).first_selected_option.get_attribute("value")
+    check(side_after == side_before, f"the arrow keys changed 'You play' from {side_before} to {side_after}")
+    click("play-last")
+    wait_for(lambda: "Game over" in text("play-status"), "the last-move button")
+    check(not driver.find_element(By.ID, "play-forward").is_enabled(), "forward offered at the game's end")
 
     # ---- a clock: the engine plans from both clocks; the user's flag falls ----
     load(base)
     new_game("b", "300", "0.2+0")  # twelve seconds each
     wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed() and "0:1" in text("clock-top"), "the clocks")
-    # As on lichess: no computer analysis of a game on the clock until it is over.
+    # As on lichess: no computer analysis of a game on the clock until it is over, and the
+    # clocks start with the first move: waiting before it costs nobody time.
     check(not driver.find_element(By.ID, "analyse-game").is_enabled(), "Analyse game offered during a game on the clock")
+    check(not driver.find_element(By.ID, "analyse").is_enabled(), "Analyse offered during a game on the clock")
+    time.sleep(1.5)
+    check(text("clock-top").endswith("0:12") and text("clock-bottom").endswith("0:12"),
+          f"the clocks ran before the first move: {text('clock-top')!r}, {text('clock-bottom')!r}")
     square("b1").click()
     square("d3").click()
     wait_for(lambda: len(listed_moves()) == 2, "the engine's reply on the clock", seconds=15)
@@ -466,6 +488,12 @@ try:
     driver.find_element(By.CSS_SELECTOR, '#replay-moves .move[data-ply="5"]').click()
     expected = post_game(base, record["start"], record["moves"][:5])["pieces"]
     wait_for(lambda: text("replay-ply") == f"ply 5 / {total}" and board_pieces("replay") == expected, "ply 5 from the move list")
+    # The game menu with the focus: the arrows still step through the moves, and the game stays.
+    js("document.getElementById('records-game').focus()")
+    driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)
+    wait_for(lambda: text("replay-ply") == f"ply 4 / {total}", "the left arrow with the game menu focused")
+    check(Select(driver.find_element(By.ID, "records-game")).first_selected_option.get_attribute("value") == "0",
+          "the left arrow changed the game")
     print(f"replayed the record's {total} plies by keyboard and by the move list")
 
     # ---- replay: the game's computer analysis (graph under the board, marks in the move list) ----

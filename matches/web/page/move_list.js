@@ -66,7 +66,20 @@ export function renderMoveList(list, { moves, startSide = "b", current = moves.l
   }
 }
 
-// "0-1 · black wins by connection" for the end of a list.
+// Whether a key pressed in `target` is the page's to take: everywhere but where text is typed.
+// A menu with the focus (the last one changed) does not keep the arrow keys from the moves.
+export function keyForPage(target) {
+  if (target.tagName === "TEXTAREA" || target.isContentEditable) return false;
+  return target.tagName !== "INPUT" || ["checkbox", "radio", "button", "file", "submit"].includes(target.type);
+}
+
+// The server's description of an ending ("black wins by connection") as the page writes it:
+// the colours are names ("Black wins by connection").
+export function ending(description) {
+  return (description || "").replace(/\b(black|white)\b/g, (colour) => colour[0].toUpperCase() + colour.slice(1));
+}
+
+// "0-1 · Black wins by connection" for the end of a list.
 export function resultLine(result, description) {
-  return `${result} · ${description}`;
+  return `${result} · ${ending(description)}`;
 }

@@ -6,7 +6,7 @@ import { $, api, showMessage, streamSearch } from "./api.js";
 import { Board } from "./board.js";
 import { GameClock, parseTimeControl } from "./clock.js";
 import { analyseGame, markPly } from "./analysis.js";
-import { renderMoveList, resultLine } from "./move_list.js";
+import { ending, keyForPage, renderMoveList, resultLine } from "./move_list.js";
 import { blackView } from "./score.js";
 
 const SIDE = { b: "Black", w: "White" };
@@ -79,6 +79,10 @@ function updateButtons() {
   const onlyPass = play.game && play.game.legal.length === 1 && play.game.legal[0].text === "pass";
   $("pass").hidden = !onlyPass || engineToMove() || over();
   $("movetime").disabled = Boolean(play.clock);
+  // No engine help in a game on the clock before it is over (lichess's rule): analysis waits.
+  $("analyse").disabled = Boolean(play.clock) && !over() && !play.analysing;
+  $("play-back").disabled = $("play-first").disabled = play.ply === 0;
+  $("play-forward").disabled = $("play-last").disabled = atEnd();
   // As on lichess: a game's computer analysis once it is over, or of a game without a clock.
   $("analyse-game").disabled = !play.moves.length || (Boolean(play.clock) && !over()) || play.reportRunning === true;
 }
@@ -109,7 +113,7 @@ function clearEnginePanel(text = "idle") {
 
 function gameOverText() {
   if (play.flag) return `${SIDE[play.flag]}'s flag fell: ${SIDE[other(play.flag)]} wins on time`;
-  return play.end ? `Game over: ${play.end.description}` : "";
+  return play.end ? `Game over: ${ending(play.end.description)}` : "";
 }
 
 function statusText() {
@@ -118,7 +122,7 @@ function statusText() {
   let text = `${SIDE[game.side_to_move]} to move`;
   if (game.legal.length === 1 && game.legal[0].text === "pass") text += " (no legal move: pass)";
   if (engineToMove()) text += ": the engine is thinking";
-  if (!atEnd()) text += ` · move ${play.ply} of ${play.moves.length} (▶ or End: back to the game)`;
+  if (!atEnd()) text += ` · move ${play.ply} of ${play.moves.length} (>| or End: back to the game)`;
   return text;
 }
 
@@ -163,7 +167,7 @@ async function refresh(known = null) {
     if (!engineThinking()) runSearch("move");
   } else if (play.analysing) {
     if (over()) {
-      $("engine-summary").textContent = `no analysis: ${gameOverText().toLowerCase()}`;
+      $("engine-summary").textContent = `no analysis: ${gameOverText()}`;
     } else {
       // A moment's wait: stepping through the moves starts one analysis, not one a position.
       setTimeout(() => { if (generation === play.generation && play.analysing && !play.search) runSearch("analysis"); }, 150);
@@ -406,10 +410,12 @@ function engineMoveNow() {
 
 // ---- the clock ----
 
+// The clocks start with the first move (as lichess's): nobody loses on time before the game has
+// begun. After it the side to move's runs, and an ending by the rules stops both.
 function runClock() {
   if (!play.clock || play.flag) return;
   if (atEnd() && play.game.over) play.clock.pause();  // the game ended by the rules
-  else if (atEnd()) play.clock.start(play.game.side_to_move);
+  else if (atEnd() && play.moves.length > 0) play.clock.start(play.game.side_to_move);
 }
 
 function drawClocks() {
@@ -458,6 +464,7 @@ function newGame(start = $("start-kind").value) {
   play.timeControl = parseTimeControl($("clock").value.trim()) ? $("clock").value.trim() : "";
   const tc = parseTimeControl(play.timeControl);
   play.clock = tc ? new GameClock(tc.base, tc.increment) : null;
+  if (play.clock) play.analysing = false;  // no engine help in a game on the clock
   return refresh();
 }
 
@@ -556,7 +563,7 @@ async function downloadPgn() {
 
 // The arrow keys and Home / End walk through the game (the board keeps its own arrow keys).
 function onKey(e) {
-  if ($("play").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+  if ($("play").hidden || !keyForPage(e.target)) return;
   const to = { ArrowLeft: play.ply - 1, ArrowRight: play.ply + 1, Home: 0, End: play.moves.length }[e.key];
   if (to === undefined) return;
   e.preventDefault();
@@ -574,6 +581,10 @@ export async function initPlay(config) {
   $("engine-move").onclick = engineMoveNow;
   $("analyse").onclick = analyse;
   $("analyse-game").onclick = analysePlayed;
+  $("play-first").onclick = () => goTo(0);
+  $("play-back").onclick = () => goTo(play.ply - 1);
+  $("play-forward").onclick = () => goTo(play.ply + 1);
+  $("play-last").onclick = () => goTo(play.moves.length);
   $("flip").onclick = () => { play.board.flip(!play.board.flipped); draw(); };
   $("set-position").onclick = setPosition;
   $("position-text").onkeydown = (e) => { if (e.key === "Enter") setPosition(); };

@@ -4,13 +4,13 @@
 import { $, api, fillFileList, showMessage } from "./api.js";
 import { Board } from "./board.js";
 import { analyseGame, markPly } from "./analysis.js";
-import { renderMoveList, resultLine } from "./move_list.js";
+import { ending, keyForPage, renderMoveList, resultLine } from "./move_list.js";
 
 // analysis: the open game's computer analysis (null until asked for), for its move list's marks.
 const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0, analysis: null };
 
 export function describeGame(game) {
-  if (game.over) return `Game over: ${game.description}`;
+  if (game.over) return `Game over: ${ending(game.description)}`;
   const side = game.side_to_move === "b" ? "Black" : "White";
   return `${side} to move` + (game.legal.length === 1 && game.legal[0].text === "pass" ? " (no legal move: pass)" : "");
 }
@@ -107,7 +107,7 @@ export async function initReplay() {
   $("replay-flip").onclick = () => { replay.board.flip(!replay.board.flipped); };
   $("replay-analyse").onclick = analyseReplayed;
   document.addEventListener("keydown", (e) => {
-    if ($("replay").hidden || ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName)) return;
+    if ($("replay").hidden || !keyForPage(e.target)) return;
     const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: 0, End: Infinity }[e.key];
     if (to === undefined) return;
     e.preventDefault();
