@@ -149,8 +149,12 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
     bool done = false;
     search::ClockLimits clock;
     clock.depth = request.depth;
+    // The page's "time a move" is a fixed time, used whole (the engine's own move_time_ms is a
+    // most, which starts no iteration it expects not to finish): the search runs unbounded and
+    // this loop stops it when the time is up.
+    const double limit_ms = request.movetime_ms > 0 ? std::min(request.movetime_ms, max_ms) : max_ms;
     if (request.movetime_ms > 0) {
-        clock.move_time_ms = std::min(request.movetime_ms, max_ms);
+        clock.infinite = true;
     } else if (request.time_left_ms >= 0) {  // the session plans the move (expected moves left)
         // The whole clock, not capped: the plan divides it by the moves left, and the loop
         // below still ends the search at max_ms.
@@ -196,23 +200,26 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
         }
     } join_search{session};
     const auto started = std::chrono::steady_clock::now();
+    const auto elapsed_ms = [&] {
+        return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    };
     bool reader_gone = false;
     for (;;) {
         std::deque<std::string> ready;
         bool finished = false;
         {
+            // Woken by an event, at the time limit, or every half second for the heartbeat.
+            const double until_limit = std::max(1.0, limit_ms - elapsed_ms());
+            const auto wait = std::chrono::milliseconds(static_cast<long>(std::min(500.0, until_limit)));
             std::unique_lock lock(mutex);
-            wake.wait_for(lock, std::chrono::milliseconds(500), [&] { return !events.empty() || done; });
+            wake.wait_for(lock, wait, [&] { return !events.empty() || done; });
             ready.swap(events);
             finished = done;
         }
         if (ready.empty() && !finished) ready.push_back(": searching\n\n");
         // The clock is looked at after every write: a write may wait for a slow reader (a
         // while at most), and the search must not outlive its allowance by more than that.
-        auto over_time = [&] {
-            const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
-            return elapsed.count() > max_ms;
-        };
+        auto over_time = [&] { return elapsed_ms() >= limit_ms; };
         for (const std::string& e : ready) {
             if (!reader_gone && !write(e)) reader_gone = true;
             if (reader_gone || over_time()) session.stop();  // bestmove follows, then the loop ends

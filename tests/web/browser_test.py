@@ -244,6 +244,11 @@ try:
     check(moves[0] == "b1-d3", f"the first move is {moves[0]}, not b1-d3")
     check(game["side_to_move"] == "b", "after the engine's reply it is not Black's turn")
     check(arrows_while_thinking == 0, "the engine's line was drawn while it chose its move (arrows are for analysis)")
+    # What the engine said of its move stays once the move is on the board.
+    wait_for(lambda: text("engine-summary").startswith(f"played {moves[1]} (") and "depth" in text("engine-summary"),
+             f"the engine's own score and depth for {moves[1]} (the panel reads {text('engine-summary')!r})")
+    # "Time a move" is a fixed time (docs/web.md): the reply comes after the 300 ms, not before.
+    check(reply_ms >= 290, f"the engine answered in {reply_ms:.0f} ms at a fixed 300 ms a move")
     print(f"played b1-d3, the engine answered {moves[1]}: {reply_ms:.0f} ms from the click to the drawn reply at 300 ms a move")
 
     # A second move by dragging: the piece follows the pointer, then lands on a legal target.
@@ -384,6 +389,14 @@ try:
     focused = lambda: js("return document.activeElement.dataset.square")
     square("b1").send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_UP, Keys.ARROW_UP)
     check(focused() == "d3", f"the arrows took the focus to {focused()}, not d3")
+    # The keyboard's cursor (on d3) and the selected piece (b1) look different.
+    looks = js("""const style = (name) => { const s = getComputedStyle(document.querySelector(`#play-board [data-square="${name}"]`));
+                    return [s.outlineStyle, s.outlineColor, s.boxShadow]; };
+                  return [style('d3'), style('b1')]""")
+    cursor, selected = looks  # [outline style, outline colour, box shadow] of each
+    check(cursor[0] not in ("none", "solid") and selected[2] != "none",
+          f"the cursor {cursor} and the selected piece {selected} are drawn alike")
+    check(cursor[1] not in selected[2], f"the cursor's colour {cursor[1]} is the selected ring's ({selected[2]})")
     driver.switch_to.active_element.send_keys(Keys.ENTER)
     wait_for(lambda: listed_moves() == ["b1-d3"], "b1-d3 played with the keyboard")
     print("played b1-d3 with the arrow keys and Enter")
@@ -569,6 +582,12 @@ try:
         click("analyse")
         wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 5, "an analysis", seconds=60)
         layout_check("analysis", width, height, ["play-status", "analyse"])
+        # The iterations and lines tables scroll inside a box that fits the window: every column
+        # (ms, the line) can be reached at any width.
+        boxes = js("""return ['iterations', 'lines-table'].map(id => { const box = document.getElementById(id).closest('.table-box');
+                        return box ? [getComputedStyle(box).overflowX, box.getBoundingClientRect().right] : null; })""")
+        check(all(b and b[0] == "auto" and b[1] <= width + 0.5 for b in boxes),
+              f"analysis at {size}: the engine's tables are not in a scrolling box that fits ({boxes})")
         driver.execute_script("document.getElementById('iterations').scrollIntoView()")
         shot(f"analysis-{size}")
         click("analyse")

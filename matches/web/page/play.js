@@ -31,6 +31,7 @@ const play = {
   memory: "",       // what the last search's tables claim, as the server says
   report: null,     // the game's computer analysis: {line, result} (its marks hold while line is play.line)
   reportRunning: false,  // the game's computer analysis is running
+  engineMove: null, // the engine's last move and what it said of it: {plies, move, text}
 };
 
 const humanSide = () => $("human-side").value;
@@ -111,6 +112,13 @@ function clearEnginePanel(text = "idle") {
   play.board.clearLine();
 }
 
+// What the engine said of the move that led to the position shown (its score, depth, nodes),
+// kept while that position is shown; "idle" elsewhere.
+function engineMoveText() {
+  const e = play.engineMove;
+  return e && play.ply === e.plies && play.moves[e.plies - 1] === e.move ? e.text : "idle";
+}
+
 function gameOverText() {
   if (play.flag) return `${SIDE[play.flag]}'s flag fell: ${SIDE[other(play.flag)]} wins on time`;
   return play.end ? `Game over: ${ending(play.end.description)}` : "";
@@ -158,7 +166,7 @@ async function refresh(known = null) {
   play.game = game;
   play.selected = null;
   if (atEnd()) play.end = game.over ? { result: game.result, description: game.description } : null;
-  if (!engineThinking() || !atEnd()) clearEnginePanel();
+  if (!engineThinking() || !atEnd()) clearEnginePanel(engineMoveText());
   runClock();
   draw();
   updateAddress();
@@ -374,10 +382,13 @@ async function runSearch(kind, attempt = 1) {
     }
     return;
   }
-  if (kind === "analysis" || atEnd())
-    $("engine-summary").textContent = `${kind === "move" ? "played" : "best"} ${best.move} (${blackView(best.score, side).text}, ` +
-      `depth ${best.depth}, ${best.nodes.toLocaleString()} nodes)`;
-  if (kind === "move") playMove(best.move, true);
+  const summary = `${kind === "move" ? "played" : "best"} ${best.move} (${blackView(best.score, side).text}, ` +
+    `depth ${best.depth}, ${best.nodes.toLocaleString()} nodes)`;
+  if (kind === "analysis" || atEnd()) $("engine-summary").textContent = summary;
+  if (kind === "move") {
+    play.engineMove = { plies: play.moves.length + 1, move: best.move, text: summary };
+    playMove(best.move, true);
+  }
 }
 
 function analyse() {
