@@ -604,6 +604,18 @@ try:
         layout_check("experiments", width, height, ["treesize-file"])
         print(f"{size}: play, analysis, replay, watch and experiments fit")
 
+    # A replay link names the file, the game and the move: the menus show them, and the address
+    # follows the moves (issue 86: it once opened the file while the menu named another, and
+    # dropped the address at once).
+    load(base, "/#replay=live.pgn&game=2&ply=3")
+    wait_for(lambda: text("replay-ply").startswith("ply 3 / "), "the linked record at ply 3")
+    chosen = [Select(driver.find_element(By.ID, i)).first_selected_option.get_attribute("value") for i in ("records-file", "records-game")]
+    check(chosen == ["live.pgn", "1"], f"the menus show {chosen} for live.pgn's second game")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    wait_for(lambda: text("replay-ply").startswith("ply 4 / "), "a step forward")
+    wait_for(lambda: driver.current_url.endswith("#replay=live.pgn&game=2&ply=4"), f"the address to follow ({driver.current_url})")
+    print(f"replay link: {driver.current_url.split('#')[1]}")
+
     # An unknown record named in the address.
     driver.get(base + "/#replay=nothere.pgn")
     wait_for(lambda: "nothere.pgn" in message(), "a message about the unknown record")

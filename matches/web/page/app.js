@@ -8,7 +8,8 @@ import { initPlay, openGameFromAddress, playVisible } from "./play.js";
 import { initReplay, openRecords, refreshRecordsList, replayVisible } from "./replay.js";
 import { initWatch, refreshMatchList, refreshWatch } from "./watch.js";
 
-function showTab(name) {
+// `linked`: the tab is shown for a link, which opens its own record.
+function showTab(name, { linked = false } = {}) {
   for (const button of document.querySelectorAll("#tabs button")) {
     button.classList.toggle("active", button.dataset.tab === name);
     button.setAttribute("aria-selected", String(button.dataset.tab === name));
@@ -17,9 +18,9 @@ function showTab(name) {
   showMessage("");
   refreshLists();
   if (name === "watch") refreshWatch();
-  if (name === "replay") replayVisible();
+  if (name === "replay" && !linked) replayVisible();
   if (name === "play") playVisible();
-  else if (!location.hash.startsWith("#replay=")) history.replaceState(null, "", location.pathname);
+  else if (name !== "replay" || !location.hash.startsWith("#replay=")) history.replaceState(null, "", location.pathname);
 }
 
 // The visible tab's file list, read again (files come and go while the page is open).
@@ -29,11 +30,11 @@ function refreshLists() {
   if (!$("experiments").hidden) refreshTreesizeList();
 }
 
-// A link: #replay=NAME opens a record, #start=...&moves=...&rules=...&ply=... a game.
+// A link: #replay=NAME[&game=N&ply=P] opens a record, #start=...&moves=...&rules=...&ply=... a game.
 async function openFromAddress(params = new URLSearchParams(location.hash.slice(1))) {
   if (params.has("replay")) {
-    showTab("replay");
-    await openRecords(params.get("replay"));
+    showTab("replay", { linked: true });
+    await openRecords(params.get("replay"), undefined, { game: params.get("game"), ply: params.get("ply") });
     return true;
   }
   if (params.has("start") || params.has("moves") || params.has("rules")) {

@@ -7,7 +7,9 @@ import { analyseGame, markPly } from "./analysis.js";
 import { ending, keyForPage, renderMoveList, resultLine } from "./move_list.js";
 
 // analysis: the open game's computer analysis (null until asked for), for its move list's marks.
-const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0, analysis: null };
+// file: the records directory's file open (its games and moves go into the address), "" for one
+// the user opened from disk.
+const replay = { board: null, games: [], game: null, ply: 0, cache: new Map(), opening: 0, analysis: null, file: "" };
 
 export function describeGame(game) {
   if (game.over) return `Game over: ${ending(game.description)}`;
@@ -15,31 +17,49 @@ export function describeGame(game) {
   return `${side} to move` + (game.legal.length === 1 && game.legal[0].text === "pass" ? " (no legal move: pass)" : "");
 }
 
-// A file of the records directory by name, or the text of a file the user opened.
-export async function openRecords(name, text) {
+// A file of the records directory by name, or the text of a file the user opened; `at` (from a
+// link) the game (1-based) and ply to show, else the first game at its end.
+export async function openRecords(name, text, at = {}) {
   if (!name) return;
   const token = ++replay.opening;
+  const select = $("records-file");
+  if (text === undefined && select.value !== name) {
+    // The menu names the file shown, even one the list has not offered yet.
+    if (![...select.options].some((o) => o.value === name)) select.add(new Option(name, name));
+    select.value = name;
+  }
   try {
     const reply = text === undefined ? await api(`/api/records/${encodeURIComponent(name)}`)
       : await fetch("/api/records", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text })
         .then(async (r) => { const d = await r.json(); if (!r.ok) throw new Error(d.error); return d; });
     if (token !== replay.opening) return;  // another file was chosen meanwhile
     replay.games = reply.games;
+    replay.file = text === undefined ? name : "";
     showMessage("");
   } catch (e) {
     showMessage(`records: ${e.message}`);
     return;
   }
-  const select = $("records-game");
-  select.innerHTML = "";
+  const games = $("records-game");
+  games.innerHTML = "";
   replay.games.forEach((g, i) => {
     const t = g.tags;
-    select.add(new Option(`${i + 1}. ${t.Black || "?"} (b) – ${t.White || "?"} (w) ${t.Result || ""}`, String(i)));
+    games.add(new Option(`${i + 1}. ${t.Black || "?"} (b) – ${t.White || "?"} (w) ${t.Result || ""}`, String(i)));
   });
-  await openGame(0);
+  const index = Math.max(0, Math.min(replay.games.length - 1, (Number(at.game) || 1) - 1));
+  games.value = String(index);
+  await openGame(index, at.ply === undefined || at.ply === null || at.ply === "" ? undefined : Number(at.ply));
 }
 
-async function openGame(index) {
+// The address names the file, game and move shown, so that it can be linked (a file opened from
+// disk has no address).
+function writeAddress() {
+  if (!replay.file || $("replay").hidden || !replay.game) return;
+  const index = replay.games.indexOf(replay.game);
+  history.replaceState(null, "", `#replay=${encodeURIComponent(replay.file)}&game=${index + 1}&ply=${replay.ply}`);
+}
+
+async function openGame(index, ply = undefined) {
   replay.game = replay.games[index];
   replay.cache.clear();
   replay.analysis = null;
@@ -53,7 +73,7 @@ async function openGame(index) {
     row.insertCell().textContent = tag;
     row.insertCell().textContent = value;
   }
-  await showPly(replay.game.moves.length);
+  await showPly(ply === undefined || Number.isNaN(ply) ? replay.game.moves.length : ply);
 }
 
 async function showPly(ply) {
@@ -75,6 +95,7 @@ async function showPly(ply) {
   if (replay.game !== g || replay.ply !== ply) return;  // a later step or another game came first
   const connected = state.over && state.termination.includes("connection") ? state.connected : [];
   replay.board.render(state, { connected });
+  writeAddress();
   $("replay-ply").textContent = `ply ${ply} / ${g.moves.length}`;
   $("replay-status").textContent = describeGame(state);
   const t = g.tags;
