@@ -328,11 +328,28 @@ try:
         return rows if len(rows) == 3 and rows[0][1] == rows[2][1] and int(rows[0][1]) >= 3 else None
 
     rows = wait_for(three_lines, "three analysis lines of one depth", seconds=60)
+    # The other lines' first moves are drawn too (thin grey arrows beside the best line's).
+    wait_for(lambda: js("return document.querySelectorAll('#play-board svg.arrows line[stroke-width=\"0.08\"]').length") == 2,
+             "the arrows of lines 2 and 3")
     click("analyse")
     wait_for(lambda: text("analyse") == "Analyse", "the analysis to stop")
     check([r[0] for r in rows] == ["1", "2", "3"] and len({r[3].split()[0] for r in rows}) == 3, f"the lines are {rows}")
     print(f"three lines at depth {rows[0][1]}: " + "; ".join(f"{r[2]} {r[3].split()[0]}" for r in rows))
     Select(driver.find_element(By.ID, "lines")).select_by_visible_text("1")
+
+    # A there-and-back line (b1-d3 d3-b1) draws two arrows side by side, not one over the other.
+    ends = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/board.js').then(m => {
+          const box = document.createElement('div');
+          document.body.append(box);
+          const board = new m.Board(box, { label: 'test board' });
+          board.drawLine(['b1-d3', 'd3-b1']);
+          const lines = [...box.querySelectorAll('svg.arrows line')].map(l => ['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))));
+          box.remove();
+          done(lines);
+        });""")
+    check(len(ends) == 2 and abs(ends[0][0] - ends[1][2]) + abs(ends[0][1] - ends[1][3]) > 0.2,
+          f"the arrows there and back lie on one another: {ends}")
 
     # Proven results in words, from either side's search, and scores as Black's.
     views = driver.execute_async_script("""const done = arguments[arguments.length - 1];

@@ -188,20 +188,35 @@ export class Board {
   }
 
   // The engine's line as numbered arrows (at most four moves), the mover's in blue, the
-  // reply's in red.
-  drawLine(moves) {
+  // reply's in red; `others`: the first moves of the other lines (MultiPV), thinner and grey.
+  // A move over a segment already drawn (there and back, or the same move again) is drawn
+  // beside it, so that both stay visible.
+  drawLine(moves, others = []) {
     const centre = (sq) => {
       const file = FILES.indexOf(sq[0]), rank = Number(sq[1]);
       return this.flipped ? [7 - file + 0.5, rank - 1 + 0.5] : [file + 0.5, 8 - rank + 0.5];
     };
     let svg = `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto">` +
       `<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>`;
+    const drawn = new Map();  // a segment (either direction) -> arrows on it so far
+    const arrow = (text, colour, width) => {
+      let [x1, y1] = centre(text.slice(0, 2)), [x2, y2] = centre(text.slice(3, 5));
+      const key = [text.slice(0, 2), text.slice(3, 5)].sort().join("");
+      const before = drawn.get(key) || 0;
+      drawn.set(key, before + 1);
+      if (before > 0) {  // beside the earlier arrow: a shift across the segment
+        const length = Math.hypot(x2 - x1, y2 - y1) || 1, shift = 0.22 * before;
+        const dx = ((y2 - y1) / length) * shift, dy = (-(x2 - x1) / length) * shift;
+        [x1, y1, x2, y2] = [x1 + dx, y1 + dy, x2 + dx, y2 + dy];
+      }
+      svg += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="${width}" marker-end="url(#head)"/>`;
+      return [x1, y1];
+    };
     moves.filter((m) => m !== "pass").slice(0, 4).forEach((text, i) => {
-      const [x1, y1] = centre(text.slice(0, 2)), [x2, y2] = centre(text.slice(3, 5));
-      const colour = i % 2 === 0 ? "rgba(42,122,226,0.8)" : "rgba(217,83,79,0.8)";
-      svg += `<line x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colour}" stroke-width="0.13" marker-end="url(#head)"/>` +
-        `<text x="${x1}" y="${y1 + 0.12}" font-size="0.34" text-anchor="middle" fill="#fff" stroke="#000" stroke-width="0.02">${i + 1}</text>`;
+      const [x1, y1] = arrow(text, i % 2 === 0 ? "rgba(42,122,226,0.8)" : "rgba(217,83,79,0.8)", 0.13);
+      svg += `<text x="${x1}" y="${y1 + 0.12}" font-size="0.34" text-anchor="middle" fill="#fff" stroke="#000" stroke-width="0.02">${i + 1}</text>`;
     });
+    for (const text of others) if (text && text !== "pass") arrow(text, "rgba(90,90,90,0.55)", 0.08);
     this.arrows.innerHTML = svg;
   }
 

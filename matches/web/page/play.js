@@ -32,6 +32,7 @@ const play = {
   report: null,     // the game's computer analysis: {line, result} (its marks hold while line is play.line)
   reportRunning: false,  // the game's computer analysis is running
   engineMove: null, // the engine's last move and what it said of it: {plies, move, text}
+  lines: [],        // the MultiPV lines of the depth coming in, best first
 };
 
 const humanSide = () => $("human-side").value;
@@ -296,14 +297,23 @@ function undo() {
 
 function showIteration(info, side, kind) {
   const view = blackView(info.score, side);
+  const arrows = $("arrows").value;
+  const drawArrows = arrows === "always" || (arrows === "analysis" && kind === "analysis");
   if (info.multipv) {
     const table = $("lines-table");
     table.hidden = false;
     const body = table.tBodies[0];
-    if (info.multipv === 1) body.innerHTML = "";  // a new depth: its lines arrive in a row, best first
+    if (info.multipv === 1) {  // a new depth: its lines arrive in a row, best first
+      body.innerHTML = "";
+      play.lines = [];
+    }
+    play.lines.push(info.pv);
     const row = body.insertRow();
     for (const value of [info.multipv, info.depth, view.text, info.pv.join(" ")]) row.insertCell().textContent = value;
-    if (info.multipv > 1) return;
+    if (info.multipv > 1) {  // the other lines' first moves beside the best line's arrows
+      if (drawArrows) play.board.drawLine(play.lines[0], play.lines.slice(1).map((pv) => pv[0]));
+      return;
+    }
   }
   const row = document.querySelector("#iterations tbody").insertRow(0);
   for (const value of [info.depth, view.text, info.nodes.toLocaleString(), info.nps.toLocaleString(), info.time_ms, info.pv.join(" ")])
@@ -314,8 +324,7 @@ function showIteration(info, side, kind) {
   $("engine-summary").textContent = `depth ${info.depth} · ${view.text} · ${info.nodes.toLocaleString()} nodes · ${info.pv.slice(0, 6).join(" ")}` +
     (play.memory ? ` (${play.memory})` : "");
   showEvaluation(view);
-  const arrows = $("arrows").value;
-  if (arrows === "always" || (arrows === "analysis" && kind === "analysis")) play.board.drawLine(info.pv);
+  if (drawArrows) play.board.drawLine(info.pv);
   else play.board.clearLine();
 }
 
