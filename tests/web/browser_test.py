@@ -64,6 +64,7 @@ subprocess.run([loa_match, "--engine", "name=a,depth=1", "--engine", "name=b,dep
                check=True, stdout=subprocess.DEVNULL)
 source_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "full-width.json"), records)
+shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "combinations.json"), records)  # 64 variants
 
 server = subprocess.Popen([loa, "serve", "--port", "0", "--records", records, "--max-search-seconds", "30"],
                           stdout=subprocess.PIPE, text=True)
@@ -587,6 +588,16 @@ try:
     wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#treesize-table tbody tr")) > 0
              and driver.find_elements(By.CSS_SELECTOR, "#treesize-plot polyline"), "the tree-size table and plot")
     shot("experiments-1280x900")
+    # 64 variants: every one named in the legend, a line each, no table cell wrapped onto more
+    # than one line (issue 86: the legend named 24 of 56, the last column one character a line).
+    Select(driver.find_element(By.ID, "treesize-file")).select_by_value("combinations.json")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#treesize-plot .series")) == 64, "the 64 variants' lines")
+    legend = js("""const svg = document.getElementById('treesize-plot'), height = svg.viewBox.baseVal.height;
+                   return [...svg.querySelectorAll('.series text')].filter(t => Number(t.getAttribute('y')) <= height).length""")
+    check(legend == 64, f"the legend names {legend} of 64 variants within the plot")
+    tall = js("""return [...document.querySelectorAll('#treesize-table td')].filter(c => c.getBoundingClientRect().height > 30).length""")
+    check(tall == 0, f"{tall} table cells wrap onto several lines")
+    Select(driver.find_element(By.ID, "treesize-file")).select_by_value("full-width.json")
 
     # ---- three window sizes: every view fits ----
     for width, height in SIZES:
