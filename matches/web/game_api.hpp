@@ -20,6 +20,12 @@ struct TooLarge : InputError {
     using InputError::InputError;
 };
 
+// What a request names and the server does not have (a file of the records directory, a game
+// of a match): answered 404, not 400.
+struct NotFound : InputError {
+    using InputError::InputError;
+};
+
 // What one request may hold: the games of a records file, and the plies of all its games
 // together. They bound what a request makes the server parse and answer: a legal game of
 // 1.3 million plies (repetition off) once took 260 MB to answer, and 8 MB of empty records

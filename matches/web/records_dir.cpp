@@ -165,7 +165,56 @@ std::string RecordsDir::records_text_json(const std::string& name, const std::st
     return out;
 }
 
+namespace {
+
+// The match's result JSON with every game, its moves included.
+nlohmann::json whole_match_json(const fs::path& file);
+
+}  // namespace
+
 nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
+    nlohmann::json result = whole_match_json(file);
+    // The page shows standings and the latest results, not every move of every game.
+    nlohmann::json games = nlohmann::json::array();
+    if (result.contains("games") && result["games"].is_array()) {
+        const auto& all = result["games"];
+        const std::size_t from = all.size() > static_cast<std::size_t>(recent) ? all.size() - static_cast<std::size_t>(recent) : 0;
+        for (std::size_t i = from; i < all.size(); ++i) {
+            nlohmann::json g = all[i];
+            g.erase("moves");
+            games.push_back(std::move(g));
+        }
+    }
+    result["games"] = std::move(games);
+    return result;
+}
+
+nlohmann::json RecordsDir::match_game_json(const fs::path& file, int game) {
+    const nlohmann::json result = whole_match_json(file);
+    if (result.contains("games") && result["games"].is_array()) {
+        for (const nlohmann::json& g : result["games"]) {
+            if (g.value("game", 0) != game) continue;
+            nlohmann::json moves = nlohmann::json::array();
+            const std::string text = g.value("moves", std::string());  // the views below point into it
+            for (const std::string_view m : split_move_list(text)) moves.push_back(std::string(m));
+            const std::string rules = result.contains("settings") ? result["settings"].value("rules", std::string()) : std::string();
+            return {{"tags", {{"Event", result.value("event", std::string("?"))},
+                              {"Round", fmt::format("{}.{}", g.value("pair", 0), g.value("game", 0))},
+                              {"Black", g.value("black", std::string("?"))},
+                              {"White", g.value("white", std::string("?"))},
+                              {"Result", g.value("result", std::string("*"))}}},
+                    {"start", g.value("start", std::string(StartPositionText))},
+                    {"moves", moves},
+                    {"rules", rules},
+                    {"reason", g.value("termination", std::string())}};
+        }
+    }
+    throw NotFound(fmt::format("no game {} in '{}'", game, file.filename().string()));
+}
+
+namespace {
+
+nlohmann::json whole_match_json(const fs::path& file) {
     const std::string text = read_file(file);
     nlohmann::json result;
     if (file.filename().string().ends_with(".state")) {
@@ -206,19 +255,9 @@ nlohmann::json RecordsDir::match_json(const fs::path& file, int recent) {
         result["running"] = false;
         result["source"] = "result";
     }
-    // The page shows standings and the latest results, not every move of every game.
-    nlohmann::json games = nlohmann::json::array();
-    if (result.contains("games") && result["games"].is_array()) {
-        const auto& all = result["games"];
-        const std::size_t from = all.size() > static_cast<std::size_t>(recent) ? all.size() - static_cast<std::size_t>(recent) : 0;
-        for (std::size_t i = from; i < all.size(); ++i) {
-            nlohmann::json g = all[i];
-            g.erase("moves");
-            games.push_back(std::move(g));
-        }
-    }
-    result["games"] = std::move(games);
     return result;
 }
+
+}  // namespace
 
 }  // namespace matches::web

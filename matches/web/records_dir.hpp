@@ -33,6 +33,10 @@ public:
     // games' results), read from its state file (JSON Lines, growing while it runs; a torn
     // last line is skipped) or its result JSON.
     static nlohmann::json match_json(const std::filesystem::path& file, int recent = 20);
+    // One game of a match (its number in the run, as the result lists it) as a records file's
+    // game: {"tags": {"Event", "Black", "White", "Result", "Round"}, "start", "moves", "rules",
+    // "reason"}, so that Watch can open it in Replay. NotFound when the match has no such game.
+    static nlohmann::json match_game_json(const std::filesystem::path& file, int game);
 
 private:
     std::filesystem::path dir_;

@@ -34,11 +34,6 @@ void send_error(http::Response& res, int status, const std::string& message) {
     send_json(res, {{"error", message}}, status);
 }
 
-// A name that is not a file of the records directory: 404, not 400.
-struct NotFound : InputError {
-    using InputError::InputError;
-};
-
 // The server's memory budget has no room for a request now: 503.
 struct Busy : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -261,6 +256,11 @@ struct Server::Impl {
             const std::filesystem::path path = file(req.matches[1]);
             res.keep = claim_file(path, match_claim_mb);
             send_json(res, RecordsDir::match_json(path));
+        });
+        http.get(R"(/api/match/([^/]+)/game/([0-9]{1,9}))", [this](const http::Request& req, http::Response& res) {
+            const std::filesystem::path path = file(req.matches[1]);
+            res.keep = claim_file(path, match_claim_mb);
+            send_json(res, RecordsDir::match_game_json(path, std::stoi(req.matches[2])));
         });
         http.get(R"(/api/treesize/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);

@@ -582,6 +582,22 @@ try:
     check(message() == "", f"the page shows {message()!r} after the match ended")
     check("6 of 6 games" in text("watch-summary"), f"the summary reads {text('watch-summary')!r}")
     print(f"watched a match to its end: {text('watch-summary')!r}, {text('watch-updated')!r}")
+    # The Elo says it counts whole pairs; a latest game's number opens it in Replay.
+    pairs = js("return document.querySelector('#watch-pairings tbody tr').cells[6].textContent")
+    check(re.search(r"· 3 pairs$", pairs), f"the Elo cell reads {pairs!r} for 6 games (3 pairs)")
+    first_row = driver.find_element(By.CSS_SELECTOR, "#watch-games tbody tr")
+    game_number = first_row.find_element(By.TAG_NAME, "button").text
+    plies = int(first_row.find_elements(By.TAG_NAME, "td")[5].get_attribute("textContent"))
+    record = json.load(urllib.request.urlopen(base + f"/api/match/live.json/game/{game_number}"))
+    check(len(record["moves"]) == plies, f"game {game_number}: {len(record['moves'])} moves, the row says {plies} plies")
+    first_row.find_element(By.TAG_NAME, "button").click()
+    wait_for(lambda: text("replay-ply") == f"ply {plies} / {plies}", f"game {game_number} ({plies} plies) opened in Replay")
+    expected = post_game(base, record["start"], record["moves"])["pieces"]
+    wait_for(lambda: board_pieces("replay") == expected, "the opened game's last position")
+    check(Select(driver.find_element(By.ID, "records-file")).first_selected_option.text == f"live.json, game {game_number}",
+          "the file menu does not name the game opened from Watch")
+    print(f"opened game {game_number} from Watch in Replay: {text('replay-ply')}")
+    click_tab("watch")
 
     # The tree-size table and plot.
     click_tab("experiments")

@@ -57,6 +57,9 @@ export function cells(row, values) {
 // still there (or its result JSON, when it was a match's state file); false when there are
 // none (or no directory).
 export async function fillFileList(select, kind) {
+  // A menu showing a choice that is not a file (a labelled option: a game Watch opened) is left
+  // as it is until a file is chosen.
+  if ([...select.options].some((o) => o.dataset.label && o.selected)) return true;
   let listing;
   try {
     listing = await api("/api/files");

@@ -5,7 +5,7 @@
 import { $, api, showMessage } from "./api.js";
 import { initExperiments, refreshTreesizeList } from "./experiments.js";
 import { initPlay, openGameFromAddress, playVisible } from "./play.js";
-import { initReplay, openRecords, refreshRecordsList, replayVisible } from "./replay.js";
+import { initReplay, openRecords, refreshRecordsList, replayVisible, showGames } from "./replay.js";
 import { initWatch, refreshMatchList, refreshWatch } from "./watch.js";
 
 // `linked`: the tab is shown for a link, which opens its own record.
@@ -58,6 +58,12 @@ async function main() {
   await Promise.all([initPlay(config), initReplay(), initWatch(), initExperiments()]);
   await openFromAddress(linked);
   window.addEventListener("hashchange", () => openFromAddress());
+  // Watch's "open this game": Replay shows it.
+  document.addEventListener("open-games", async (e) => {
+    const shown = showGames(e.detail.games, "", {}, e.detail.label);  // the menu is labelled before the tab's lists are read
+    showTab("replay", { linked: true });
+    await shown;
+  });
   setInterval(refreshLists, 5000);
   document.body.dataset.ready = "true";  // for tests: the page has loaded its first game and its lists
 }

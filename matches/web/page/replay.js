@@ -33,21 +33,36 @@ export async function openRecords(name, text, at = {}) {
       : await fetch("/api/records", { method: "POST", headers: { "Content-Type": "text/plain" }, body: text })
         .then(async (r) => { const d = await r.json(); if (!r.ok) throw new Error(d.error); return d; });
     if (token !== replay.opening) return;  // another file was chosen meanwhile
-    replay.games = reply.games;
-    replay.file = text === undefined ? name : "";
     showMessage("");
+    await showGames(reply.games, text === undefined ? name : "", at);
   } catch (e) {
     showMessage(`records: ${e.message}`);
-    return;
   }
-  const games = $("records-game");
-  games.innerHTML = "";
+}
+
+// Games to replay ({tags, start, moves, rules, reason} each, as the records API gives them): a
+// records file's (`file` its name, for the address), or others (`file` ""), which `label`
+// names in the file menu (a game that Watch opened).
+export async function showGames(games, file = "", at = {}, label = "") {
+  ++replay.opening;  // a file still loading does not replace these
+  replay.games = games;
+  replay.file = file;
+  if (label) {
+    const select = $("records-file");
+    [...select.options].filter((o) => o.dataset.label).forEach((o) => o.remove());
+    const option = new Option(label, "", true, true);
+    option.dataset.label = "true";
+    select.add(option, 0);
+    select.value = "";
+  }
+  const games_menu = $("records-game");
+  games_menu.innerHTML = "";
   replay.games.forEach((g, i) => {
     const t = g.tags;
-    games.add(new Option(`${i + 1}. ${t.Black || "?"} (b) – ${t.White || "?"} (w) ${t.Result || ""}`, String(i)));
+    games_menu.add(new Option(`${i + 1}. ${t.Black || "?"} (b) – ${t.White || "?"} (w) ${t.Result || ""}`, String(i)));
   });
   const index = Math.max(0, Math.min(replay.games.length - 1, (Number(at.game) || 1) - 1));
-  games.value = String(index);
+  games_menu.value = String(index);
   await openGame(index, at.ply === undefined || at.ply === null || at.ply === "" ? undefined : Number(at.ply));
 }
 

@@ -54,8 +54,11 @@ export async function refreshWatch(force = false) {
   for (const p of m.pairings || []) {
     const sprt = p.sprt ? `LLR ${fmt(p.sprt.llr, 2)} [${fmt(p.sprt.lower, 2)}, ${fmt(p.sprt.upper, 2)}] ${p.sprt.decision}` : "";
     const row = pairings.insertRow();
+    // The score counts every game; the Elo and its interval the whole game pairs only (a pair's
+    // two games share an opening): said in the cell, as the two can differ while a pair is open.
+    const pairs = (p.pentanomial || []).reduce((a, b) => a + b, 0);
     cells(row, [p.first, p.second, p.wins, p.draws, p.losses, fmt(p.score, 3),
-      `${fmt(p.elo)} [${fmt(p.elo_low)}, ${fmt(p.elo_high)}]`, (p.pentanomial || []).join(" "), sprt]);
+      `${fmt(p.elo)} [${fmt(p.elo_low)}, ${fmt(p.elo_high)}] · ${pairs} ${pairs === 1 ? "pair" : "pairs"}`, (p.pentanomial || []).join(" "), sprt]);
     row.cells[7].className = "wide-only";
   }
   const ratings = document.querySelector("#watch-ratings tbody");
@@ -79,11 +82,28 @@ export async function refreshWatch(force = false) {
   games.innerHTML = "";
   for (const g of (m.games || []).slice().reverse()) {
     const row = games.insertRow();
-    cells(row, [g.game, g.black, g.white, g.result, g.termination, g.plies]);
+    cells(row, ["", g.black, g.white, g.result, g.termination, g.plies]);
     row.cells[4].className = row.cells[5].className = "wide-only";
+    // The game's number opens it in Replay (its moves, the board, the analysis).
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "link";
+    open.textContent = String(g.game);
+    open.title = `open game ${g.game} in Replay`;
+    open.onclick = () => openMatchGame(name, g.game);
+    row.cells[0].append(open);
   }
   $("watch-updated").textContent = `updated ${new Date().toLocaleTimeString()}` + (m.running ? ", every 2 s" : finished ? " (final)" : "");
   return true;
+}
+
+async function openMatchGame(file, game) {
+  try {
+    const record = await api(`/api/match/${encodeURIComponent(file)}/game/${game}`);
+    document.dispatchEvent(new CustomEvent("open-games", { detail: { label: `${file}, game ${game}`, games: [record] } }));
+  } catch (e) {
+    showMessage(`watch: ${e.message}`);
+  }
 }
 
 export async function initWatch() {

@@ -1,15 +1,19 @@
 // WebRecords: the board's records directory: files listed, records replayed, standings, no escape.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/file_lock.hpp"
+#include "loa/notation.hpp"
 #include "matches/match.hpp"
 #include "matches/records.hpp"
 #include "matches/state.hpp"
@@ -128,6 +132,19 @@ TEST_F(WebRecords, AMatchIsReadFromItsStateFile) {
     // The latest games, without their moves.
     ASSERT_FALSE(m["games"].empty());
     EXPECT_FALSE(m["games"][0].contains("moves"));
+    // One game whole, as a records file's game (Watch opens it in Replay): its moves are the
+    // run's record of it; a game the match does not have is 404.
+    const int number = m["games"][0]["game"];
+    const json game = body_of(c.Get(fmt::format("/api/match/run.json.state/game/{}", number)));
+    const auto played = std::find_if(result.games.begin(), result.games.end(), [&](const auto& g) { return g.index + 1 == number; });
+    ASSERT_NE(played, result.games.end());
+    ASSERT_EQ(game["moves"].size(), played->moves.size());
+    for (std::size_t i = 0; i < played->moves.size(); ++i) EXPECT_EQ(game["moves"][i], loa::move_to_text(played->moves[i])) << i;
+    EXPECT_EQ(game["tags"]["Black"], played->black);
+    EXPECT_EQ(game["tags"]["Result"], played->result_text());
+    const auto missing = c.Get("/api/match/run.json.state/game/999");
+    ASSERT_TRUE(missing);
+    EXPECT_EQ(missing->status, 404);
     // The games in play, from the runner's live file, drawn by the server.
     ASSERT_EQ(m["in_progress"].size(), 1u);
     EXPECT_EQ(m["in_progress"][0]["game"], 7);
