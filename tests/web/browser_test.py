@@ -378,6 +378,29 @@ try:
     Select(driver.find_element(By.ID, "start-kind")).select_by_value("startpos")
     print("Enter in the position box, New game, Scrambled Eggs and the rule set work")
 
+    # Issue 86, fault 1: nothing done by accident throws a game away. A clock typed without
+    # Enter, a move on the board, a click on a button (the box loses the focus: its change
+    # fires): the game goes on, the clock waits for New game; a rule set chosen mid-game too.
+    new_game("both")
+    driver.find_element(By.ID, "clock").send_keys("3+2")  # no Enter, no Tab
+    square("b1").click()
+    square("d3").click()
+    wait_for(lambda: listed_moves() == ["b1-d3"], "b1-d3 played with a clock typed in the box")
+    click("flip")
+    wait_for(lambda: "next game" in text("play-hint"), "the typed clock kept for the next game")
+    click("flip")
+    check(listed_moves() == ["b1-d3"] and "moves=b1-d3" in driver.current_url and not driver.find_element(By.ID, "play-clocks").is_displayed(),
+          f"the typed clock changed the game: {listed_moves()}, {driver.current_url}")
+    Select(driver.find_element(By.ID, "rules")).select_by_value("codingame")
+    wait_for(lambda: "codingame rules" in text("play-hint"), "the rule set kept for the next game")
+    check(listed_moves() == ["b1-d3"] and "rules=" not in driver.current_url, f"the rule set changed the game: {driver.current_url}")
+    click("new-game")
+    wait_for(lambda: listed_moves() == [] and driver.find_element(By.ID, "play-clocks").is_displayed(), "New game with the 3+2 clock")
+    Select(driver.find_element(By.ID, "rules")).select_by_value("olympiad")  # nothing played: at once
+    set_value("clock", Keys.TAB)
+    wait_for(lambda: not driver.find_element(By.ID, "play-clocks").is_displayed(), "the clock cleared on a game with no moves")
+    print("a typed clock and a rule set chosen mid-game wait for New game; the game goes on")
+
     # ---- the user plays White: the board turns, the engine moves first and Undo keeps it ----
     new_game("w", "100")
     wait_for(lambda: len(listed_moves()) == 1, "the engine's first move")

@@ -17,6 +17,7 @@ const play = {
   line: 0,          // raised by every change of the game itself (moves, start, rules, a flag fall)
   gameId: 0,        // raised by every new game (the browser test waits on it)
   start: "startpos",
+  rules: "olympiad", // the game's rules (the menu's choice applies to the next game once moves are played)
   moves: [],        // the game's moves
   ply: 0,           // the position shown: after this many of them
   game: null,       // the server's view of the position shown
@@ -40,7 +41,7 @@ const atEnd = () => play.ply === play.moves.length;
 const startSide = () => (play.game ? play.game.start.slice(-1) : "b");
 const sideAfter = (plies) => (plies % 2 === 0 ? startSide() : other(startSide()));  // a pass is a move too
 const over = () => Boolean(play.game && (play.game.over || (play.flag && atEnd())));
-const gameRequest = (moves) => ({ start: play.start, moves, rules: $("rules").value });
+const gameRequest = (moves) => ({ start: play.start, moves, rules: play.rules });
 
 function engineToMove() {
   const human = humanSide();
@@ -346,7 +347,7 @@ async function runSearch(kind, attempt = 1) {
   play.search = { controller, kind, line, side };
   updateButtons();
   clearEnginePanel(kind === "move" ? "thinking…" : "analysing…");
-  const params = { start: play.start, moves: play.moves.slice(0, play.ply).join(" "), rules: $("rules").value, variant: $("variant").value };
+  const params = { start: play.start, moves: play.moves.slice(0, play.ply).join(" "), rules: play.rules, variant: $("variant").value };
   if (kind === "move" && play.clock) {
     // The engine plans its own time (the tournament time manager) from both clocks.
     params.btime = Math.round(Math.max(0, play.clock.remaining("b")));
@@ -477,6 +478,7 @@ function newGame(start = $("start-kind").value) {
   showMessage("");
   hint("");
   play.start = start;
+  play.rules = $("rules").value;
   play.moves = [];
   play.ply = 0;
   play.flag = null;
@@ -504,7 +506,7 @@ function updateAddress() {
   const params = new URLSearchParams();
   if (play.start !== "startpos") params.set("start", play.start);
   if (play.moves.length) params.set("moves", play.moves.join(" "));
-  if ($("rules").value !== "olympiad") params.set("rules", $("rules").value);
+  if (play.rules !== "olympiad") params.set("rules", play.rules);
   if (!atEnd()) params.set("ply", String(play.ply));
   const hash = params.toString();
   if (location.hash.slice(1) !== hash && !$("play").hidden) history.replaceState(null, "", hash ? `#${hash}` : location.pathname);
@@ -520,7 +522,7 @@ export async function openGameFromAddress(params) {
     $("rules").value = rules;  // only once the linked game has proved good
     $("human-side").value = "both";  // a game opened from a link is looked at, not played against
     play.board.flip(false);
-    newGameState(start, game.moves);
+    newGameState(start, game.moves, rules);
     const ply = Number(params.get("ply"));
     play.ply = params.has("ply") && Number.isInteger(ply) ? Math.max(0, Math.min(game.moves.length, ply)) : game.moves.length;
   } catch (e) {
@@ -530,10 +532,22 @@ export async function openGameFromAddress(params) {
   await refresh();
 }
 
-function newGameState(start, moves) {
+// Rules, start or clock changed in the menus. Nothing is played yet: a new game with them at
+// once. A game with moves is never thrown away by a setting (a clock typed and left without
+// Enter changes when anything else is clicked): the setting waits for New game.
+function settingChanged(what) {
+  if (!play.moves.length) {
+    newGame().then(() => hint(`A new game with ${what}.`));
+    return;
+  }
+  hint(`${what[0].toUpperCase()}${what.slice(1)}: for the next game (New game starts it); this game goes on as it began.`);
+}
+
+function newGameState(start, moves, rules) {
   changeLine();
   ++play.gameId;
   play.start = start;
+  play.rules = rules;
   play.moves = moves;
   play.ply = moves.length;
   play.flag = null;
@@ -627,15 +641,15 @@ export async function initPlay(config) {
     play.board.flip(humanSide() === "w");  // the user's pieces at the bottom
     refresh();
   };
-  $("rules").onchange = () => { newGame(); hint(`A new game under the ${$("rules").value} rules.`); };
-  $("start-kind").onchange = () => newGame();
+  $("rules").onchange = () => settingChanged(`the ${$("rules").value} rules`);
+  $("start-kind").onchange = () => settingChanged($("start-kind").value === "eggs" ? "the Scrambled Eggs start" : "the standard start");
   $("clock").onchange = () => {
     const text = $("clock").value.trim();
     if (text && !parseTimeControl(text)) {
       hint(`'${text}' is not a clock: minutes + seconds a move, e.g. 5+3, at most 1440+3600 (empty: a fixed time a move).`);
       return;
     }
-    newGame().then(() => hint(play.clock ? `A new game on a ${text} clock (minutes + seconds a move).` : "A new game without a clock."));
+    settingChanged(text ? `a ${text} clock (minutes + seconds a move)` : "no clock");
   };
   $("arrows").onchange = () => { if (!play.search || $("arrows").value === "never") play.board.clearLine(); };
   document.addEventListener("keydown", onKey);
