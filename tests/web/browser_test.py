@@ -515,6 +515,9 @@ try:
     query = urllib.parse.parse_qs(urllib.parse.urlparse(asked).query)
     check("btime" in query and "wtime" in query and "movetime" not in query and int(query["wtime"][0]) <= 12000,
           f"the engine was not given the clocks: {asked}")
+    # Under ten seconds a clock turns red (lichess's habit), before its flag falls.
+    wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, ".clock.low") and "flag fell" not in text("play-status"),
+             "Black's clock turning red under ten seconds", seconds=20)
     wait_for(lambda: "flag fell" in text("play-status"), "Black's flag to fall", seconds=20)
     check("White wins on time" in text("play-status"), f"the status reads {text('play-status')!r}")
     result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
@@ -542,6 +545,13 @@ try:
     driver.find_element(By.CSS_SELECTOR, '#replay-moves .move[data-ply="5"]').click()
     expected = post_game(base, record["start"], record["moves"][:5])["pieces"]
     wait_for(lambda: text("replay-ply") == f"ply 5 / {total}" and board_pieces("replay") == expected, "ply 5 from the move list")
+    # The mouse wheel over the board steps through the moves, a notch a move (lichess's habit).
+    wheel = """const board = document.getElementById('replay-board');
+               board.dispatchEvent(new WheelEvent('wheel', {deltaY: arguments[0], bubbles: true, cancelable: true}));"""
+    js(wheel, -100)
+    wait_for(lambda: text("replay-ply") == f"ply 4 / {total}", "a wheel notch back")
+    js(wheel, 100)
+    wait_for(lambda: text("replay-ply") == f"ply 5 / {total}", "a wheel notch forward")
     # The game menu with the focus: the arrows still step through the moves, and the game stays.
     js("document.getElementById('records-game').focus()")
     driver.switch_to.active_element.send_keys(Keys.ARROW_LEFT)

@@ -73,6 +73,19 @@ export function keyForPage(target) {
   return target.tagName !== "INPUT" || ["checkbox", "radio", "button", "file", "submit"].includes(target.type);
 }
 
+// The mouse wheel over `element` steps through the moves (lichess's habit): `step(+1 | -1)`,
+// one step a notch, however fine the wheel's deltas.
+export function wheelSteps(element, step) {
+  let pending = 0;
+  element.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    pending += e.deltaY;
+    if (Math.abs(pending) < 40 && Math.abs(e.deltaY) < 40) return;  // a touchpad's small deltas add up to a notch
+    step(pending > 0 ? 1 : -1);
+    pending = 0;
+  }, { passive: false });
+}
+
 // The server's description of an ending ("black wins by connection") as the page writes it:
 // the colours are names ("Black wins by connection").
 export function ending(description) {

@@ -6,7 +6,7 @@ import { $, api, showMessage, streamSearch } from "./api.js";
 import { Board } from "./board.js";
 import { GameClock, parseTimeControl } from "./clock.js";
 import { analyseGame, markPly } from "./analysis.js";
-import { ending, keyForPage, renderMoveList, resultLine } from "./move_list.js";
+import { ending, keyForPage, renderMoveList, resultLine, wheelSteps } from "./move_list.js";
 import { blackView } from "./score.js";
 
 const SIDE = { b: "Black", w: "White" };
@@ -451,6 +451,7 @@ function drawClocks() {
     el.textContent = `${SIDE[side]} ${GameClock.format(play.clock.remaining(side))}`;
     el.classList.toggle("running", play.clock.running === side);
     el.classList.toggle("flagged", play.flag === side);
+    el.classList.toggle("low", play.clock.remaining(side) < 10000 && play.flag !== side);  // red under ten seconds
   }
 }
 
@@ -615,6 +616,7 @@ export async function initPlay(config) {
   $("engine-move").onclick = engineMoveNow;
   $("analyse").onclick = analyse;
   $("analyse-game").onclick = analysePlayed;
+  wheelSteps($("play-board"), (step) => goTo(play.ply + step));
   $("play-first").onclick = () => goTo(0);
   $("play-back").onclick = () => goTo(play.ply - 1);
   $("play-forward").onclick = () => goTo(play.ply + 1);

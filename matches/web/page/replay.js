@@ -4,7 +4,7 @@
 import { $, api, fillFileList, showMessage } from "./api.js";
 import { Board } from "./board.js";
 import { analyseGame, markPly } from "./analysis.js";
-import { ending, keyForPage, renderMoveList, resultLine } from "./move_list.js";
+import { ending, keyForPage, renderMoveList, resultLine, wheelSteps } from "./move_list.js";
 
 // analysis: the open game's computer analysis (null until asked for), for its move list's marks.
 // file: the records directory's file open (its games and moves go into the address), "" for one
@@ -136,6 +136,7 @@ export async function initReplay() {
   replay.board = new Board($("replay-board"), { label: "replayed game" });
   $("records-file").onchange = (e) => openRecords(e.target.value);
   $("records-game").onchange = (e) => openGame(Number(e.target.value));
+  wheelSteps($("replay-board"), (step) => showPly(replay.ply + step));
   $("replay-first").onclick = () => showPly(0);
   $("replay-back").onclick = () => showPly(replay.ply - 1);
   $("replay-forward").onclick = () => showPly(replay.ply + 1);
