@@ -21,6 +21,7 @@ std::string pgn_termination(const GameRecord& r) {
     if (r.rules_ending) return "normal";
     const auto says = [&](const char* words) { return r.termination.find(words) != std::string::npos; };
     if (says("on time")) return "time forfeit";
+    if (says("resigns") || says("draw agreed")) return "normal";  // PGN counts both as normal endings
     if (says("illegal move")) return "rules infraction";
     if (says("(adjudicated)")) return "adjudication";
     return "abandoned";  // a crash, a hang, a protocol error: the engine stopped playing

@@ -177,6 +177,25 @@ std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const 
         record.termination = forfeit == "b" ? "black loses on time" : "white loses on time";
         record.rules_ending = false;
     }
+    // A resignation or an agreed draw (the board's Resign and Offer draw) ends a game the rules
+    // had not ended; it is PGN's "normal" termination, its words in the comment.
+    const std::string resigned = optional_string(request, "resigned", "");
+    if (!resigned.empty() && resigned != "b" && resigned != "w")
+        throw InputError(fmt::format("'resigned' must be \"b\" or \"w\", not '{}'", resigned));
+    const auto agreed = request.find("draw_agreed");
+    if (agreed != request.end() && !agreed->is_boolean()) throw InputError("'draw_agreed' must be true or false");
+    const bool draw_agreed = agreed != request.end() && agreed->get<bool>();
+    if ((!resigned.empty() || draw_agreed) && (!forfeit.empty() || (!resigned.empty() && draw_agreed)))
+        throw InputError("a game ends once: 'time_forfeit', 'resigned' and 'draw_agreed' exclude each other");
+    if (!game.over() && !resigned.empty()) {
+        record.outcome = resigned == "b" ? Outcome::WhiteWins : Outcome::BlackWins;
+        record.termination = resigned == "b" ? "black resigns" : "white resigns";
+        record.rules_ending = false;
+    } else if (!game.over() && draw_agreed) {
+        record.outcome = Outcome::Draw;
+        record.termination = "draw agreed";
+        record.rules_ending = false;
+    }
     record.opening_plies = -1;  // no "{end of opening}": every move was played on the board
     if (to_string(game.rules()) != to_string(RuleSet{})) record.rules = to_string(game.rules());
     return matches::records_text({record}, optional_string(request, "event", "web board game"));

@@ -55,7 +55,8 @@ nlohmann::json game_json(const Game& game);
 // The game as a PGN record (matches/records.hpp), for the page's download: the request of
 // game_from_request plus "black", "white" (players' names), "time_control" (PGN's, e.g.
 // "300+2"), "time_forfeit": "b"|"w" (that side's flag fell: the other wins, unless the game
-// had already ended by the rules) and "date" ("YYYY.MM.DD"). Throws InputError on bad fields.
+// had already ended by the rules), "resigned": "b"|"w" (that side resigned), "draw_agreed":
+// true, and "date" ("YYYY.MM.DD"). Throws InputError on bad fields.
 std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits = {});
 
 // JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid

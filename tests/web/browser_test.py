@@ -401,6 +401,23 @@ try:
     wait_for(lambda: not driver.find_element(By.ID, "play-clocks").is_displayed(), "the clock cleared on a game with no moves")
     print("a typed clock and a rule set chosen mid-game wait for New game; the game goes on")
 
+    # lichess's Abort, Offer draw and Resign against the engine.
+    new_game("b", "100")
+    click("abort")  # nothing played by the user yet: the game is dropped
+    wait_for(lambda: "aborted" in text("play-hint"), "Abort before the user's first move")
+    square("b1").click()
+    square("d3").click()
+    wait_for(lambda: len(listed_moves()) == 2, "the engine's reply")
+    click("abort")
+    wait_for(lambda: "resign instead" in text("play-hint"), "Abort refused after the user's move")
+    click("offer-draw")
+    wait_for(lambda: "declines" in text("play-hint"), "the engine declining a draw this early")
+    click("resign")
+    wait_for(lambda: "Black resigns: White wins" in text("play-status"), "the resignation")
+    result = js("const r = document.querySelector('#move-list .move-result'); return r && r.textContent")
+    check(result == "1-0 · Black resigns", f"the move list ends with {result!r} after resigning")
+    print(f"abort, a declined draw and a resignation: {text('play-status')!r}")
+
     # ---- the user plays White: the board turns, the engine moves first and Undo keeps it ----
     new_game("w", "100")
     wait_for(lambda: len(listed_moves()) == 1, "the engine's first move")

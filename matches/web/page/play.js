@@ -34,13 +34,18 @@ const play = {
   reportRunning: false,  // the game's computer analysis is running
   engineMove: null, // the engine's last move and what it said of it: {plies, move, text}
   lines: [],        // the MultiPV lines of the depth coming in, best first
+  resigned: null,   // the side that resigned (lichess's Resign), ending the game
+  drawn: false,     // a draw agreed (the user offered, the engine accepted)
+  engineScore: null, // the engine's last score for its own side, in centi-units (its move's search)
 };
 
 const humanSide = () => $("human-side").value;
 const atEnd = () => play.ply === play.moves.length;
 const startSide = () => (play.game ? play.game.start.slice(-1) : "b");
 const sideAfter = (plies) => (plies % 2 === 0 ? startSide() : other(startSide()));  // a pass is a move too
-const over = () => Boolean(play.game && (play.game.over || (play.flag && atEnd())));
+// The game ended off the board: a flag fell, a side resigned, or a draw was agreed.
+const endedOffBoard = () => Boolean(play.flag || play.resigned || play.drawn);
+const over = () => Boolean(play.game && (play.game.over || (endedOffBoard() && atEnd())));
 const gameRequest = (moves) => ({ start: play.start, moves, rules: play.rules });
 
 function engineToMove() {
@@ -123,6 +128,8 @@ function engineMoveText() {
 
 function gameOverText() {
   if (play.flag) return `${SIDE[play.flag]}'s flag fell: ${SIDE[other(play.flag)]} wins on time`;
+  if (play.resigned) return `${SIDE[play.resigned]} resigns: ${SIDE[other(play.resigned)]} wins`;
+  if (play.drawn) return "Draw agreed";
   return play.end ? `Game over: ${ending(play.end.description)}` : "";
 }
 
@@ -142,6 +149,8 @@ function draw() {
   play.board.render(game, { selected: play.selected, connected,
     targets: play.selected ? game.legal.filter((m) => m.from === play.selected) : [] });
   const endText = play.flag ? resultLine(play.flag === "b" ? "1-0" : "0-1", `${SIDE[play.flag]} loses on time`)
+    : play.resigned ? resultLine(play.resigned === "b" ? "1-0" : "0-1", `${SIDE[play.resigned]} resigns`)
+    : play.drawn ? resultLine("1/2-1/2", "draw agreed")
     : play.end ? resultLine(play.end.result, play.end.description) : "";
   const marks = play.report && play.report.line === play.line ? play.report.result.plies.map((p) => p.judgement) : null;
   renderMoveList($("move-list"), { moves: play.moves, startSide: startSide(), current: play.ply, result: endText, onSelect: goTo, marks });
@@ -214,7 +223,7 @@ async function playMove(text, byEngine = false) {
     if (line === play.line) showMessage(e.message);
     return;
   }
-  if (line !== play.line || play.flag) return;  // new game, undo, a flag fall, ... meanwhile
+  if (line !== play.line || endedOffBoard()) return;  // new game, undo, a flag fall, a resignation, ... meanwhile
   changeLine();
   if (play.clock) play.clock.press(mover);
   play.moves = game.moves;
@@ -267,8 +276,8 @@ function illegal(from, to) {
 }
 
 function undo() {
-  if (play.flag) {
-    hint("The game ended on time: New game starts another.");
+  if (endedOffBoard()) {
+    hint(`${gameOverText()}: New game starts another.`);
     return;
   }
   let n = play.moves.length - 1;
@@ -397,6 +406,8 @@ async function runSearch(kind, attempt = 1) {
   if (kind === "analysis" || atEnd()) $("engine-summary").textContent = summary;
   if (kind === "move") {
     play.engineMove = { plies: play.moves.length + 1, move: best.move, text: summary };
+    const cp = /^cp (-?\d+)$/.exec(best.score);
+    play.engineScore = cp ? Number(cp[1]) : best.score.startsWith("win") ? 100000 : best.score.startsWith("loss") ? -100000 : null;
     playMove(best.move, true);
   }
 }
@@ -435,6 +446,10 @@ function engineMoveNow() {
 // begun. After it the side to move's runs, and an ending by the rules stops both.
 function runClock() {
   if (!play.clock || play.flag) return;
+  if (play.resigned || play.drawn) {
+    play.clock.pause();
+    return;
+  }
   if (atEnd() && play.game.over) play.clock.pause();  // the game ended by the rules
   else if (atEnd() && play.moves.length > 0) play.clock.start(play.game.side_to_move);
 }
@@ -483,6 +498,9 @@ function newGame(start = $("start-kind").value) {
   play.moves = [];
   play.ply = 0;
   play.flag = null;
+  play.resigned = null;
+  play.drawn = false;
+  play.engineScore = null;
   play.end = null;
   play.timeControl = parseTimeControl($("clock").value.trim()) ? $("clock").value.trim() : "";
   const tc = parseTimeControl(play.timeControl);
@@ -536,6 +554,42 @@ export async function openGameFromAddress(params) {
 // Rules, start or clock changed in the menus. Nothing is played yet: a new game with them at
 // once. A game with moves is never thrown away by a setting (a clock typed and left without
 // Enter changes when anything else is clicked): the setting waits for New game.
+// lichess's end-of-game buttons against the engine. Abort: before the user's first move the game
+// is dropped (nothing was risked). Resign: the engine wins. Offer a draw: the engine accepts when
+// its last search of its own move gave the game as level (within 25 centi-units) once both
+// sides have made ten moves, and declines otherwise.
+function gameEnding(kind) {
+  const human = humanSide();
+  if (human === "both" || over() || !atEnd()) {
+    hint(human === "both" ? "Resign, draw and abort are for a game against the engine."
+      : over() ? `${gameOverText()}.` : "Go to the last move (End) first.");
+    return;
+  }
+  if (kind === "abort") {
+    if (play.moves.some((_, i) => sideAfter(i) === human)) {
+      hint("A game is aborted only before your first move: resign instead.");
+      return;
+    }
+    newGame().then(() => hint("Game aborted."));
+    return;
+  }
+  if (kind === "draw") {
+    const level = play.engineScore !== null && Math.abs(play.engineScore) <= 25 && play.moves.length >= 20;
+    if (!level) {
+      hint(play.moves.length < 20 ? "The engine declines a draw this early." : "The engine declines the draw: it plays on.");
+      return;
+    }
+  }
+  changeLine();
+  if (kind === "resign") play.resigned = human;
+  else play.drawn = true;
+  play.analysing = false;
+  if (play.clock) play.clock.pause();
+  hint("");
+  draw();
+  updateAddress();
+}
+
 function settingChanged(what) {
   if (!play.moves.length) {
     newGame().then(() => hint(`A new game with ${what}.`));
@@ -552,6 +606,9 @@ function newGameState(start, moves, rules) {
   play.moves = moves;
   play.ply = moves.length;
   play.flag = null;
+  play.resigned = null;
+  play.drawn = false;
+  play.engineScore = null;
   play.end = null;
   play.clock = null;
   $("clock").value = "";
@@ -581,7 +638,8 @@ async function downloadPgn() {
   let reply;
   try {
     reply = await api("/api/pgn", { ...gameRequest(play.moves), black: name("b"), white: name("w"), date: today,
-      time_control: play.clock ? `${tc.base / 1000}+${tc.increment / 1000}` : "", time_forfeit: play.flag || "" });
+      time_control: play.clock ? `${tc.base / 1000}+${tc.increment / 1000}` : "", time_forfeit: play.flag || "",
+      resigned: play.resigned || "", draw_agreed: play.drawn });
   } catch (e) {
     showMessage(`PGN: ${e.message}`);
     return;
@@ -616,6 +674,9 @@ export async function initPlay(config) {
   $("engine-move").onclick = engineMoveNow;
   $("analyse").onclick = analyse;
   $("analyse-game").onclick = analysePlayed;
+  $("resign").onclick = () => gameEnding("resign");
+  $("offer-draw").onclick = () => gameEnding("draw");
+  $("abort").onclick = () => gameEnding("abort");
   wheelSteps($("play-board"), (step) => goTo(play.ply + step));
   $("play-first").onclick = () => goTo(0);
   $("play-back").onclick = () => goTo(play.ply - 1);

@@ -152,6 +152,14 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     EXPECT_EQ(records[0].tags["TimeControl"], "300+3");
     records = records_of({{"moves", won}, {"time_forfeit", "b"}});
     EXPECT_EQ(records.at(0).tags["Result"], "0-1");
+    // A resignation and an agreed draw: PGN's "normal" ending, the words in the comment.
+    records = records_of({{"moves", "b1-d3 a3xd3"}, {"resigned", "b"}});
+    EXPECT_EQ(records.at(0).tags["Result"], "1-0");
+    EXPECT_EQ(records.at(0).tags["Termination"], "normal");
+    EXPECT_EQ(records.at(0).reason, "black resigns");
+    records = records_of({{"moves", "b1-d3 a3xd3"}, {"draw_agreed", true}});
+    EXPECT_EQ(records.at(0).tags["Result"], "1/2-1/2");
+    EXPECT_EQ(records.at(0).reason, "draw agreed");
     EXPECT_FALSE(records.at(0).tags.contains("Rules"));  // the default rules go without saying
     // Another rule set is named, and a replay of the record (the page's Replay) uses it.
     const json rules_game = body_of(c.Post("/api/pgn", json{{"moves", "b1-d3"}, {"rules", "loabot"}}.dump(), "application/json"));
@@ -163,7 +171,9 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     records = records_of({{"start", "eggs"}, {"moves", json::array()}});
     EXPECT_EQ(records.at(0).tags["Result"], "*");
     EXPECT_EQ(records.at(0).start_text(), loa::Position::scrambled_eggs().to_text());
-    for (const char* bad : {R"({"time_forfeit": "x"})", R"({"moves": "b1-b5"})", R"({"black": 3})"}) {
+    for (const char* bad : {R"({"time_forfeit": "x"})", R"({"moves": "b1-b5"})", R"({"black": 3})", R"({"resigned": "x"})",
+                            R"({"draw_agreed": "yes"})", R"({"resigned": "b", "draw_agreed": true})",
+                            R"({"resigned": "b", "time_forfeit": "w"})"}) {
         const auto r = c.Post("/api/pgn", bad, "application/json");
         ASSERT_TRUE(r);
         EXPECT_EQ(r->status, 400) << bad;
