@@ -152,10 +152,12 @@ void write_annotated_record(std::ostream& out, const ParsedRecord& record, const
                   : n == "Date"             ? "????.??.??"
                                             : "?");
     }
-    for (const auto& [name, value] : record.tags)
-        if (std::find_if(std::begin(Roster), std::end(Roster), [&](const char* r) { return name == r; }) == std::end(Roster) &&
-            name != "Annotator")
-            tag(name, value);
+    for (const auto& entry : record.tags) {  // (a structured binding: clang 14 cannot capture one)
+        const std::string& name = entry.first;
+        const bool rostered =
+            std::find_if(std::begin(Roster), std::end(Roster), [&](const char* r) { return name == r; }) != std::end(Roster);
+        if (!rostered && name != "Annotator") tag(name, entry.second);
+    }
     tag("Annotator", annotator);
     out << '\n';
 
