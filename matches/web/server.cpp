@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <functional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -18,6 +19,7 @@
 #include "matches/web/game_api.hpp"
 #include "matches/web/http_server.hpp"
 #include "matches/web/memory_budget.hpp"
+#include "matches/web/query.hpp"
 #include "matches/web/records_dir.hpp"
 #include "matches/web/search_stream.hpp"
 
@@ -298,8 +300,20 @@ struct Server::Impl {
             throw InputError(fmt::format("{} positions at {} ms would take {:.0f} s; an analysis may take {:.0f} s (--max-search-seconds)",
                                          positions, request.movetime_ms, static_cast<double>(positions) * request.movetime_ms / 1000,
                                          settings.max_search_ms / 1000));
-        const double claim = variant::table_memory_mb(variant::parse_variant(settings.variant));
-        auto lease = pool.acquire(std::chrono::seconds(2), claim);
+        auto shared_request = std::make_shared<AnalysisRequest>(std::move(request));
+        stream_on_a_session(res, variant::table_memory_mb(variant::parse_variant(settings.variant)),
+                            [this, shared_request](SessionPool::Lease&, const http::StreamWriter& write) {
+                                stream_analysis(*shared_request, settings.variant, settings.eval, write);
+                            });
+    }
+
+    // A stream that runs on a session lent from the pool, `claim_mb` of the memory budget claimed
+    // for its tables; 503 "busy" when every session is searching or the budget is full. The lease
+    // moves into the stream: the session returns to the pool when the stream ends.
+    void stream_on_a_session(http::Response& res, double claim_mb,
+                             std::function<void(SessionPool::Lease&, const http::StreamWriter&)> body) {
+        // A session that an aborted search still holds for up to a second is worth waiting for.
+        auto lease = pool.acquire(std::chrono::seconds(2), claim_mb);
         if (!lease) {
             send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), and the searches and requests "
                                              "running together claim at most {} MB (--max-memory-mb); {:.0f} MB are claimed now",
@@ -307,14 +321,14 @@ struct Server::Impl {
             return;
         }
         auto held = std::make_shared<SessionPool::Lease>(std::move(*lease));
-        auto shared_request = std::make_shared<AnalysisRequest>(std::move(request));
         res.headers.emplace_back("Cache-Control", "no-cache");
         res.content_type = "text/event-stream";
-        res.stream = [this, held, shared_request](const http::StreamWriter& write) {
+        res.stream = [held, body = std::move(body)](const http::StreamWriter& write) {
             try {
-                stream_analysis(*shared_request, settings.variant, settings.eval, write);
+                body(*held, write);
             } catch (const std::exception& e) {
-                (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
+                // The answer has begun: the failure goes down the stream.
+                (void)write(sse_event("error", {{"error", e.what()}}));
             }
         };
     }
@@ -329,27 +343,10 @@ struct Server::Impl {
                                          variant::table_memory_text(config), settings.max_request_mb));
         if (config.threads > settings.max_threads)
             throw InputError(fmt::format("threads={}: a request may use {} (--max-threads)", config.threads, settings.max_threads));
-        // A session that an aborted search still holds for up to a second is worth waiting for.
-        auto lease = pool.acquire(std::chrono::seconds(2), claim);
-        if (!lease) {
-            send_error(res, 503, fmt::format("busy: {} searches may run at once (--max-searches), and the searches and requests "
-                                             "running together claim at most {} MB (--max-memory-mb); {:.0f} MB are claimed now",
-                                             pool.size(), settings.max_memory_mb, budget.claimed_mb()));
-            return;
-        }
-        // The lease moves into the stream: the session returns to the pool when it ends.
-        auto held = std::make_shared<SessionPool::Lease>(std::move(*lease));
         auto shared_request = std::make_shared<SearchRequest>(std::move(request));
-        res.headers.emplace_back("Cache-Control", "no-cache");
-        res.content_type = "text/event-stream";
-        res.stream = [this, held, shared_request](const http::StreamWriter& write) {
-            try {
-                stream_search(*held, *shared_request, settings.max_search_ms, write);
-            } catch (const std::exception& e) {
-                // The answer has begun: the failure goes down the stream.
-                (void)write(fmt::format("event: error\ndata: {}\n\n", json_text({{"error", e.what()}})));
-            }
-        };
+        stream_on_a_session(res, claim, [this, shared_request](SessionPool::Lease& lease, const http::StreamWriter& write) {
+            stream_search(lease, *shared_request, settings.max_search_ms, write);
+        });
     }
 };
 
