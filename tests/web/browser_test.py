@@ -468,6 +468,10 @@ try:
     time.sleep(0.3)
     pgn = open(glob.glob(os.path.join(downloads, "*.pgn"))[0]).read()
     check("1. b1-d3" in pgn and '[Result "*"]' in pgn, f"the downloaded PGN reads {pgn!r}")
+    # Copy PGN: into the clipboard, or (a headless browser has none) shown in the hint.
+    click("copy-pgn")
+    wait_for(lambda: text("play-hint") == "PGN copied." or ("[Event" in text("play-hint") and "1. b1-d3" in text("play-hint")),
+             "the PGN copied")
 
     # ---- a game over, from a link: the winning group, the result, Analyse explains ----
     load(base, "/#moves=" + urllib.parse.quote(CONNECTING_GAME))
@@ -709,6 +713,15 @@ try:
     wait_for(lambda: text("replay-ply").startswith("ply 4 / "), "a step forward")
     wait_for(lambda: driver.current_url.endswith("#replay=live.pgn&game=2&ply=4"), f"the address to follow ({driver.current_url})")
     print(f"replay link: {driver.current_url.split('#')[1]}")
+
+    # A pasted PGN (or bare move list) is replayed like an opened file.
+    click_tab("replay")
+    click("paste-pgn-open")
+    set_value("paste-pgn-text", "1. b1-d3 a3xd3 2. c1-e3 *")
+    click("paste-pgn-replay")
+    wait_for(lambda: text("replay-ply") == "ply 3 / 3", "the pasted game at its end")
+    expected = post_game(base, "startpos", ["b1-d3", "a3xd3", "c1-e3"])["pieces"]
+    wait_for(lambda: board_pieces("replay") == expected, "the pasted game's position")
 
     # An unknown record named in the address.
     driver.get(base + "/#replay=nothere.pgn")

@@ -629,21 +629,29 @@ function copyPosition() {
   copyText(play.game.position, "Position");
 }
 
-async function downloadPgn() {
+// The game as the server writes its PGN record (players, date, clock, how it ended); null on
+// failure (the message line says why).
+async function gamePgn() {
   const human = humanSide();
   const engine = `loa (${$("variant").value})`;
   const name = (side) => (human === "both" ? "?" : human === side ? "user" : engine);
   const today = new Date().toISOString().slice(0, 10).replaceAll("-", ".");
   const tc = parseTimeControl(play.timeControl);
-  let reply;
   try {
-    reply = await api("/api/pgn", { ...gameRequest(play.moves), black: name("b"), white: name("w"), date: today,
+    const reply = await api("/api/pgn", { ...gameRequest(play.moves), black: name("b"), white: name("w"), date: today,
       time_control: play.clock ? `${tc.base / 1000}+${tc.increment / 1000}` : "", time_forfeit: play.flag || "",
       resigned: play.resigned || "", draw_agreed: play.drawn });
+    return { pgn: reply.pgn, today };
   } catch (e) {
     showMessage(`PGN: ${e.message}`);
-    return;
+    return null;
   }
+}
+
+async function downloadPgn() {
+  const reply = await gamePgn();
+  if (!reply) return;
+  const today = reply.today;
   const link = document.createElement("a");
   link.href = URL.createObjectURL(new Blob([reply.pgn], { type: "application/vnd.chess-pgn" }));
   link.download = `loa-${today.replaceAll(".", "")}.pgn`;
@@ -688,6 +696,10 @@ export async function initPlay(config) {
   $("copy-position").onclick = copyPosition;
   $("copy-link").onclick = () => { updateAddress(); copyText(location.href, "Link"); };
   $("download-pgn").onclick = downloadPgn;
+  $("copy-pgn").onclick = async () => {
+    const reply = await gamePgn();
+    if (reply) copyText(reply.pgn, "PGN");
+  };
   $("play-move-text").onclick = () => {
     const text = $("move-text").value.trim();
     if (!text || !play.game) return;

@@ -150,6 +150,17 @@ export async function initReplay() {
     e.preventDefault();
     showPly(to);
   });
+  // A PGN pasted into the page (or a bare move list), replayed like an opened file.
+  $("paste-pgn-open").onclick = () => {
+    const box = $("paste-pgn");
+    box.hidden = !box.hidden;
+    $("paste-pgn-open").setAttribute("aria-expanded", String(!box.hidden));
+    if (!box.hidden) $("paste-pgn-text").focus();
+  };
+  $("paste-pgn-replay").onclick = () => {
+    const text = $("paste-pgn-text").value;
+    if (text.trim()) openRecords("pasted PGN", text);
+  };
   $("records-upload").onchange = async (e) => {
     const file = e.target.files[0];
     if (file) openRecords(file.name, await file.text());
