@@ -1,6 +1,8 @@
 #include "matches/web/analysis_stream.hpp"
 
 #include <atomic>
+#include <cctype>
+#include <chrono>
 
 #include <fmt/format.h>
 
@@ -13,14 +15,11 @@
 namespace matches::web {
 namespace {
 
-std::string_view judgement_word(Judgement j) {
-    switch (j) {
-        case Judgement::Inaccuracy: return "inaccuracy";
-        case Judgement::Mistake: return "mistake";
-        case Judgement::Blunder: return "blunder";
-        case Judgement::None: break;
-    }
-    return "";
+// The mark as the page's JSON names it: the judgement's name in lower case ("" for none).
+std::string judgement_word(Judgement j) {
+    std::string word(judgement_name(j));
+    for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return word;
 }
 
 }  // namespace
@@ -67,21 +66,27 @@ nlohmann::json analysis_json(const Game& game, const GameAnalysis& analysis, boo
             {"complete", complete}};
 }
 
-void stream_analysis(const AnalysisRequest& request, const std::string& variant, const std::string& eval,
+void stream_analysis(const AnalysisRequest& request, const std::string& variant, const std::string& eval, double max_ms,
                      const std::function<bool(std::string_view)>& write) {
     const std::size_t total = analysis_positions(request.game);
     if (!write(sse_event("start", {{"positions", total}}))) return;
     std::atomic<bool> stop{false};
+    bool reader_gone = false;
     AnalysisSettings settings;
     settings.variant = variant;
     settings.eval = eval;
     settings.limits.stop = &stop;
+    // A fixed depth has no time of its own: each search is capped at the allowance too.
     if (request.depth) settings.limits.depth = request.depth;
-    else settings.limits.hard_time_ms = request.movetime_ms;
+    settings.limits.hard_time_ms = request.depth ? max_ms : request.movetime_ms;
+    const auto started = std::chrono::steady_clock::now();
     const GameAnalysis analysis = analyse_game(request.game, settings, [&](std::size_t done, std::size_t of) {
-        if (!write(sse_event("progress", {{"done", done}, {"total", of}}))) stop = true;
+        reader_gone = reader_gone || !write(sse_event("progress", {{"done", done}, {"total", of}}));
+        const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - started;
+        if (reader_gone || elapsed.count() >= max_ms) stop = true;
     });
-    if (stop) return;  // nobody is reading
+    if (reader_gone) return;
+    // Past --max-search-seconds: the plies done so far, "complete": false.
     (void)write(sse_event("analysis", analysis_json(request.game, analysis, analysis.plies.size() == request.game.moves().size())));
 }
 

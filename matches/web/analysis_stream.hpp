@@ -40,8 +40,10 @@ nlohmann::json analysis_json(const Game& game, const GameAnalysis& analysis, boo
 
 // Runs the analysis with `variant` and `eval` (the server's), writing "start" {"positions"},
 // "progress" {"done", "total"} after each position and "analysis" (analysis_json) at the end; a
-// failed write (the page went away) stops it.
-void stream_analysis(const AnalysisRequest& request, const std::string& variant, const std::string& eval,
+// failed write (the page went away) stops it. `max_ms` bounds it: no search runs longer (a
+// fixed depth has no time of its own), and past it no new position is searched ("complete":
+// false).
+void stream_analysis(const AnalysisRequest& request, const std::string& variant, const std::string& eval, double max_ms,
                      const std::function<bool(std::string_view)>& write);
 
 }  // namespace matches::web

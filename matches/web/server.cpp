@@ -303,7 +303,7 @@ struct Server::Impl {
         auto shared_request = std::make_shared<AnalysisRequest>(std::move(request));
         stream_on_a_session(res, variant::table_memory_mb(variant::parse_variant(settings.variant)),
                             [this, shared_request](SessionPool::Lease&, const http::StreamWriter& write) {
-                                stream_analysis(*shared_request, settings.variant, settings.eval, write);
+                                stream_analysis(*shared_request, settings.variant, settings.eval, settings.max_search_ms, write);
                             });
     }
 

@@ -3,8 +3,7 @@
 // click goes to that move) and the marks (?!, ?, ??) the move list shows.
 
 import { streamEvents } from "./api.js";
-
-export const MarkSymbols = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+import { MarkSymbols } from "./move_list.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 

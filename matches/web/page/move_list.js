@@ -4,7 +4,7 @@
 
 // `marks` (optional): each move's computer-analysis mark ("inaccuracy", "mistake", "blunder" or
 // ""), shown as ?!, ?, ?? after it.
-const Symbols = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+export const MarkSymbols = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 export function renderMoveList(list, { moves, startSide = "b", current = moves.length, result = "", onSelect = null, marks = null }) {
   list.innerHTML = "";
@@ -31,7 +31,7 @@ export function renderMoveList(list, { moves, startSide = "b", current = moves.l
     const move = document.createElement(onSelect ? "button" : "span");
     move.className = "move";
     const mark = marks && marks[i] ? marks[i] : "";
-    move.textContent = moves[i] + (mark ? Symbols[mark] : "");
+    move.textContent = moves[i] + (mark ? MarkSymbols[mark] : "");
     move.dataset.ply = String(i + 1);
     if (mark) {
       move.classList.add(`mark-${mark}`);

@@ -105,6 +105,26 @@ TEST(WebAnalysis, BadAndTooLongAnalysesAreRefusedWithTheReason) {
     }
 }
 
+// A fixed depth has no time of its own: the analysis still ends within the server's allowance,
+// with the plies done by then and "complete": false.
+TEST(WebAnalysis, AFixedDepthAnalysisEndsWithinTheAllowance) {
+    matches::web::ServerSettings settings;
+    settings.max_search_ms = 1000;
+    RunningServer s(settings);
+    auto c = s.client();
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = c.Get(query(ThesisGame, "&depth=20"));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->status, 200) << r->body;
+    const auto events = parse_events(r->body);
+    ASSERT_FALSE(events.empty());
+    ASSERT_EQ(events.back().first, "analysis");
+    EXPECT_FALSE(events.back().second["complete"].get<bool>());
+    EXPECT_LT(events.back().second["plies"].size(), 33u);
+    EXPECT_LT(seconds, 3.5);  // the allowance, and at most one search's cap beyond it
+}
+
 // Closing the stream (the page's cancel) stops the analysis and gives its session back: with one
 // search allowed, the next request is served at once rather than after the whole game.
 TEST(WebAnalysis, ACancelledAnalysisStopsAndFreesItsSession) {
