@@ -1,12 +1,5 @@
 #include "common/bounded_io.hpp"
 
-#include <sstream>
-
-#include <fmt/format.h>
-
-#include "common/error.hpp"
-#include "common/files.hpp"
-
 namespace common {
 
 LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_bytes) {
@@ -20,23 +13,6 @@ LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_
     }
     if (!any) return LineRead::End;
     return too_long ? LineRead::TooLong : LineRead::Line;  // the last line, without its newline
-}
-
-std::optional<double> available_memory_mb() {
-    std::optional<std::string> text;
-    try {
-        text = read_file_if_exists("/proc/meminfo", MaxListFile, "memory");
-    } catch (const InputError&) {
-        return std::nullopt;
-    }
-    if (!text) return std::nullopt;
-    std::istringstream in(*text);
-    for (std::string name, unit; in >> name;) {
-        double kilobytes = 0;
-        if (!(in >> kilobytes >> unit)) break;
-        if (name == "MemAvailable:") return kilobytes / 1024;
-    }
-    return std::nullopt;
 }
 
 }  // namespace common

@@ -22,11 +22,6 @@ LineRead read_bounded_line(std::istream& in, std::string& line, std::size_t max_
 template <class OnTooLong>
 bool next_protocol_line(std::istream& in, std::string& line, OnTooLong&& on_too_long);
 
-// The memory this machine can still give a process, in MB (MemAvailable of /proc/meminfo);
-// nullopt where it cannot be read. Linux lets an allocation succeed beyond it (overcommit) and
-// kills the process when the pages are touched: a table larger than this is refused instead.
-std::optional<double> available_memory_mb();
-
 // The bound on a protocol input line: far above any real command (a position with a thousand
 // moves is 5 KB).
 inline constexpr std::size_t MaxProtocolLine = 1 << 20;

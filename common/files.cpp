@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -356,6 +357,23 @@ void sync_directory_of(const std::string& path) {
         ::fsync(fd);
         ::close(fd);
     }
+}
+
+std::optional<double> available_memory_mb() {
+    std::optional<std::string> text;
+    try {
+        text = read_file_if_exists("/proc/meminfo", MaxListFile, "memory");
+    } catch (const InputError&) {
+        return std::nullopt;
+    }
+    if (!text) return std::nullopt;
+    std::istringstream in(*text);
+    for (std::string name, unit; in >> name;) {
+        double kilobytes = 0;
+        if (!(in >> kilobytes >> unit)) break;
+        if (name == "MemAvailable:") return kilobytes / 1024;
+    }
+    return std::nullopt;
 }
 
 }  // namespace common

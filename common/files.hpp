@@ -58,6 +58,11 @@ private:
 std::string read_file(const std::string& path, std::uint64_t max_bytes, std::string_view what);
 // The same, or nullopt when nothing is at `path`.
 std::optional<std::string> read_file_if_exists(const std::string& path, std::uint64_t max_bytes, std::string_view what);
+
+// The memory this machine can still give a process, in MB (MemAvailable of /proc/meminfo);
+// nullopt where it cannot be read. Linux lets an allocation succeed beyond it (overcommit) and
+// kills the process when the pages are touched: a table larger than this is refused instead.
+std::optional<double> available_memory_mb();
 // The bytes of a regular file from `offset` to its end, at most `max_bytes` of them (as
 // FileReader: throws when there are more).
 std::string read_file_from(const std::string& path, std::uint64_t offset, std::uint64_t max_bytes, std::string_view what);

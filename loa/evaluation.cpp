@@ -67,8 +67,6 @@ int weight_at(const EvalWeights& w, std::size_t k, int phase) {
     return w.tapered ? (w.weight[k] * phase + w.endgame[k] * (MaxPhase - phase)) / MaxPhase : w.weight[k];
 }
 
-int game_phase(const Position& pos) { return std::clamp(popcount(pos.occupied()) - 4, 0, MaxPhase); }
-
 std::string_view feature_name(Feature f) { return FeatureNames[static_cast<std::size_t>(f)]; }
 
 std::optional<Feature> feature_from_name(std::string_view name) {

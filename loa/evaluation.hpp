@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "loa/phase.hpp"
 #include "loa/position.hpp"
 
 namespace loa {
@@ -47,8 +48,7 @@ std::optional<Feature> feature_from_name(std::string_view name);
 // all 24 pieces on the board) to `endgame` (4 pieces or fewer) with the number of pieces:
 //     w = (weight * phase + endgame * (MaxPhase - phase)) / MaxPhase,  phase = clamp(pieces - 4, 0, 20)
 // Without it `weight` holds for the whole game (and the evaluation costs nothing more).
-inline constexpr int MaxPhase = 20;
-int game_phase(const Position& pos);  // MaxPhase at the start, 0 with 4 pieces or fewer
+// (MaxPhase and game_phase: loa/phase.hpp.)
 
 struct EvalWeights;
 // The weight of feature `k` at `phase` (the tapered mix, or the single weight).

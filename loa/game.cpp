@@ -62,20 +62,8 @@ std::vector<std::uint64_t> search_history(const Game& game) {
     return {keys.begin() + static_cast<std::ptrdiff_t>(first), keys.end() - 1};
 }
 
-int plies_until_limit(const Game& game) {
-    return game.rules().ply_limit > 0 ? std::max(1, game.rules().ply_limit - game.ply()) : 0;
-}
+int plies_until_limit(const Game& game) { return plies_until_limit(game.rules(), game.ply()); }
 
-double expected_moves_left(const Game& game) {
-    // Measured over 1,200 self-play games at stc and 10+0 (docs/strength.md, sudden death): the
-    // side to move still made 19.5 moves after ply 6, 12.5 after ply 20 and 4.6 after ply 40.
-    // Expect 24 of our own at the start, 0.4 fewer per ply, never fewer than 8: that lies
-    // between the 75th and the 90th percentile of the moves still made, so the clock is spent
-    // without betting it on the game ending early; a ply limit caps it.
-    double expected = std::clamp(24.0 - 0.4 * game.ply(), 8.0, 24.0);
-    if (const int plies_left = plies_until_limit(game); plies_left > 0)
-        expected = std::min(expected, static_cast<double>((plies_left + 1) / 2));  // ours of them, rounded up
-    return expected;
-}
+double expected_moves_left(const Game& game) { return expected_moves_left(game.rules(), game.ply()); }
 
 }  // namespace loa

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "loa/movegen.hpp"
+#include "loa/ply_budget.hpp"
 #include "loa/position.hpp"
 #include "loa/rules.hpp"
 
@@ -52,7 +53,7 @@ private:
 // score repetitions of game positions.
 std::vector<std::uint64_t> search_history(const Game& game);
 
-// Plies until the rules' ply limit draws the game (SearchLimits::game_plies_left); 0: no limit.
+// The game's ply budget (ply_budget.hpp).
 int plies_until_limit(const Game& game);
 
 // How many more moves the side to move should expect to make in this game: what a tournament

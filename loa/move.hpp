@@ -32,7 +32,9 @@ public:
     // Index into from/to tables (history, butterfly): 0..4095; a pass maps to 0 (a1-a1).
     constexpr int from_to() const { return data_ & 0xFFF; }
 
-    friend constexpr bool operator==(Move, Move) = default;
+    // Written out, not defaulted: the CodinGame bot compiles this file as C++17.
+    friend constexpr bool operator==(Move a, Move b) { return a.data_ == b.data_; }
+    friend constexpr bool operator!=(Move a, Move b) { return !(a == b); }
 
 private:
     static constexpr std::uint16_t CaptureFlag = 1 << 12;

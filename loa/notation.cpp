@@ -10,28 +10,12 @@
 
 namespace loa {
 
-std::string square_name(Square s) {
-    return {static_cast<char>('a' + file_of(s)), static_cast<char>('1' + rank_of(s))};
-}
-
 std::optional<Square> parse_square(std::string_view text) {
     if (text.size() != 2) return std::nullopt;
     const char f = static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
     const char r = text[1];
     if (f < 'a' || f > 'h' || r < '1' || r > '8') return std::nullopt;
     return make_square(f - 'a', r - '1');
-}
-
-std::string move_to_text(Move m) {
-    if (m.is_pass()) return "pass";
-    if (m.is_none()) return "none";
-    return square_name(m.from()) + (m.is_capture() ? 'x' : '-') + square_name(m.to());
-}
-
-std::string move_to_compact(Move m) {
-    if (m.is_pass()) return "pass";
-    if (m.is_none()) return "none";
-    return square_name(m.from()) + square_name(m.to());
 }
 
 Move parse_move(const Position& pos, std::string_view text) {

@@ -9,15 +9,12 @@
 #include <vector>
 
 #include "loa/move.hpp"
+#include "loa/move_names.hpp"
 #include "loa/position.hpp"
 
 namespace loa {
 
-std::string square_name(Square s);
 std::optional<Square> parse_square(std::string_view text);
-
-std::string move_to_text(Move m);     // b1-d3, c1xa3, pass
-std::string move_to_compact(Move m);  // b1d3, c1a3, pass
 
 // Parses a move in any accepted form and checks that it is legal in `pos`; throws InputError
 // naming the problem (malformed text, wrong capture marker, illegal move).

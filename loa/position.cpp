@@ -1,7 +1,6 @@
 #include "loa/position.hpp"
 
 #include "loa/error.hpp"
-#include "loa/position_text.hpp"
 
 namespace loa {
 
@@ -22,14 +21,6 @@ Position Position::start() {
     constexpr Bitboard white = (FileA | FileH) & ~Rank1 & ~Rank8;
     return from_bitboards(black, white, Colour::Black);
 }
-
-Position Position::scrambled_eggs() {
-    return from_text("1wbwbwb1/b6w/w6b/b6w/w6b/b6w/w6b/1bwbwbw1 b");
-}
-
-Position Position::from_text(std::string_view text) { return parse_position(text); }
-
-std::string Position::to_text() const { return position_to_text(*this); }
 
 Key Position::compute_key() const {
     Key k = side_ == Colour::White ? Zobrist.white_to_move : 0;

@@ -83,4 +83,13 @@ Position position_from_argument(std::string_view text) {
     return parse_position(t);
 }
 
+// Position's text members (position.hpp), here with the text they read and write.
+Position Position::scrambled_eggs() {
+    return from_text("1wbwbwb1/b6w/w6b/b6w/w6b/b6w/w6b/1bwbwbw1 b");
+}
+
+Position Position::from_text(std::string_view text) { return parse_position(text); }
+
+std::string Position::to_text() const { return position_to_text(*this); }
+
 }  // namespace loa

@@ -8,14 +8,11 @@
 #include <span>
 #include <string>
 
-#include "common/search/game.hpp"
-#include "loa/connectivity.hpp"
 #include "loa/evaluation.hpp"
-#include "loa/movegen.hpp"
 #include "loa/nnue/evaluator.hpp"
 #include "loa/nnue/shipped.hpp"
 #include "loa/realization.hpp"
-#include "loa/rules.hpp"
+#include "loa/search_rules.hpp"
 #include "loa/simple_eval.hpp"
 
 namespace loa {
@@ -25,20 +22,15 @@ namespace loa {
 // and ltc (docs/strength.md rows 21 and 22). "hce" names the hand-written one.
 inline constexpr std::string_view DefaultEval = "nnue";
 
-class SearchGame {
+class SearchGame : public SearchRules {
 public:
-    using Position = loa::Position;
-    using Move = loa::Move;
-    using MoveList = loa::MoveList;
     using CustomEvaluation = std::function<int(const Position&)>;
-    static constexpr int MoveIndexCount = 2 * FromToCount;  // per side to move
-    static constexpr int MaxPhase = loa::MaxPhase;           // search::PhasedGame: all 24 pieces
 
-    explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = Evaluator{}) : rules_(rules), evaluator_(evaluator) {}
+    explicit SearchGame(RuleSet rules = {}, Evaluator evaluator = Evaluator{}) : SearchRules(rules), evaluator_(evaluator) {}
     // The learned evaluation (docs/nnue.md).
-    SearchGame(RuleSet rules, std::shared_ptr<const nnue::Network> net) : rules_(rules), net_(nnue::NetEvaluator(std::move(net))) {}
+    SearchGame(RuleSet rules, std::shared_ptr<const nnue::Network> net) : SearchRules(rules), net_(nnue::NetEvaluator(std::move(net))) {}
     // Any evaluation function (tests, experiments).
-    SearchGame(RuleSet rules, CustomEvaluation custom) : rules_(rules), custom_(std::move(custom)) {}
+    SearchGame(RuleSet rules, CustomEvaluation custom) : SearchRules(rules), custom_(std::move(custom)) {}
     // The placeholder material-and-centralisation evaluation, kept as a baseline.
     static SearchGame with_simple_evaluation(RuleSet rules = {}) {
         return SearchGame(rules, CustomEvaluation(simple_evaluate));
@@ -69,10 +61,8 @@ public:
         return game;
     }
 
-    const RuleSet& rules() const { return rules_; }
     const Evaluator& evaluator() const { return evaluator_; }
 
-    void generate(const Position& pos, MoveList& moves) const { generate_moves(pos, moves); }
     // With a network, its accumulators follow the moves (loa/nnue/accumulator.hpp).
     void make(Position& pos, Move m) const {
         if (net_)
@@ -86,54 +76,12 @@ public:
         else
             pos.unmake(m);
     }
-    std::uint64_t key(const Position& pos) const { return pos.key(); }
-
-    search::Status status(const Position& pos) const {
-        const GameResult r = connection_result(pos, rules_);
-        if (r.over()) {
-            if (r.outcome == Outcome::Draw) return search::Status::Draw;
-            return r.outcome == win_for(pos.side_to_move()) ? search::Status::Win : search::Status::Loss;
-        }
-        if (rules_.no_move != NoMoveRule::Pass && !has_real_move(pos))
-            return rules_.no_move == NoMoveRule::Lose ? search::Status::Loss : search::Status::Draw;
-        return search::Status::Ongoing;
-    }
-    bool repetition_draws() const { return rules_.repetition_draw; }
 
     int evaluate(const Position& pos) const {
         if (net_) return net_->evaluate(pos);
         return custom_ ? custom_(pos) : evaluator_.evaluate(pos);
     }
     const nnue::NetEvaluator* network() const { return net_ ? &*net_ : nullptr; }
-    // The tapered evaluation's phase, clamp(pieces - 4, 0, 20): frontier margins taper with it.
-    int phase(const Position& pos) const { return game_phase(pos); }
-
-    // Level 1: every capture. Level 2 (MIA's rule): captures that create or break quads,
-    // i.e. change either side's Euler numerator.
-    bool is_quiescence_move(const Position& pos, Move m, int level) const {
-        if (!m.is_capture()) return false;
-        if (level <= 1) return true;
-        Position after = pos;
-        after.make(m);
-        return after.euler_numerator(Colour::Black) != pos.euler_numerator(Colour::Black) ||
-               after.euler_numerator(Colour::White) != pos.euler_numerator(Colour::White);
-    }
-
-    bool is_capture(Move m) const { return m.is_capture(); }
-    // Captures that take a well-linked enemy piece, landing centrally, first.
-    int capture_order(const Position& pos, Move m) const {
-        const Bitboard around = neighbours(square_bb(m.to()));
-        return 16 * popcount(around & pos.pieces(~pos.side_to_move())) + CentralisationTable[static_cast<std::size_t>(m.to())];
-    }
-    bool is_irreversible(Move m) const { return m.is_capture(); }
-    int move_index(const Position& pos, Move m) const { return index(pos.side_to_move()) * FromToCount + m.from_to(); }
-
-    Move null_move() const { return Move::pass(); }
-    bool null_move_allowed(const Position& pos) const { return has_real_move(pos); }
-
-    // The same evaluation under other rules: the engine's Rules option changes without its
-    // evaluation's files being read again.
-    void set_rules(RuleSet rules) { rules_ = rules; }
 
     // ERPS (common/search/realization.hpp): move categories and their learnt probabilities.
     void set_realization(RealizationProbabilities p) {
@@ -145,19 +93,14 @@ public:
         return realization_ ? std::span<const double>(realization_->probability) : std::span<const double>();
     }
 
-    // One ply more when the move leaves its side two groups: one move from a possible win.
-    int extension(const Position& pos, Move) const {
-        return count_groups(pos.pieces(~pos.side_to_move())) == 2 ? 1 : 0;
-    }
-
 private:
-    RuleSet rules_;
     Evaluator evaluator_;
     CustomEvaluation custom_;
     std::optional<nnue::NetEvaluator> net_;
     std::shared_ptr<const RealizationProbabilities> realization_;
 };
 
-static_assert(search::PhasedGame<SearchGame>);
+static_assert(search::PhasedGame<SearchGame> && search::has_phase<SearchGame>);
+static_assert(search::RealizationGame<SearchGame> && search::has_realization<SearchGame>);
 
 }  // namespace loa

@@ -48,12 +48,12 @@ inline double win_probability(search::Score eval, int eval_scale) {
 // (a forced pass) counts as certain.
 template <search::Game G>
 std::span<const double> move_probabilities(const G& game) {
-    if constexpr (search::RealizationGame<G>) return game.realization_probabilities();
+    if constexpr (search::has_realization<G>) return game.realization_probabilities();
     else return {};
 }
 template <search::Game G>
 float move_prior(const G& game, const typename G::Position& pos, typename G::Move m) {
-    if constexpr (search::RealizationGame<G>) {
+    if constexpr (search::has_realization<G>) {
         const int category = game.realization_category(pos, m);
         const auto p = game.realization_probabilities();
         if (category < 0 || static_cast<std::size_t>(category) >= p.size()) return 1.0f;

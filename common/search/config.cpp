@@ -8,13 +8,6 @@
 
 namespace search {
 
-Increment SearchConfig::hh_increment() const {
-    if (hh_inc) return *hh_inc;
-    return history == HistoryMode::Absolute ? Increment::TwoPowDepth : Increment::One;
-}
-
-Increment SearchConfig::bf_increment() const { return bf_inc.value_or(Increment::One); }
-
 std::string to_string(const TaperedMargin& m) {
     if (!m.on()) return "off";
     return m.endgame == m.opening ? std::to_string(m.opening) : fmt::format("{}:{}", m.opening, m.endgame);

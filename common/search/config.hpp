@@ -163,8 +163,11 @@ struct SearchConfig {
     TimePolicy timeman = TimePolicy::Tournament;
     TimeTuning time_tuning;
 
-    Increment hh_increment() const;
-    Increment bf_increment() const;
+    Increment hh_increment() const {
+        if (hh_inc) return *hh_inc;
+        return history == HistoryMode::Absolute ? Increment::TwoPowDepth : Increment::One;
+    }
+    Increment bf_increment() const { return bf_inc.value_or(Increment::One); }
     friend bool operator==(const SearchConfig&, const SearchConfig&) = default;
 };
 

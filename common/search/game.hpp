@@ -6,6 +6,8 @@
 #include <concepts>
 #include <cstdint>
 #include <span>
+#include <type_traits>
+#include <utility>
 
 #include "common/search/score.hpp"
 
@@ -51,6 +53,22 @@ concept Game = requires(const G& game, typename G::Position& pos, const typename
     { move.raw() } -> std::convertible_to<std::uint16_t>;
     { G::Move::from_raw(std::uint16_t{}) } -> std::same_as<typename G::Move>;
 };
+
+// The optional capabilities below, asked by `if constexpr`, are traits as well as concepts:
+// C++17's detection idiom, so that the search core also compiles as C++17 (the CodinGame bot,
+// scripts/codingame/, drops the concepts and keeps these).
+template <class G, class = void>
+inline constexpr bool has_phase = false;
+template <class G>
+inline constexpr bool has_phase<G, std::void_t<decltype(int{std::declval<const G&>().phase(std::declval<const typename G::Position&>())}),
+                                                decltype(int{G::MaxPhase})>> = true;
+template <class G, class = void>
+inline constexpr bool has_realization = false;
+template <class G>
+inline constexpr bool has_realization<
+    G, std::void_t<decltype(int{std::declval<const G&>().realization_category(std::declval<const typename G::Position&>(),
+                                                                                std::declval<typename G::Move>())}),
+                   decltype(std::declval<const G&>().realization_probabilities())>> = true;
 
 // A game whose evaluation swings more as the material thins out: frontier margins taper
 // between their opening value (at G::MaxPhase) and their endgame value (at 0) by its phase.

@@ -97,7 +97,7 @@ public:
                              : std::make_shared<TranspositionTable>(static_cast<std::size_t>(config_.tt_mb), config_.tt_replace);
         if (config_.eval_cache) eval_cache_ = std::make_unique<EvalCache>(static_cast<std::size_t>(config_.eval_cache_mb));
         if (config_.erps) {
-            if constexpr (RealizationGame<G>) erps_costs_ = realization_depth_costs(game_.realization_probabilities(), config_);
+            if constexpr (has_realization<G>) erps_costs_ = realization_depth_costs(game_.realization_probabilities(), config_);
             if (erps_costs_.empty())
                 throw common::InputError("erps=on needs the game's realization probabilities (in LOA: rps=FILE)");
         }
@@ -789,7 +789,7 @@ private:
     }
 
     int move_cost(Move m) const {
-        if constexpr (RealizationGame<G>) {
+        if constexpr (has_realization<G>) {
             if (!erps_costs_.empty()) {
                 const int category = game_.realization_category(pos_, m);
                 if (category >= 0) return erps_costs_[static_cast<std::size_t>(category)];
@@ -802,7 +802,7 @@ private:
     // The frontier margins at the current node: tapered by the game's phase where it has one.
     FrontierMargins frontier_margins() const {
         int phase = 1, max_phase = 1;
-        if constexpr (PhasedGame<G>) {
+        if constexpr (has_phase<G>) {
             static_assert(G::MaxPhase > 0);
             max_phase = G::MaxPhase;
             phase = std::clamp<int>(game_.phase(pos_), 0, max_phase);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/search/presets.hpp"
 #include "common/text.hpp"
 #include "common/variant/keys.hpp"
 
@@ -13,50 +14,20 @@ using namespace search;  // the alpha-beta switches the presets turn on
 
 using common::InputError;
 
-// Turns on one preset feature token.
+// Turns on one preset feature token: MCTS's here, the alpha-beta ones in search/presets.hpp.
 void apply_token(VariantConfig& c, std::string_view token) {
-    if (token == "ab") return;
     if (token == "mcts") {
         c.algorithm = Algorithm::Mcts;
         return;
     }
-    if (token == "pvs") c.pvs = true;
-    else if (token == "asp") c.aspiration = true;
-    else if (token == "tt") c.tt = true;
-    else if (token == "killers") c.killers = 2;
-    else if (token == "hh") c.history = HistoryMode::Absolute;
-    else if (token == "bf") c.history = HistoryMode::Butterfly;
-    else if (token == "rhh") c.history = HistoryMode::Relative;
-    else if (token == "ref") c.refutation = true;
-    else if (token == "caps") c.captures_first = true;
-    else if (token == "null") c.null_move = NullMove::Adaptive;
-    else if (token == "lmr") c.lmr = true;
-    else if (token == "ext") c.extensions = true;
-    else if (token == "frontier") {
-        c.futility_margin = StandardFutility;
-        c.ext_futility_margin = StandardExtFutility;
-        c.razor_margin = StandardRazoring;
-    } else if (token == "tuned") {
-        // The numbers SPSA tuned on `full` with the network (net2-spsa, docs/spsa.md): LMR's, the
-        // aspiration window and the time manager's. The other presets keep the values they
-        // started from, the struct's defaults.
-        c.lmr_min_depth = 2;
-        c.lmr_min_moves = 4;
-        c.lmr_deep_depth = 4;
-        c.lmr_deep_moves = 2;
-        c.aspiration_window = 27;
-        c.time_tuning = TimeTuning{.start_percent = 64, .max_slice_percent = 440, .stable_percent = 68};
-    } else if (token == "full") {
-        // The frontier trio joined `full` when its SPRTs accepted (docs/strength.md): +19.4 Elo
-        // at stc, +16.1 at ltc; the tuned numbers with loa-net-2 (rows 27 and 28).
-        for (const char* t : {"pvs", "asp", "tt", "killers", "rhh", "caps", "null", "lmr", "frontier", "tuned"}) apply_token(c, t);
-    } else {
-        const std::string near = common::nearest_word(
-            token, {"ab", "pvs", "asp", "tt", "killers", "hh", "bf", "rhh", "ref", "caps", "null", "lmr", "ext", "frontier", "tuned", "full", "mcts"});
-        throw InputError(fmt::format(
-            "search config: unknown preset token '{}'{} (known: ab pvs asp tt killers hh bf rhh ref caps null lmr ext frontier tuned full mcts)",
-            token, near.empty() ? "" : fmt::format("; did you mean '{}'?", near)));
-    }
+    if (search::apply_preset_token(c, token)) return;
+    std::vector<std::string> known(std::begin(search::AlphaBetaPresetTokens), std::end(search::AlphaBetaPresetTokens));
+    known.push_back("mcts");
+    std::string names;
+    for (const std::string& name : known) names += (names.empty() ? "" : " ") + name;
+    const std::string near = common::nearest_word(token, known);
+    throw InputError(fmt::format("search config: unknown preset token '{}'{} (known: {})", token,
+                                 near.empty() ? "" : fmt::format("; did you mean '{}'?", near), names));
 }
 
 }  // namespace

@@ -18,12 +18,12 @@ void add_protocol_commands(CLI::App& app) {
     auto settings = std::make_shared<engine::CodinGameSettings>();
     CLI::App* cg = app.add_subcommand("codingame", "Run as a bot under the CodinGame LOA referee protocol");
     cg->add_option("-r,--rules", settings->rules, "Rules (the referee's by default; see loa --help)")->capture_default_str();
+    cg->add_option("--eval", settings->eval, "Evaluation, as the Eval option (default: the shipped network); e.g. hce");
     cg->add_option("--margin", settings->margin_percent, "Percent of each time limit kept back (the arena's servers are slower)")
         ->check(CLI::Range(0.0, 90.0))
         ->capture_default_str();
     cg->callback([settings] {
-        engine::Output out(std::cout);
-        if (const int status = engine::run_codingame(std::cin, out, std::cerr, *settings)) std::exit(status);
+        if (const int status = engine::run_codingame(std::cin, std::cout, std::cerr, *settings)) std::exit(status);
     });
 }
 

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "common/bounded_io.hpp"
+#include "common/files.hpp"
 #include "common/variant/config.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"

@@ -1,69 +1,15 @@
-// The network as the engine's evaluation: a shared, read-only network and this evaluator's own
-// accumulator stack. A copy shares the network and starts its own (empty) stack, so that each
-// searcher (each thread) owns one; one evaluator must not be used by two threads at once.
+// The engine's network evaluation (net_evaluator.hpp), the hand-written evaluation answering
+// the boards the net is not sized for.
 #pragma once
 
-#include <memory>
-
 #include "loa/evaluation.hpp"
-#include "loa/nnue/accumulator.hpp"
-#include "loa/nnue/network.hpp"
+#include "loa/nnue/net_evaluator.hpp"
 
 namespace loa::nnue {
 
-class NetEvaluator {
-public:
-    explicit NetEvaluator(std::shared_ptr<const Network> net) : net_(std::move(net)) {}
-    NetEvaluator(const NetEvaluator& other) : net_(other.net_) {}
-    NetEvaluator& operator=(const NetEvaluator& other) {
-        if (this != &other) {
-            net_ = other.net_;
-            stack_.reset();
-        }
-        return *this;
-    }
-    // A moved-from evaluator keeps the network (and works on with a new stack).
-    NetEvaluator(NetEvaluator&& other) noexcept : net_(other.net_), stack_(std::move(other.stack_)) {}
-    NetEvaluator& operator=(NetEvaluator&& other) noexcept {
-        net_ = other.net_;
-        stack_ = std::move(other.stack_);
-        return *this;
-    }
-
-    const Network& network() const { return *net_; }
-
-    // Position::make and unmake with the stack following them. Const like the game's make:
-    // the stack is a cache, which changes no result (evaluate checks every entry it uses).
-    void make(Position& pos, Move m) const {
-        stack().moving_from(pos);
-        pos.make(m);
-        stack().moved_to(pos);
-    }
-    void unmake(Position& pos, Move m) const {
-        pos.unmake(m);
-        stack().moved_back_to(pos);
-    }
-    // A board with more than 12 pieces a side cannot arise in a game, the net never saw one,
-    // and its accumulator (sized for 24 pieces) could overflow: the hand-written evaluation
-    // answers there.
-    int evaluate(const Position& pos) const {
-        if (pos.count(Colour::Black) > MaxPiecesPerSide || pos.count(Colour::White) > MaxPiecesPerSide)
-            return Evaluator().evaluate(pos);
-        return stack().evaluate(pos);
-    }
-
-    // How the accumulators were computed so far: from scratch, or by a move's update.
-    std::uint64_t refreshes() const { return stack_ ? stack_->refreshes() : 0; }
-    std::uint64_t updates() const { return stack_ ? stack_->updates() : 0; }
-    std::uint64_t bucket_refreshes() const { return stack_ ? stack_->bucket_refreshes() : 0; }
-
-private:
-    AccumulatorStack& stack() const {
-        if (!stack_) stack_ = std::make_unique<AccumulatorStack>(net_);
-        return *stack_;
-    }
-    std::shared_ptr<const Network> net_;
-    mutable std::unique_ptr<AccumulatorStack> stack_;
+struct HandWrittenFallback {
+    int operator()(const Position& pos) const { return Evaluator().evaluate(pos); }
 };
+using NetEvaluator = BasicNetEvaluator<HandWrittenFallback>;
 
 }  // namespace loa::nnue

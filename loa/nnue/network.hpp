@@ -20,6 +20,7 @@ inline constexpr int MaxAccumulatorSize = 1024;
 inline constexpr int MaxHiddenSize = 256;
 inline constexpr int MaxOutputScale = 100000;
 inline constexpr std::size_t MaxDescription = 4096;
+inline constexpr std::string_view FileMagic = "LOA-NNUE";  // a network file's first bytes
 inline constexpr std::uint32_t FormatVersion = 1;  // a net without extra inputs
 inline constexpr std::uint32_t FormatVersionExtras = 2;  // the header names a set of extra inputs
 // Version 3 adds, after the extra inputs' set, the input buckets' set (features.hpp: each

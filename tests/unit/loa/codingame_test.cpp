@@ -27,8 +27,7 @@ TEST(CodinGame, AnswersEachTurnWithAnOfferedMove) {
         "b1h1\nb1b3\nb1d3\nc1a3\nc1c3\nc1e3\nd1b3\nd1d3\nd1f3\ne1c3\ne1e3\ne1g3\nf1d3\nf1f3\nf1h3\ng1a1\ng1e3\ng1g3\n"
         "b8b6\nb8d6\nb8h8\nc8a6\nc8c6\nc8e6\nd8b6\nd8d6\nd8f6\ne8c6\ne8e6\ne8g6\nf8d6\nf8f6\nf8h6\ng8e6\ng8g6\ng8a8\n");
     std::ostringstream out, log;
-    Output output(out);
-    EXPECT_EQ(run_codingame(in, output, log), 0);
+    EXPECT_EQ(run_codingame(in, out, log), 0);
     const std::string move(common::trim(out.str()));
     EXPECT_NO_THROW(parse_move(Position::start(), move)) << move;
     EXPECT_TRUE(log.str().empty()) << log.str();
@@ -58,8 +57,7 @@ std::string referee_turn(const Position& pos, const std::string& last_move, bool
 std::vector<std::string> codingame_answers(const std::string& transcript, const CodinGameSettings& settings = {}) {
     std::istringstream in(transcript);
     std::ostringstream out, log;
-    Output output(out);
-    EXPECT_EQ(run_codingame(in, output, log, settings), 0) << log.str();
+    EXPECT_EQ(run_codingame(in, out, log, settings), 0) << log.str();
     EXPECT_TRUE(log.str().empty()) << log.str();
     std::vector<std::string> answers;
     std::istringstream lines(out.str());
@@ -95,8 +93,7 @@ TEST(CodinGame, PassesAndPlaysLaterTurnsWithoutAColourLine) {
     bad.rules = "chess";
     std::istringstream in(referee_turn(Position::start(), "null", true));
     std::ostringstream out, log;
-    Output output(out);
-    EXPECT_EQ(run_codingame(in, output, log, bad), 2);
+    EXPECT_EQ(run_codingame(in, out, log, bad), 2);
     EXPECT_TRUE(contains(log.str(), "unknown key 'chess'")) << log.str();
 }
 
@@ -104,8 +101,7 @@ TEST(CodinGame, MalformedInputEndsWithAMessageNotACrash) {
     for (const char* script : {"x\n", "b\n.bbbbbb.\nw......w\n", "b\n.bbbbbbb.\n", "w\n.bbbbbb.\nw......w\nw......w\nw......w\nw......w\nw......w\nw......w\n.bbbbbb.\nnull\nmany\n"}) {
         std::istringstream in(script);
         std::ostringstream out, log;
-        Output output(out);
-        EXPECT_EQ(run_codingame(in, output, log), 2) << script;
+            EXPECT_EQ(run_codingame(in, out, log), 2) << script;
         EXPECT_FALSE(log.str().empty());
         EXPECT_TRUE(out.str().empty());
     }

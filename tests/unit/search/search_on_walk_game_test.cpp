@@ -51,6 +51,9 @@ struct PhasedWalkGame : testing_walk::WalkGame {
     int phase(const Position& p) const { return p.token[0] + p.token[1] < Cells ? 1 : 0; }
 };
 static_assert(search::PhasedGame<PhasedWalkGame>);
+// The traits the core's `if constexpr` asks agree with the concepts.
+static_assert(search::has_phase<PhasedWalkGame> && !search::has_phase<testing_walk::WalkGame>);
+static_assert(!search::has_realization<PhasedWalkGame>);
 
 // A tapered margin is read at the node's phase: exact wherever the margin of the phase covers
 // the largest gain, and wrong somewhere when either phase's margin falls short of it.
