@@ -3,7 +3,7 @@
 # Extras, any of them: `fuzz` adds clang and libFuzzer for scripts/fuzz.sh, `browser` Chromium,
 # ChromeDriver and Selenium for the web board's browser test, `cluster` Slurm and munge for
 # scripts/slurm-local.sh, `trainer` Debian's PyTorch, numpy and the threaded OpenBLAS for
-# scripts/train-net.sh.
+# scripts/train-net.sh, `codingame` g++ 11, the CodinGame arena's compiler, for the bot's test.
 set -euo pipefail
 
 packages=(g++ cmake make ninja-build libboost-dev libboost-math-dev libfmt-dev libcli11-dev nlohmann-json3-dev
@@ -15,7 +15,8 @@ for extra in "$@"; do
     browser) packages+=(chromium chromium-driver python3-selenium) ;;
     cluster) packages+=(slurmctld slurmd slurm-client munge bc python3) ;;
     trainer) packages+=(python3-torch python3-numpy libopenblas0-pthread) ;;
-    *) echo "setup.sh: unknown extra '$extra' (fuzz, browser, cluster, trainer)" >&2; exit 2 ;;
+    codingame) packages+=(g++-11) ;;
+    *) echo "setup.sh: unknown extra '$extra' (fuzz, browser, cluster, trainer, codingame)" >&2; exit 2 ;;
   esac
 done
 missing=()

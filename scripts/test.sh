@@ -35,7 +35,7 @@ in_build() {  # in_build KIND ctest-arguments...
   (cd "$root/build/$kind" && ctest --output-on-failure -j "$jobs" "$@")
 }
 
-stage setup bash "$root/scripts/setup.sh" browser cluster fuzz trainer
+stage setup bash "$root/scripts/setup.sh" browser cluster fuzz trainer codingame
 stage "release build" bash "$root/scripts/build.sh" release
 stage "release test" in_build release -LE slow
 stage "sanitize build" bash "$root/scripts/build.sh" sanitize

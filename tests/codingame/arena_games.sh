@@ -10,4 +10,13 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 characters=$("$python" -c 'import sys; print(len(open(sys.argv[1], encoding="utf-8").read()))' "$source_file")
 echo "bot source: $characters characters (arena limit 100000)"
 (( characters <= 100000 ))
+# The build compiled it with its own g++ (12); the arena's is 11 (scripts/setup.sh codingame).
+if command -v g++-11 >/dev/null; then
+  scratch=$(mktemp -d)
+  trap 'rm -rf "$scratch"' EXIT
+  bash "$here/../../scripts/codingame/compile-arena.sh" "$source_file" "$scratch/bot-g++-11" g++-11
+  echo "compiled with g++-11 and the arena's flags: no diagnostic"
+else
+  echo "g++-11 is not installed (bash scripts/setup.sh codingame): compiled with the build's g++ only"
+fi
 "$python" "$here/referee.py" --bot-a "$bot" --bot-b "$loa codingame" --games "$games" --random-plies 4 --seed 87 --quiet
