@@ -15,6 +15,9 @@
 
 namespace loa {
 
+// Each side starts with 12 pieces and never gains one: no game has more.
+inline constexpr int MaxPiecesPerSide = 12;
+
 class Position {
 public:
     // An empty board: a placeholder to assign to, not a position to play from.

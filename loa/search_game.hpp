@@ -35,10 +35,6 @@ public:
     static SearchGame with_simple_evaluation(RuleSet rules = {}) {
         return SearchGame(rules, CustomEvaluation(simple_evaluate));
     }
-    // Piece count only: the cheapest possible evaluation, a yardstick for search speed.
-    static int material_evaluate(const Position& pos) {
-        return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
-    }
     // eval spec: "nnue" (the network shipped in data/nets/, compiled in: DefaultEval), "full"
     // or "hce" (the hand-written evaluation with its tuned weights; also "", which callers that
     // mean the default map to DefaultEval), "hand" (the
@@ -49,7 +45,7 @@ public:
         if (eval_spec == "hand") return SearchGame(rules, Evaluator(EvalWeights::hand()));
         if (eval_spec == "concentration") return SearchGame(rules, Evaluator(EvalWeights::concentration_only()));
         if (eval_spec == "simple") return with_simple_evaluation(rules);
-        if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(material_evaluate));
+        if (eval_spec == "material") return SearchGame(rules, CustomEvaluation(loa::material_evaluate));
         if (eval_spec == "nnue") return SearchGame(rules, nnue::shipped_network());
         if (eval_spec.ends_with(".nnue")) return SearchGame(rules, nnue::load_network_file(std::string(eval_spec)));
         return SearchGame(rules, Evaluator(load_weights_file(std::string(eval_spec))));

@@ -57,18 +57,25 @@ concept Game = requires(const G& game, typename G::Position& pos, const typename
 // The optional capabilities below, asked by `if constexpr`, are traits as well as concepts:
 // C++17's detection idiom, so that the search core also compiles as C++17 (the CodinGame bot,
 // scripts/codingame/, drops the concepts and keeps these).
+// Each asks what its concept below asks (convertible to int, as std::convertible_to does).
+template <class G>
+using PhaseOf = decltype(std::declval<const G&>().phase(std::declval<const typename G::Position&>()));
 template <class G, class = void>
 inline constexpr bool has_phase = false;
 template <class G>
-inline constexpr bool has_phase<G, std::void_t<decltype(int{std::declval<const G&>().phase(std::declval<const typename G::Position&>())}),
-                                                decltype(int{G::MaxPhase})>> = true;
+inline constexpr bool has_phase<G, std::void_t<PhaseOf<G>, decltype(G::MaxPhase)>> =
+    std::is_convertible_v<PhaseOf<G>, int> && std::is_convertible_v<decltype(G::MaxPhase), int>;
+template <class G>
+using RealizationCategoryOf = decltype(std::declval<const G&>().realization_category(std::declval<const typename G::Position&>(),
+                                                                                      std::declval<typename G::Move>()));
+template <class G>
+using RealizationProbabilitiesOf = decltype(std::declval<const G&>().realization_probabilities());
 template <class G, class = void>
 inline constexpr bool has_realization = false;
 template <class G>
-inline constexpr bool has_realization<
-    G, std::void_t<decltype(int{std::declval<const G&>().realization_category(std::declval<const typename G::Position&>(),
-                                                                                std::declval<typename G::Move>())}),
-                   decltype(std::declval<const G&>().realization_probabilities())>> = true;
+inline constexpr bool has_realization<G, std::void_t<RealizationCategoryOf<G>, RealizationProbabilitiesOf<G>>> =
+    std::is_convertible_v<RealizationCategoryOf<G>, int> &&
+    std::is_convertible_v<RealizationProbabilitiesOf<G>, std::span<const double>>;
 
 // A game whose evaluation swings more as the material thins out: frontier margins taper
 // between their opening value (at G::MaxPhase) and their endgame value (at 0) by its phase.

@@ -8,15 +8,14 @@
 
 #include "loa/nnue/net_evaluator.hpp"
 #include "loa/search_rules.hpp"
+#include "loa/simple_eval.hpp"
 
 namespace loa::codingame {
 
 // The bot refuses boards with more than 12 pieces a side at input (a game cannot reach one), so
 // the network's fallback never answers; piece count is what it would say.
 struct MaterialFallback {
-    int operator()(const Position& pos) const {
-        return 10 * (pos.count(pos.side_to_move()) - pos.count(~pos.side_to_move()));
-    }
+    int operator()(const Position& pos) const { return material_evaluate(pos); }
 };
 
 class NetGame : public SearchRules {

@@ -40,8 +40,7 @@ Position read_board(std::istream& in, const std::string& first_rank, Colour us) 
             else if (c != '.' && c != '-') throw InputError(fmt::format("board line '{}': unexpected '{}'", row, c));
         }
     }
-    // No game reaches more (each side starts with 12), and the network is sized for no more.
-    constexpr int MaxPiecesPerSide = 12;
+    // No game reaches more, and the network is sized for no more.
     if (popcount(pieces[0]) > MaxPiecesPerSide || popcount(pieces[1]) > MaxPiecesPerSide)
         throw InputError(fmt::format("a board with more than {} pieces a side", MaxPiecesPerSide));
     return Position::from_bitboards(pieces[0], pieces[1], us);
@@ -51,11 +50,12 @@ Position read_board(std::istream& in, const std::string& first_rank, Colour us) 
 
 int play_codingame(std::istream& in, std::ostream& out, std::ostream& log, const CodinGameSettings& settings,
                    const std::function<void(Colour us)>& ready, const std::function<Move(const CodinGameTurn&)>& think) {
-    // The referee's clock runs from the turn's first line (on the first turn, from start-up:
-    // building the tables counts too); what was spent before the search is charged to it.
-    search::Stopwatch turn_clock;
+    // The referee's clock runs from the turn's first line, what was spent before the search
+    // charged to it: on the first turn, from the colour line (which comes with it), so that
+    // building the tables counts, and White's wait for Black's first move does not.
     std::string line;
     if (!read_line(in, line)) return 0;
+    search::Stopwatch turn_clock;
     const std::string_view colour = common::trim(line);
     if (colour != "b" && colour != "w") {
         log << "codingame: first line must be our colour (b or w), got '" << common::excerpt(colour) << "'\n";

@@ -43,8 +43,9 @@ struct CodinGameTurn {
 // Plays the protocol on `in`/`out` until the input ends: `think` is asked for each turn's move
 // (a move the referee did not offer is replaced by its first, and said on `log`). `ready` runs
 // once our colour is known, before the first turn (building tables then is charged to the
-// first turn, whose clock runs from start-up). Returns 0 at the end of input, 2 on malformed
-// input (said on `log`).
+// first turn, whose clock runs from the colour line). Returns 0 at the end of input, 2 on
+// malformed input (said on `log`). Boards with more than 12 pieces a side are malformed: no
+// game reaches one, and the network is not sized for it.
 int play_codingame(std::istream& in, std::ostream& out, std::ostream& log, const CodinGameSettings& settings,
                    const std::function<void(Colour us)>& ready, const std::function<Move(const CodinGameTurn&)>& think);
 

@@ -9,9 +9,11 @@
 #include <string_view>
 #include <vector>
 
+#include "loa/position.hpp"
+
 namespace loa::nnue {
 
-inline constexpr int MaxPiecesPerSide = 12;  // the net's domain: what a game can reach
+using loa::MaxPiecesPerSide;  // the net's domain: what a game can reach
 inline constexpr int InputCount = 128;  // per perspective and bucket: 64 squares of own pieces, 64 of the opponent's
 inline constexpr int WeightScale = 127;  // the first layer's and the activations' fixed point (1.0)
 inline constexpr int HiddenWeightShift = 6;  // the hidden and output layers' weights: 1.0 = 64

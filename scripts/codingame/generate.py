@@ -17,7 +17,9 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import minify  # noqa: E402
 import net_text  # noqa: E402
@@ -42,8 +44,8 @@ SOURCES = [
     "loa/engine/codingame_protocol.cpp",
     "loa/codingame/embedded_net.cpp",
     "loa/codingame/bot.cpp",
-    "loa/codingame/bot_main.cpp",
 ]
+MAIN = "loa/codingame/bot_main.cpp"  # the program: the bot's, or a test's (--main)
 
 # Kernel sets left out to fit: taken as a build for another processor takes them (their files'
 # branch for a compiler without x86-64), so the bot says it has none of these sets and runs
@@ -206,8 +208,8 @@ def standard_spellings(system_headers, compiler):
     return minify.identifiers_in(result.stdout)
 
 
-def generate(root, net_path, compiler, rename=True):
-    order, system = gather(root, SOURCES)
+def generate(root, net_path, compiler, rename=True, main=MAIN):
+    order, system = gather(root, SOURCES + [main])
     prelude = read(root, "scripts/codingame/prelude.hpp")
     body = "".join(strip_includes(without_x86_branch(read(root, p), p) if p in ABSENT_KERNELS else read(root, p))
                    for p in order)
@@ -228,7 +230,7 @@ def generate(root, net_path, compiler, rename=True):
     code = minify.join(all_tokens)
     header = (f"{MARKER} from the Lines of Action engine's sources and {os.path.basename(net_path)}:\n"
               "// do not edit; see docs/protocols.md.\n")
-    return header + code, {"files": len(order), "renamed": renamed}
+    return header + code, {"files": len(order), "renamed": renamed, "sources": [os.path.join(root, p) for p in order] + [net_path]}
 
 
 def write_owned(path, text):
@@ -239,10 +241,15 @@ def write_owned(path, text):
         with open(path, encoding="utf-8", errors="replace") as f:
             if not f.read(len(MARKER)) == MARKER:
                 raise SystemExit(f"codingame-bot: {path} exists and was not made by this script; not replaced")
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    # Written beside it under a name of its own, then renamed over it: never half a file.
+    handle, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".codingame-bot-", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def main():
@@ -254,14 +261,21 @@ def main():
     parser.add_argument("--compiler", default="g++", help="whose system headers say which names are standard")
     parser.add_argument("--no-rename", action="store_true", help="keep the project's names (to read or debug it)")
     parser.add_argument("--limit", type=int, default=ARENA_LIMIT, help="the arena's size limit in characters")
+    parser.add_argument("--main", default=MAIN, help="the program's main file (a test puts its own in place of the bot's)")
+    parser.add_argument("--depfile", help="also write the files read, as a make rule (the build's DEPFILE)")
     args = parser.parse_args()
     root = os.path.abspath(args.root)
     net = args.net or os.path.join(root, "data/nets", read(root, "data/nets/SHIPPED").strip())
-    text, info = generate(root, net, args.compiler, rename=not args.no_rename)
+    text, info = generate(root, net, args.compiler, rename=not args.no_rename, main=args.main)
     # The arena counts characters (UTF-16 units: every character here is in the BMP).
     size = len(text)
     print(f"codingame-bot: {args.out}: {size} characters ({len(text.encode('utf-8'))} bytes UTF-8), "
           f"{info['files']} source files, {info['renamed']} names shortened, limit {args.limit}")
+    if args.depfile:
+        tools = [os.path.join(root, "scripts/codingame", p) for p in ("generate.py", "minify.py", "net_text.py", "prelude.hpp")]
+        escape = lambda p: p.replace(" ", "\\ ")
+        with open(args.depfile, "w", encoding="utf-8") as f:
+            f.write(escape(args.out) + ": " + " \\\n  ".join(escape(p) for p in info["sources"] + tools) + "\n")
     if size > args.limit:
         print(f"codingame-bot: {size} characters is over the arena's limit of {args.limit}", file=sys.stderr)
         write_owned(args.out, text)

@@ -63,7 +63,11 @@ def tokenize(text):
                     continue
                 break
             body = text[pos:nl].replace("\\\n", " ")
-            out.append(("directive", [t for t in tokenize(body) if t[0] != "nl"]))
+            words = [t for t in tokenize(body) if t[0] != "nl"]
+            m = re.match(r"\s*define\s+[A-Za-z_][A-Za-z0-9_]*(\s+)\(", body)
+            if m and len(words) > 2:  # an object-like macro whose body starts with '('
+                words.insert(2, ("space", " "))
+            out.append(("directive", words))
             pos = nl
             continue
         if kind in ("ws", "lcomment", "bcomment"):
@@ -89,6 +93,9 @@ def _needs_space(prev, nxt):
     a, b = prev[-1], nxt[0]
     if _word_char(a) and _word_char(b):
         return True
+    # 0x1E - 1 is not the number 0x1E-1 (a pp-number takes a sign after e, E, p or P).
+    if prev[0].isdigit() and a in "eEpP" and b in "+-":
+        return True
     if a in _OPERATOR_CHARS and b in _OPERATOR_CHARS:
         return True
     # A literal's suffix or a string prefix would otherwise merge with a neighbouring word.
@@ -97,12 +104,13 @@ def _needs_space(prev, nxt):
     return False
 
 
-def join(tokens):
-    """Writes tokens back with the least whitespace that keeps them apart."""
+def join(tokens, in_directive=False):
+    """Writes tokens back with the least whitespace that keeps them apart; lines end after a
+    statement or brace past 200 characters (never inside a directive, which a line ends)."""
     pieces, prev, line_len = [], "", 0
     for kind, tok in tokens:
         if kind == "directive":
-            body = join(tok)
+            body = _directive_text(tok)
             if pieces and not pieces[-1].endswith("\n"):
                 pieces.append("\n")
             pieces.append("#" + body + "\n")
@@ -110,15 +118,21 @@ def join(tokens):
             continue
         if prev and _needs_space(prev, tok):
             pieces.append(" ")
-        elif prev and line_len > 160 and kind in ("punct",) and tok in ";{}":
-            pass
         pieces.append(tok)
         line_len += len(tok)
         prev = tok
-        if line_len > 200 and tok in (";", "{", "}"):
+        if not in_directive and line_len > 200 and tok in (";", "{", "}"):
             pieces.append("\n")
             prev, line_len = "", 0
     return "".join(pieces)
+
+
+def _directive_text(tokens):
+    # `#define NAME (x)` is an object-like macro whose body starts with a parenthesis, unlike
+    # `#define NAME(x)`: the tokenizer keeps the space that tells them apart as a marker.
+    if len(tokens) > 2 and tokens[0][1] == "define" and tokens[2] == ("space", " "):
+        return "define " + tokens[1][1] + " " + join(tokens[3:], True)
+    return join(tokens, True)
 
 
 def _stringizing_macros(tokens):

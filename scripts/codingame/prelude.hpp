@@ -16,6 +16,7 @@
 #include <iterator>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -71,20 +72,30 @@ auto ranges_find(R&& r, const V& v) { return std::find(std::begin(r), std::end(r
 template <class R, class P>
 bool ranges_all_of(R&& r, P p) { return std::all_of(std::begin(r), std::end(r), p); }
 
-// Boost's static_vector, as much of it as the engine uses: trivially copyable elements.
+// Boost's static_vector, as much of it as the engine uses (trivially copyable elements): the
+// slots past size() stay unwritten, as Boost's do (a move list is made at every node), and
+// going past the capacity throws as Boost's does.
 template <class T, std::size_t N>
 class static_vector {
+    static_assert(std::is_trivially_copyable_v<T>);
+
 public:
     using value_type = T;
     using iterator = T*;
     using const_iterator = const T*;
-    static_vector() = default;
+    static_vector() {}
     static_vector(std::initializer_list<T> items) {
         for (const T& t : items) push_back(t);
     }
-    void push_back(const T& t) { items_[size_++] = t; }
+    void push_back(const T& t) {
+        if (size_ == N) throw std::length_error("static_vector: full");
+        items_[size_++] = t;
+    }
     template <class... A>
-    T& emplace_back(A&&... a) { return items_[size_++] = T(std::forward<A>(a)...); }
+    T& emplace_back(A&&... a) {
+        push_back(T(std::forward<A>(a)...));
+        return back();
+    }
     void pop_back() { --size_; }
     void clear() { size_ = 0; }
     void resize(std::size_t n) { size_ = n; }
@@ -110,14 +121,17 @@ public:
     }
 
 private:
-    T items_[N]{};
+    union {
+        T items_[N];  // not constructed: written before read
+    };
     std::size_t size_ = 0;
 };
 
 }  // namespace cg17
 
-// {fmt}'s format, as the engine's messages use it: each {} (a spec after ':' is read as
-// precision 'f', 'g' or nothing) takes the next argument.
+// {fmt}'s format, as the engine's messages use it: each {} takes the next argument, written as
+// a stream writes it; a spec with a precision ("{:.1f}") writes fixed-point with it, any other
+// spec is ignored.
 namespace fmt {
 inline void format_into(std::ostringstream& out, std::string_view text) { out << text; }
 template <class T, class... A>

@@ -9,6 +9,7 @@ import sys
 import tempfile
 import unittest
 
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts", "codingame"))
 import minify  # noqa: E402
 
@@ -17,6 +18,10 @@ PROGRAM = r'''
 #include <string>
 #include <vector>
 #define STRINGIZE(x) #x
+#define SQUARE_OF_THREE (1 + 2) * (1 + 2)
+#define LONG_BODY(total) do { total += 1; total += 2; total += 3; total += 4; total += 5; total += 6; total += 7; total += 8; \
+    total += 9; total += 10; total += 11; total += 12; total += 13; total += 14; total += 15; total += 16; total += 17; \
+    total += 18; total += 19; total += 20; } while (0)
 #define PRAGMA(text) _Pragma(#text)
 #define PUSH_TARGET(features) PRAGMA(GCC push_options) PRAGMA(GCC target(features))
 #define POP_TARGET() PRAGMA(GCC pop_options)
@@ -46,6 +51,11 @@ int main() {
     int *pointer = &a;
     acc.add_value(a & *pointer);
     acc.add_value(b < -1 ? 1 : 0);
+    acc.add_value(SQUARE_OF_THREE);   // an object-like macro starting with '(': 9
+    acc.add_value(0x1E - 1);          // not the number 0x1E-1: 29
+    long long many = 0;
+    LONG_BODY(many);                  // a body over a line's length: 210
+    acc.add_value(static_cast<int>(many));
     const char* raw = R"delim(quote " and // not a comment /* nor this */)delim";
     const std::string text = "slash // inside a string";
     const char quote = '\'';
@@ -79,7 +89,7 @@ class Minify(unittest.TestCase):
             except subprocess.CalledProcessError as e:
                 self.fail(f"the shrunk program does not compile:\n{e.stderr}\n{shrunk}")
         self.assertEqual(got, expected)
-        self.assertIn("10 4 quote", expected)  # 2 + 2 + 5 + 1, four values: the cases ran
+        self.assertIn("258 7 quote", expected)  # 2 + 2 + 5 + 1 + 9 + 29 + 210, seven values: the cases ran
         self.assertLess(len(shrunk), len(PROGRAM) * 0.7)
         self.assertGreater(renamed, 5)
         for ours in ("running_total", "history_of_values", "add_value", "project_space"):

@@ -7,9 +7,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     std::istringstream in(fuzz::text(data, size));
     std::ostringstream out, log;
-    loa::engine::Output output(out);
     loa::engine::CodinGameSettings settings;
     settings.node_cap = 300;
-    (void)loa::engine::run_codingame(in, output, log, settings);
+    (void)loa::engine::run_codingame(in, out, log, settings);
     return 0;
 }

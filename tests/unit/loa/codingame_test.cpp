@@ -101,7 +101,7 @@ TEST(CodinGame, MalformedInputEndsWithAMessageNotACrash) {
     for (const char* script : {"x\n", "b\n.bbbbbb.\nw......w\n", "b\n.bbbbbbb.\n", "w\n.bbbbbb.\nw......w\nw......w\nw......w\nw......w\nw......w\nw......w\n.bbbbbb.\nnull\nmany\n"}) {
         std::istringstream in(script);
         std::ostringstream out, log;
-            EXPECT_EQ(run_codingame(in, out, log), 2) << script;
+        EXPECT_EQ(run_codingame(in, out, log), 2) << script;
         EXPECT_FALSE(log.str().empty());
         EXPECT_TRUE(out.str().empty());
     }
