@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 /usr/bin/python3 "$root/tests/web/browser_test.py" "$build/loa/loa" "$build/matches/loa-match" "$work" "$work/web-board.png"
 out="$root/docs/images/web"
 mkdir -p "$out"
-for view in analysis-1280x900 game-over-1280x900 clock-1280x900 flipped-1280x900 watch-running-1280x900 experiments-1280x900 \
+for view in analysis-1280x900 game-over-1280x900 clock-1280x900 clocks-beside-1280x900 flipped-1280x900 watch-running-1280x900 experiments-1280x900 \
             play-800x600 analysis-390x844 play-390x844 replay-390x844 watch-390x844; do
   cp "$work/shots/$view.png" "$out/$view.png"
 done

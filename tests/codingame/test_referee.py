@@ -19,6 +19,7 @@ import textwrap
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, HERE)
 import referee as R  # noqa: E402
 

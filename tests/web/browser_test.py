@@ -154,8 +154,10 @@ def set_value(element_id, value):
 def new_game(side="b", movetime="300", clock=""):
     """Settings, then New game, waited for: the page marks #play with the game whose first view landed."""
     Select(driver.find_element(By.ID, "human-side")).select_by_value(side)
-    set_value("movetime", movetime)
-    set_value("clock", clock + Keys.TAB)  # a changed clock starts a new game by itself
+    set_value("clock", clock + Keys.TAB)
+    # The time a move is disabled during a game on a clock (the clock rules it), and still
+    # what the next game without one takes.
+    js("const f = document.getElementById('movetime'); f.value = arguments[0]; f.dispatchEvent(new Event('change'));", movetime)
     shown = driver.find_element(By.ID, "play").get_attribute("data-game")
     click("new-game")
     wait_for(lambda: int(driver.find_element(By.ID, "play").get_attribute("data-game") or 0) > int(shown or 0)
@@ -668,6 +670,84 @@ try:
     tall = js("""return [...document.querySelectorAll('#treesize-table td')].filter(c => c.getBoundingClientRect().height > 30).length""")
     check(tall == 0, f"{tall} table cells wrap onto several lines")
     Select(driver.find_element(By.ID, "treesize-file")).select_by_value("full-width.json")
+
+    # ---- lichess's habits: a sliding move, its sound, the reader's shapes, themes, clocks beside ----
+    click_tab("play")
+    new_game(side="both")
+    # Every piece is drawn: a disc of its colour (the data-piece contract alone would not show
+    # a style that hid them).
+    discs = js("""return [...document.querySelectorAll('#play-board [data-piece]')].map(s => { const a = getComputedStyle(s, '::after');
+                    return a.content !== 'none' && parseFloat(a.width) > 10 && a.backgroundImage.startsWith('radial-gradient'); })""")
+    check(len(discs) == 24 and all(discs), f"{discs.count(True)} of {len(discs)} pieces are drawn as discs")
+    slides = lambda: int(js("return document.getElementById('play-board').dataset.slides || 0"))
+    sounds = lambda: int(js("return document.body.dataset.sounds || 0"))
+    before_slides, before_sounds = slides(), sounds()
+    square("b1").click()
+    square("d3").click()
+    wait_for(lambda: listed_moves() == ["b1-d3"], "b1-d3 played by clicks")
+    wait_for(lambda: slides() == before_slides + 1, "b1-d3 to slide")
+    wait_for(lambda: not driver.find_elements(By.CSS_SELECTOR, "#play-board .move-anim, #play-board .arriving"), "the slide to end")
+    check(sounds() == before_sounds + 1 and js("return document.body.dataset.lastSound") == "move", "b1-d3 made no move sound")
+    # A dropped piece does not slide (it is where it goes); the capture sounds deeper.
+    ActionChains(driver).click_and_hold(square("a3")).move_to_element(square("d3")).release().perform()
+    wait_for(lambda: listed_moves() == ["b1-d3", "a3xd3"], "a3xd3 played by a drag")
+    check(slides() == before_slides + 1, "a dropped piece slid")
+    check(sounds() == before_sounds + 2 and js("return document.body.dataset.lastSound") == "capture", "a3xd3 made no capture sound")
+    # Stepping back is no move played on: neither a slide nor a sound.
+    click("play-back")
+    wait_for(lambda: board_pieces().get("a3") == "w", "a step back")
+    check(slides() == before_slides + 1 and sounds() == before_sounds + 2, "a step back slid or sounded")
+    click("play-forward")
+    wait_for(lambda: board_pieces().get("d3") == "w", "a step forward")
+    check(slides() == before_slides + 2 and sounds() == before_sounds + 3, "a step forward did not slide and sound")
+    click("sound")
+    check(driver.find_element(By.ID, "sound").get_attribute("aria-pressed") == "false", "the sound button did not turn off")
+    click("play-back")
+    click("play-forward")
+    wait_for(lambda: board_pieces().get("d3") == "w", "a step forward without sound")
+    check(sounds() == before_sounds + 3, "a move sounded with the sound off")
+    click("sound")
+    # The right button: a click draws a circle, a drag an arrow (Shift: red); drawn again, it
+    # goes; a left click clears them all.
+    right = """const [name, type, shift] = arguments; const el = document.querySelector('#play-board [data-square="' + name + '"]');
+               const r = el.getBoundingClientRect();
+               el.dispatchEvent(new PointerEvent(type, {button: 2, buttons: type === 'pointerdown' ? 2 : 0, shiftKey: shift,
+                                                        clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, bubbles: true}));"""
+    def right_drag(start, end, shift=False):
+        js(right, start, "pointerdown", shift)
+        js(right, end, "pointerup", shift)
+    shapes = lambda: js("""return [...document.querySelectorAll('#play-board svg.user-shapes [data-from]')]
+                            .map(s => s.tagName + ' ' + s.dataset.from + s.dataset.to + ' ' + s.dataset.colour)""")
+    right_drag("e4", "e4")
+    right_drag("c1", "c5", shift=True)
+    check(shapes() == ["circle e4e4 green", "line c1c5 red"], f"the reader's shapes are {shapes()}")
+    right_drag("e4", "e4")
+    check(shapes() == ["line c1c5 red"], f"a circle drawn again stayed: {shapes()}")
+    square("h8").click()
+    check(shapes() == [], f"a left click left {shapes()}")
+    # Themes: the dark squares' colour, kept for the next visit.
+    dark = lambda: js("return getComputedStyle(document.querySelector('#play-board .square.dark')).backgroundColor")
+    Select(driver.find_element(By.ID, "theme")).select_by_value("blue")
+    check(dark() == "rgb(140, 162, 173)", f"the blue theme's dark squares are {dark()}")
+    load(base)
+    check(Select(driver.find_element(By.ID, "theme")).first_selected_option.get_attribute("value") == "blue" and dark() == "rgb(140, 162, 173)",
+          "the theme was not kept for the next visit")
+    Select(driver.find_element(By.ID, "theme")).select_by_value("brown")
+    # On a wide window Play's clocks stand beside the board (the opponent's at its top); on a
+    # phone above it.
+    new_game(side="b", movetime="100", clock="1+0")
+    wait_for(lambda: driver.find_element(By.ID, "play-clocks").is_displayed(), "the clocks")
+    beside = """const b = document.getElementById('play-board').getBoundingClientRect();
+                const t = document.getElementById('clock-top').getBoundingClientRect(), u = document.getElementById('clock-bottom').getBoundingClientRect();
+                return [t.left >= b.right, u.left >= b.right, t.top < b.top + b.height / 2, u.top > b.top + b.height / 2, u.right <= window.innerWidth]"""
+    check(js(beside) == [True, True, True, True, True], f"at 1280x900 the clocks are not beside the board: {js(beside)}")
+    check(text("clock-bottom").startswith("Black") and text("clock-top").startswith("White"),
+          f"playing Black, the clocks read {text('clock-top')!r} (top) and {text('clock-bottom')!r} (bottom)")
+    shot("clocks-beside-1280x900")
+    driver.set_window_size(390, 844)
+    check(js(beside)[:2] == [False, False], f"at 390x844 the clocks are beside the board: {js(beside)}")
+    driver.set_window_size(1280, 900)
+    print("slide, sounds, shapes, themes and clocks beside the board: as lichess does them")
 
     # ---- three window sizes: every view fits ----
     for width, height in SIZES:

@@ -5,6 +5,7 @@
 import { $, api, showMessage } from "./api.js";
 import { initExperiments, refreshTreesizeList } from "./experiments.js";
 import { initPlay, openGameFromAddress, playVisible } from "./play.js";
+import { initPreferences } from "./preferences.js";
 import { initReplay, openRecords, refreshRecordsList, replayVisible, showGames } from "./replay.js";
 import { initWatch, refreshMatchList, refreshWatch } from "./watch.js";
 
@@ -46,6 +47,7 @@ async function openFromAddress(params = new URLSearchParams(location.hash.slice(
 }
 
 async function main() {
+  initPreferences();
   for (const button of document.querySelectorAll("#tabs button")) button.onclick = () => showTab(button.dataset.tab);
   const linked = new URLSearchParams(location.hash.slice(1));  // before the first game writes its own
   let config;

@@ -7,6 +7,11 @@
 // one to the other (the piece follows the pointer), or the keyboard (arrow keys move between
 // squares, Enter or Space acts as a click). onSquare(name, "down"|"up") is told of each press
 // and release; it returns true when the press picked up a piece that may be dragged.
+//
+// As on lichess: a move that leads on from the position shown slides its piece (unless it was
+// dropped there, or the reader asked for reduced motion) and tells the page ("board-move", for
+// its sound); the right button draws the reader's own shapes (a click: a circle; a drag: an
+// arrow; green, with Shift red, with Alt blue), which a left click or a new position clears.
 
 export const FILES = "abcdefgh";
 const SVG = "http://www.w3.org/2000/svg";
@@ -50,16 +55,24 @@ export class Board {
     this.files = document.createElement("div");
     this.files.className = "coords files";
     this.files.setAttribute("aria-hidden", "true");
-    this.arrows = document.createElementNS(SVG, "svg");
-    this.arrows.setAttribute("class", "arrows");
-    this.arrows.setAttribute("viewBox", "0 0 8 8");
-    this.arrows.setAttribute("aria-hidden", "true");
-    const inner = document.createElement("div");
-    inner.className = "board-inner";
-    inner.append(this.grid, this.arrows);
-    frame.append(this.ranks, inner, this.files);
+    const layer = (name) => {
+      const svg = document.createElementNS(SVG, "svg");
+      svg.setAttribute("class", name);
+      svg.setAttribute("viewBox", "0 0 8 8");
+      svg.setAttribute("aria-hidden", "true");
+      return svg;
+    };
+    this.arrows = layer("arrows");
+    this.userShapes = layer("user-shapes");
+    this.shapes = [];  // the reader's: {from, to, colour}, a circle when from === to
+    this.shown = null;  // the pieces drawn last, to tell a move played on from a jump elsewhere
+    this.inner = document.createElement("div");
+    this.inner.className = "board-inner";
+    this.inner.append(this.grid, this.arrows, this.userShapes);
+    frame.append(this.ranks, this.inner, this.files);
     this.place();
     if (onSquare) this.listen();
+    this.listenForShapes();
   }
 
   // Squares in reading order for the side at the bottom (White at the bottom unless flipped).
@@ -81,18 +94,22 @@ export class Board {
     this.flipped = flipped;
     this.place();
     this.clearLine();
+    this.drawShapes();
+  }
+
+  // A square's centre in the layers' 8x8 coordinates, as the board is turned.
+  centre(square) {
+    const file = FILES.indexOf(square[0]), rank = Number(square[1]);
+    return this.flipped ? [7 - file + 0.5, rank - 1 + 0.5] : [file + 0.5, 8 - rank + 0.5];
   }
 
   // Pointer and keyboard input.
   listen() {
-    const squareAt = (x, y) => {
-      const el = document.elementFromPoint(x, y);
-      const square = el && el.closest("[data-square]");
-      return square && this.grid.contains(square) ? square.dataset.square : null;
-    };
+    const squareAt = (x, y) => this.squareAt(x, y);
     this.grid.addEventListener("pointerdown", (e) => {
       if (e.button !== 0) return;
       e.preventDefault();
+      this.clearShapes();
       const name = squareAt(e.clientX, e.clientY);
       if (!name) return;
       this.moveFocus(name, false);
@@ -100,8 +117,10 @@ export class Board {
     });
     this.grid.addEventListener("pointermove", (e) => this.followPointer(e));
     const release = (e) => {
-      this.endDrag();
+      if (e.button !== 0) return;
+      const dragged = this.endDrag();
       const name = squareAt(e.clientX, e.clientY);
+      this.droppedOn = dragged ? name : null;  // a dropped piece is where it goes: no slide
       if (name) this.onSquare(name, "up");
     };
     this.grid.addEventListener("pointerup", release);
@@ -120,6 +139,13 @@ export class Board {
         this.onSquare(this.focused, "down");
       }
     });
+  }
+
+  // The square under a point of the window, if it is one of this board's.
+  squareAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const square = el && el.closest("[data-square]");
+    return square && this.grid.contains(square) ? square.dataset.square : null;
   }
 
   moveFocus(name, focus) {
@@ -159,15 +185,95 @@ export class Board {
     return true;
   }
 
+  // The right button: press on a square, release on the same (a circle) or another (an arrow).
+  // Drawing the same shape again takes it away.
+  listenForShapes() {
+    const squareAt = (x, y) => this.squareAt(x, y);
+    this.grid.addEventListener("contextmenu", (e) => e.preventDefault());
+    this.grid.addEventListener("pointerdown", (e) => {
+      if (e.button === 2) this.shapeStart = squareAt(e.clientX, e.clientY);
+    });
+    this.grid.addEventListener("pointerup", (e) => {
+      if (e.button !== 2 || !this.shapeStart) return;
+      const to = squareAt(e.clientX, e.clientY);
+      const from = this.shapeStart;
+      this.shapeStart = null;
+      if (!to) return;
+      const colour = e.shiftKey ? "red" : e.altKey ? "blue" : "green";
+      const same = this.shapes.findIndex((s) => s.from === from && s.to === to);
+      if (same >= 0 && this.shapes[same].colour === colour) this.shapes.splice(same, 1);
+      else if (same >= 0) this.shapes[same].colour = colour;
+      else this.shapes.push({ from, to, colour });
+      this.drawShapes();
+    });
+  }
+
+  clearShapes() {
+    if (!this.shapes.length) return;
+    this.shapes = [];
+    this.drawShapes();
+  }
+
+  drawShapes() {
+    const colours = { green: "rgba(21,120,27,0.8)", red: "rgba(136,32,32,0.8)", blue: "rgba(0,48,136,0.8)" };
+    let svg = `<defs><marker id="user-head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto">` +
+      `<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>`;
+    for (const { from, to, colour } of this.shapes) {
+      const [x1, y1] = this.centre(from), [x2, y2] = this.centre(to);
+      const data = `data-from="${from}" data-to="${to}" data-colour="${colour}"`;
+      svg += from === to
+        ? `<circle ${data} cx="${x1}" cy="${y1}" r="0.45" fill="none" stroke="${colours[colour]}" stroke-width="0.07"/>`
+        : `<line ${data} x1="${x1}" y1="${y1}" x2="${x2}" y2="${y2}" stroke="${colours[colour]}" stroke-width="0.16" marker-end="url(#user-head)"/>`;
+    }
+    this.userShapes.innerHTML = svg;
+  }
+
+  // The last move leads on from the position drawn before (its piece left `from`, arrived at
+  // `to`, nothing else changed but a capture there): slide it, and say so to the page.
+  showMove(before, game) {
+    const m = game.last_move;
+    if (!before || !m) return;
+    const mover = game.pieces[m.to];
+    if (!mover || before[m.from] !== mover || game.pieces[m.from]) return;
+    for (const name of Object.keys(this.squares))
+      if (name !== m.from && name !== m.to && before[name] !== game.pieces[name]) return;
+    const capture = before[m.to] !== undefined;
+    this.frame.dispatchEvent(new CustomEvent("board-move", { bubbles: true, detail: { capture } }));
+    const dropped = this.droppedOn === m.to;
+    this.droppedOn = null;
+    if (dropped || window.matchMedia?.("(prefers-reduced-motion: reduce)").matches) return;
+    const [x1, y1] = this.centre(m.from), [x2, y2] = this.centre(m.to);
+    const piece = document.createElement("div");
+    piece.className = "move-anim";
+    piece.dataset.piece = mover;
+    piece.style.left = `${(x1 - 0.5) * 12.5}%`;
+    piece.style.top = `${(y1 - 0.5) * 12.5}%`;
+    const target = this.squares[m.to];
+    target.classList.add("arriving");
+    this.frame.dataset.slides = String(Number(this.frame.dataset.slides || 0) + 1);  // for the browser test
+    this.inner.appendChild(piece);
+    const done = () => {
+      piece.remove();
+      target.classList.remove("arriving");
+    };
+    const slide = piece.animate([{ transform: "translate(0, 0)" }, { transform: `translate(${(x2 - x1) * 100}%, ${(y2 - y1) * 100}%)` }],
+      { duration: 180, easing: "ease-out" });
+    slide.onfinish = slide.oncancel = done;
+  }
+
   // Pieces from the server's game JSON; marks: last move, selection, targets, and at the end of
   // a game the connected group(s) of the winner(s).
   render(game, marks = {}) {
     const winners = new Set(marks.connected || []);
+    const before = this.shown;
+    this.shown = { ...game.pieces };
+    const changed = !before || Object.keys(this.squares).some((name) => before[name] !== game.pieces[name]);
+    if (changed) this.clearShapes();
     for (const [name, square] of Object.entries(this.squares)) {
       const piece = game.pieces[name];
       if (piece) square.dataset.piece = piece;
       else delete square.dataset.piece;
-      square.classList.remove("last", "selected", "target", "capture", "winner");
+      square.classList.remove("last", "selected", "target", "capture", "winner", "arriving");
       if (piece && winners.has(piece)) square.classList.add("winner");
       square.setAttribute("aria-label", `${name}${piece ? ", " + PIECE_NAMES[piece] : ""}`);
       square.removeAttribute("aria-selected");
@@ -185,6 +291,8 @@ export class Board {
       if (m.capture) this.squares[m.to].classList.add("capture");
       this.squares[m.to].setAttribute("aria-label", this.squares[m.to].getAttribute("aria-label") + ", a target");
     }
+    for (const el of this.inner.querySelectorAll(".move-anim")) el.remove();
+    if (changed) this.showMove(before, game);
   }
 
   // The engine's line as numbered arrows (at most four moves), the mover's in blue, the
@@ -192,10 +300,7 @@ export class Board {
   // A move over a segment already drawn (there and back, or the same move again) is drawn
   // beside it, so that both stay visible.
   drawLine(moves, others = []) {
-    const centre = (sq) => {
-      const file = FILES.indexOf(sq[0]), rank = Number(sq[1]);
-      return this.flipped ? [7 - file + 0.5, rank - 1 + 0.5] : [file + 0.5, 8 - rank + 0.5];
-    };
+    const centre = (square) => this.centre(square);
     let svg = `<defs><marker id="head" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3" markerHeight="3" orient="auto">` +
       `<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker></defs>`;
     const drawn = new Map();  // a segment (either direction) -> arrows on it so far

@@ -458,9 +458,10 @@ function drawClocks() {
   const box = $("play-clocks");
   box.hidden = !play.clock;
   if (!play.clock) return;
-  // The clocks in the board's order: the side at the top first.
-  const top = play.board.flipped ? "w" : "b";
-  for (const [slot, side] of [["clock-top", top], ["clock-bottom", other(top)]]) {
+  // As on lichess, the reader's clock at the bottom: the side the board is turned for (Black,
+  // unless it is turned for White), the other at the top.
+  const bottom = play.board.flipped ? "w" : "b";
+  for (const [slot, side] of [["clock-top", other(bottom)], ["clock-bottom", bottom]]) {
     const el = $(slot);
     el.dataset.side = side;
     el.textContent = `${SIDE[side]} ${GameClock.format(play.clock.remaining(side))}`;
