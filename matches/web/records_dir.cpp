@@ -11,6 +11,7 @@
 #include "common/files.hpp"
 #include "common/text.hpp"
 #include "loa/error.hpp"
+#include "loa/move_names.hpp"
 #include "loa/game.hpp"
 #include "loa/notation.hpp"
 #include "loa/position_text.hpp"
@@ -60,9 +61,13 @@ nlohmann::json games_in_play(const fs::path& live) {
             Game game(position_from_argument(g.at("start").get<std::string>()));
             for (const auto& m : g.at("moves")) game.play(m.get<std::string>());
             nlohmann::json view = web::game_json(game);
+            nlohmann::json moves = nlohmann::json::array();  // as played, so that the page can open the game
+            for (const loa::Move m : game.moves()) moves.push_back(loa::move_to_text(m));
             out.push_back({{"game", g.at("game")},
                            {"black", g.at("black")},
                            {"white", g.at("white")},
+                           {"start", g.at("start")},
+                           {"moves", moves},
                            {"plies", game.moves().size()},
                            {"pieces", view["pieces"]},
                            {"last_move", view["last_move"]},

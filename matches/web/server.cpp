@@ -222,7 +222,7 @@ struct Server::Impl {
             nlohmann::json presets = nlohmann::json::array();
             for (const char* p : PagePresets) presets.push_back(p);
             nlohmann::json rules = nlohmann::json::array();
-            for (const NamedRuleSet& r : named_rule_sets()) rules.push_back({{"name", r.name}, {"description", r.description}});
+            for (const NamedRuleSet& r : named_rule_sets()) rules.push_back({{"name", r.name}, {"description", r.description}, {"text", to_string(r.rules)}});
             send_json(res, {{"presets", presets},
                             {"variant", settings.variant},
                             {"rules", rules},

@@ -78,6 +78,8 @@ def fail(message):
     print(f"FAIL: {message}")
     if driver is not None:
         driver.save_screenshot(failure_shot)
+        for entry in driver.get_log("browser")[-5:]:  # what the page said last (a script error)
+            print(f"  browser: {entry.get('level')} {entry.get('message', '')[:300]}")
     sys.exit(1)
 
 
@@ -725,6 +727,30 @@ try:
     check(shapes() == ["line c1c5 red"], f"a circle drawn again stayed: {shapes()}")
     square("h8").click()
     check(shapes() == [], f"a left click left {shapes()}")
+    # Premoves: while the engine thinks, a move is kept (its squares marked) and played the
+    # moment the engine's lands, if legal then; a click elsewhere drops it.
+    new_game(side="b", movetime="2000")
+    square("b1").click()
+    square("d3").click()
+    wait_for(lambda: "engine is thinking" in text("play-status"), "the engine to think")
+    premoved = lambda: js("return [...document.querySelectorAll('#play-board .square.premove')].map(s => s.dataset.square).sort()")
+    square("c1").click()
+    square("c3").click()
+    check(premoved() == ["c1", "c3"] and "Premove c1-c3" in text("play-hint"), f"premove c1-c3: marked {premoved()}, hint {text('play-hint')!r}")
+    square("e5").click()
+    check(premoved() == [] and "dropped" in text("play-hint"), f"a click elsewhere left the premove: {premoved()}, {text('play-hint')!r}")
+    square("c1").click()
+    square("c3").click()
+    wait_for(lambda: len(listed_moves()) >= 2, "the engine's reply", seconds=15)
+    reply = listed_moves()[1]
+    after = post_game(base, "startpos", ["b1-d3", reply])
+    legal = any(m["from"] == "c1" and m["to"] == "c3" for m in after["legal"])
+    if legal:
+        wait_for(lambda: len(listed_moves()) >= 3 and listed_moves()[2].startswith("c1"), "the premove played at once")
+    else:
+        wait_for(lambda: "dropped" in text("play-hint") and len(listed_moves()) == 2, "the premove dropped as illegal")
+    check(premoved() == [], f"the premove's squares stay marked: {premoved()}")
+    print(f"premove c1-c3 after {reply}: {'played' if legal else 'dropped, not legal then'}")
     # Themes: the dark squares' colour, kept for the next visit.
     dark = lambda: js("return getComputedStyle(document.querySelector('#play-board .square.dark')).backgroundColor")
     Select(driver.find_element(By.ID, "theme")).select_by_value("blue")
@@ -793,6 +819,17 @@ try:
     wait_for(lambda: text("replay-ply").startswith("ply 4 / "), "a step forward")
     wait_for(lambda: driver.current_url.endswith("#replay=live.pgn&game=2&ply=4"), f"the address to follow ({driver.current_url})")
     print(f"replay link: {driver.current_url.split('#')[1]}")
+    # One click opens the replayed game, at the move shown, in Play with the engine analysing.
+    replayed = listed_moves("replay-moves")
+    click("replay-to-play")
+    wait_for(lambda: driver.find_element(By.ID, "play").is_displayed(), "Play")
+    wait_for(lambda: listed_moves() == replayed, f"the replayed game's moves in Play ({replayed[:6]}...; message {message()!r}, address {driver.current_url})")
+    current = js("return document.querySelector('#move-list .move.current')?.dataset.ply")
+    check(current == "4", f"Play shows ply {current}, Replay showed ply 4")
+    wait_for(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#iterations tbody tr")) >= 3, "the analysis of the opened position", seconds=30)
+    check(driver.find_element(By.ID, "human-side").get_attribute("value") == "both", "the opened game is played against the engine")
+    click("analyse")  # stop it
+    print(f"Analyse in Play from Replay: {len(replayed)} moves, at ply {current}, analysing")
 
     # A pasted PGN (or bare move list) is replayed like an opened file.
     click_tab("replay")

@@ -43,6 +43,18 @@ export async function streamEvents(path, params, signal, onEvent) {
 }
 
 // The red line under the tabs: errors only (a request refused, a file that is gone).
+// The address of a game in Play (its start, moves, rules and the move shown), as Play writes it
+// and reads it back (play.js); `analyse`: Play opens it with the engine analysing.
+export function playAddress({ start = "startpos", moves = [], rules = "olympiad", ply = moves.length, analyse = false }) {
+  const params = new URLSearchParams();
+  if (start !== "startpos") params.set("start", start);
+  if (moves.length) params.set("moves", moves.join(" "));
+  if (rules !== "olympiad") params.set("rules", rules);
+  if (ply !== moves.length) params.set("ply", String(ply));
+  if (analyse) params.set("analyse", "1");
+  return params.toString();
+}
+
 export function showMessage(text) {
   const box = $("message");
   box.textContent = text;

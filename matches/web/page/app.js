@@ -38,7 +38,7 @@ async function openFromAddress(params = new URLSearchParams(location.hash.slice(
     await openRecords(params.get("replay"), undefined, { game: params.get("game"), ply: params.get("ply") });
     return true;
   }
-  if (params.has("start") || params.has("moves") || params.has("rules")) {
+  if (params.has("start") || params.has("moves") || params.has("rules") || params.has("analyse")) {
     showTab("play");
     await openGameFromAddress(params);
     return true;

@@ -261,8 +261,8 @@ export class Board {
     slide.onfinish = slide.oncancel = done;
   }
 
-  // Pieces from the server's game JSON; marks: last move, selection, targets, and at the end of
-  // a game the connected group(s) of the winner(s).
+  // Pieces from the server's game JSON; marks: last move, selection, targets, a premove's
+  // squares, and at the end of a game the connected group(s) of the winner(s).
   render(game, marks = {}) {
     const winners = new Set(marks.connected || []);
     const before = this.shown;
@@ -273,7 +273,7 @@ export class Board {
       const piece = game.pieces[name];
       if (piece) square.dataset.piece = piece;
       else delete square.dataset.piece;
-      square.classList.remove("last", "selected", "target", "capture", "winner", "arriving");
+      square.classList.remove("last", "selected", "target", "capture", "winner", "arriving", "premove");
       if (piece && winners.has(piece)) square.classList.add("winner");
       square.setAttribute("aria-label", `${name}${piece ? ", " + PIECE_NAMES[piece] : ""}`);
       square.removeAttribute("aria-selected");
@@ -291,6 +291,7 @@ export class Board {
       if (m.capture) this.squares[m.to].classList.add("capture");
       this.squares[m.to].setAttribute("aria-label", this.squares[m.to].getAttribute("aria-label") + ", a target");
     }
+    for (const name of marks.premove || []) this.squares[name].classList.add("premove");
     for (const el of this.inner.querySelectorAll(".move-anim")) el.remove();
     if (changed) this.showMove(before, game);
   }

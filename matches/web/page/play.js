@@ -2,7 +2,7 @@
 // and an analysis that follows the position on the board. The page holds the game (start,
 // moves, rules); the server replays it under the rules for every view and runs the engine.
 
-import { $, api, showMessage, streamSearch } from "./api.js";
+import { $, api, playAddress, showMessage, streamSearch } from "./api.js";
 import { Board } from "./board.js";
 import { GameClock, parseTimeControl } from "./clock.js";
 import { analyseGame, markPly } from "./analysis.js";
@@ -23,6 +23,8 @@ const play = {
   game: null,       // the server's view of the position shown
   end: null,        // the game's result when it has ended by the rules: {result, description}
   selected: null,
+  preselected: null, // while the engine thinks: a piece of the user's picked for a premove
+  premove: null,    // the user's move kept for after the engine's: {from, to}
   search: null,     // {controller, kind: "move"|"analysis", line, side}
   analysing: false, // analysis mode: every position shown is analysed until Stop
   board: null,
@@ -36,6 +38,7 @@ const play = {
   lines: [],        // the MultiPV lines of the depth coming in, best first
   resigned: null,   // the side that resigned (lichess's Resign), ending the game
   drawn: false,     // a draw agreed (the user offered, the engine accepted)
+  ruleNames: new Map(), // each named rule set's full text (as records spell rules) -> its name
   engineScore: null, // the engine's last score for its own side, in centi-units (its move's search)
 };
 
@@ -147,7 +150,8 @@ function draw() {
   const game = play.game;
   const connected = game.over && game.termination.includes("connection") ? game.connected : [];
   play.board.render(game, { selected: play.selected, connected,
-    targets: play.selected ? game.legal.filter((m) => m.from === play.selected) : [] });
+    targets: play.selected ? game.legal.filter((m) => m.from === play.selected) : [],
+    premove: play.premove ? [play.premove.from, play.premove.to] : play.preselected ? [play.preselected] : [] });
   const endText = play.flag ? resultLine(play.flag === "b" ? "1-0" : "0-1", `${SIDE[play.flag]} loses on time`)
     : play.resigned ? resultLine(play.resigned === "b" ? "1-0" : "0-1", `${SIDE[play.resigned]} resigns`)
     : play.drawn ? resultLine("1/2-1/2", "draw agreed")
@@ -184,6 +188,8 @@ async function refresh(known = null) {
   $("play").dataset.game = String(play.gameId);  // this game's first view has landed (for tests)
   if (engineToMove()) {
     if (!engineThinking()) runSearch("move");
+  } else if (play.premove && atEnd() && !over()) {
+    playPremove();
   } else if (play.analysing) {
     if (over()) {
       $("engine-summary").textContent = `no analysis: ${gameOverText()}`;
@@ -242,7 +248,8 @@ function explainNoInput() {
 function onPlaySquare(name, phase) {
   const game = play.game;
   if (!game) return false;
-  if (over() || engineToMove()) {
+  if (engineToMove()) return premoveSquare(name, phase);
+  if (over()) {
     if (phase === "down") explainNoInput();
     return false;
   }
@@ -267,6 +274,48 @@ function onPlaySquare(name, phase) {
   play.selected = null;
   draw();
   return false;
+}
+
+// Premoves, as on lichess: while the engine thinks, a move of the user's (a click on a piece
+// then on a target, or a drag) is kept, and played the moment the engine's move lands if it is
+// legal then. A click anywhere else, Undo or a new game drops it.
+function premoveSquare(name, phase) {
+  const mine = play.game.pieces[name] === humanSide();
+  if (phase === "up") {
+    if (play.preselected && name !== play.preselected && !mine) setPremove(play.preselected, name);  // a drag
+    return false;
+  }
+  if (play.preselected && name !== play.preselected && !mine) {
+    setPremove(play.preselected, name);
+    return false;
+  }
+  const picked = mine && name !== play.preselected;
+  play.preselected = picked ? name : null;
+  if (!picked && play.premove) hint(`Premove ${play.premove.from}-${play.premove.to} dropped.`);
+  else if (!picked) explainNoInput();
+  else hint("");
+  play.premove = null;
+  draw();
+  return picked;  // a picked piece may be dragged
+}
+
+function setPremove(from, to) {
+  play.premove = { from, to };
+  play.preselected = null;
+  hint(`Premove ${from}-${to}: played when the engine has moved, if it is legal then.`);
+  draw();
+}
+
+function playPremove() {
+  const { from, to } = play.premove;
+  play.premove = null;
+  const move = play.game.legal.find((m) => m.from === from && m.to === to);
+  if (move) {
+    playMove(move.text);
+  } else {
+    hint(`Premove ${from}-${to} dropped: not a legal move after the engine's.`);
+    draw();
+  }
 }
 
 function illegal(from, to) {
@@ -296,6 +345,7 @@ function undo() {
     }
   }
   changeLine();
+  play.preselected = play.premove = null;
   play.moves = play.moves.slice(0, n);
   play.ply = n;
   showMessage("");
@@ -501,6 +551,7 @@ function newGame(start = $("start-kind").value) {
   play.flag = null;
   play.resigned = null;
   play.drawn = false;
+  play.preselected = play.premove = null;
   play.engineScore = null;
   play.end = null;
   play.timeControl = parseTimeControl($("clock").value.trim()) ? $("clock").value.trim() : "";
@@ -523,17 +574,13 @@ async function setPosition() {
 
 // The game in the address (#start=...&moves=...&rules=...&ply=...), so that a link opens it.
 function updateAddress() {
-  const params = new URLSearchParams();
-  if (play.start !== "startpos") params.set("start", play.start);
-  if (play.moves.length) params.set("moves", play.moves.join(" "));
-  if (play.rules !== "olympiad") params.set("rules", play.rules);
-  if (!atEnd()) params.set("ply", String(play.ply));
-  const hash = params.toString();
+  const hash = playAddress({ start: play.start, moves: play.moves, rules: play.rules, ply: play.ply });
   if (location.hash.slice(1) !== hash && !$("play").hidden) history.replaceState(null, "", hash ? `#${hash}` : location.pathname);
 }
 
 export async function openGameFromAddress(params) {
-  const rules = params.get("rules") || "olympiad";
+  const spelled = params.get("rules") || "olympiad";
+  const rules = play.ruleNames.get(spelled) ?? spelled;  // a named set, however the link spells it
   const start = params.get("start") || "startpos";
   const moves = (params.get("moves") || "").split(/[\s,]+/).filter(Boolean);
   try {
@@ -550,6 +597,7 @@ export async function openGameFromAddress(params) {
     return;
   }
   await refresh();
+  if (params.get("analyse") === "1" && !play.analysing) analyse();  // opened from Replay or Watch to be analysed
 }
 
 // Rules, start or clock changed in the menus. Nothing is played yet: a new game with them at
@@ -676,6 +724,7 @@ export async function initPlay(config) {
   play.board = new Board($("play-board"), { onSquare: onPlaySquare, label: "game board" });
   for (const preset of config.presets) $("variant").add(new Option(preset, preset, false, preset === config.variant));
   for (const r of config.rules) $("rules").add(new Option(r.name, r.name, false, r.name === "olympiad"));
+  play.ruleNames = new Map(config.rules.map((r) => [r.text, r.name]));  // a record's rules are spelled out
   $("rules").title = config.rules.map((r) => `${r.name}: ${r.description}`).join("\n");
   $("new-game").onclick = () => newGame();
   $("undo").onclick = undo;

@@ -1,7 +1,7 @@
 // Replay: the games of a records file (the records directory's, or one the user opens), move
 // by move, with the keyboard or the move list.
 
-import { $, api, fillFileList, showMessage } from "./api.js";
+import { $, api, fillFileList, playAddress, showMessage } from "./api.js";
 import { Board } from "./board.js";
 import { analyseGame, markPly } from "./analysis.js";
 import { ending, keyForPage, renderMoveList, resultLine, wheelSteps } from "./move_list.js";
@@ -143,6 +143,10 @@ export async function initReplay() {
   $("replay-last").onclick = () => showPly(Infinity);
   $("replay-flip").onclick = () => { replay.board.flip(!replay.board.flipped); };
   $("replay-analyse").onclick = analyseReplayed;
+  $("replay-to-play").onclick = () => {
+    const g = replay.game;
+    if (g) location.hash = playAddress({ start: g.start, moves: g.moves, rules: g.rules, ply: replay.ply, analyse: true });
+  };
   document.addEventListener("keydown", (e) => {
     if ($("replay").hidden || !keyForPage(e.target)) return;
     const to = { ArrowLeft: replay.ply - 1, ArrowRight: replay.ply + 1, Home: 0, End: Infinity }[e.key];

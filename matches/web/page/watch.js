@@ -2,7 +2,7 @@
 // finished one (its result JSON). When a running match ends, the runner writes its result JSON
 // and removes the state file: the view moves to the result by itself and stops polling.
 
-import { $, api, cells, fillFileList, showMessage } from "./api.js";
+import { $, api, cells, fillFileList, playAddress, showMessage } from "./api.js";
 import { Board } from "./board.js";
 
 const watch = { busy: false, finished: new Set() };  // finished: files whose standings cannot change
@@ -73,7 +73,13 @@ export async function refreshWatch(force = false) {
     figure.appendChild(frame);
     new Board(frame, { label: `game ${g.game}` }).render(g);
     const caption = document.createElement("figcaption");
-    caption.textContent = `game ${g.game}: ${g.black} (b) – ${g.white} (w), ply ${g.plies}, ${g.side_to_move === "b" ? "Black" : "White"} to move`;
+    caption.textContent = `game ${g.game}: ${g.black} (b) – ${g.white} (w), ply ${g.plies}, ${g.side_to_move === "b" ? "Black" : "White"} to move `;
+    // One click: this game as it stands, in Play with the engine analysing.
+    const analyse = document.createElement("button");
+    analyse.type = "button";
+    analyse.textContent = "Analyse in Play";
+    analyse.onclick = () => { location.hash = playAddress({ start: g.start, moves: g.moves, analyse: true }); };
+    caption.appendChild(analyse);
     figure.appendChild(caption);
     live.appendChild(figure);
   }

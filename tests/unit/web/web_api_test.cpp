@@ -24,6 +24,7 @@
 
 #include "common/error.hpp"
 #include "loa/position.hpp"
+#include "loa/rules.hpp"
 #include "matches/records.hpp"
 #include "matches/web/server.hpp"
 #include "support/sanitized_build.hpp"
@@ -470,7 +471,12 @@ TEST(WebApi, SearchesTogetherStayWithinTheServersMemory) {
     ASSERT_TRUE(second);
     EXPECT_EQ(second->status, 503);
     EXPECT_NE(body_of(second).value("error", "").find("at most 40 MB"), std::string::npos) << second->body;
-    EXPECT_EQ(body_of(c.Get("/api/config")).value("max_memory_mb", 0), 40);
+    const json config = body_of(c.Get("/api/config"));
+    EXPECT_EQ(config.value("max_memory_mb", 0), 40);
+    // Each named rule set with its text as records spell rules (Play maps a record's to a name).
+    ASSERT_FALSE(config["rules"].empty());
+    for (const json& r : config["rules"])
+        EXPECT_EQ(r["text"], loa::to_string(loa::parse_rules(r["name"].get<std::string>()))) << r.dump();
 }
 
 // A page of another site must not drive searches or read files: not through a name it points

@@ -152,6 +152,9 @@ TEST_F(WebRecords, AMatchIsReadFromItsStateFile) {
     EXPECT_EQ(m["in_progress"][0]["pieces"]["d3"], "b");
     EXPECT_FALSE(m["in_progress"][0]["pieces"].contains("b1"));
     EXPECT_EQ(m["in_progress"][0]["side_to_move"], "w");
+    // With its start and moves, which Watch's "Analyse in Play" opens.
+    EXPECT_EQ(m["in_progress"][0]["moves"], json::array({"b1-d3"}));
+    EXPECT_FALSE(m["in_progress"][0]["start"].get<std::string>().empty());
     // A torn last line (the runner writing it now) is skipped.
     std::ofstream(dir / "run.json.state", std::ios::app) << R"({"game": 99, "pair)";
     EXPECT_EQ(body_of(c.Get("/api/match/run.json.state"))["played_games"], result.games.size());
