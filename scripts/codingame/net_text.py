@@ -13,56 +13,65 @@ HALF = 1 << 15  # probabilities of a 1 bit are 16-bit fixed point; each starts a
 MASK32 = 0xFFFFFFFF
 
 
+class _Coder:
+    """What both directions keep: the range [low, high] and each context's probability of a 1
+    bit (16-bit fixed point, starting at a half)."""
+
+    def __init__(self):
+        self.one = [HALF] * (256 * 256)
+        self.low, self.high = 0, MASK32
+
+    def middle(self, context):
+        return self.low + (((self.high - self.low) * self.one[context]) >> 16)
+
+    def narrow(self, context, bit, middle):
+        if bit:
+            self.high = middle
+        else:
+            self.low = middle + 1
+        self.one[context] += ((bit << 16) - self.one[context]) >> RATE
+
+    def settled(self):
+        return ((self.low ^ self.high) & 0xFF000000) == 0  # the leading byte is decided
+
+    def shift(self):
+        self.low, self.high = (self.low << 8) & MASK32, ((self.high << 8) & MASK32) | 0xFF
+
+
 def compress(data):
-    p = [HALF] * (256 * 256)
-    low, high, out, previous = 0, MASK32, bytearray(), 0
+    coder, out, previous = _Coder(), bytearray(), 0
     for byte in data:
-        node = 1
+        node = 1  # this byte's bits so far, after a leading 1
         for k in range(7, -1, -1):
-            bit = (byte >> k) & 1
-            i = (previous << 8) | node
-            middle = low + (((high - low) * p[i]) >> 16)
-            if bit:
-                high = middle
-            else:
-                low = middle + 1
-            p[i] += ((bit << 16) - p[i]) >> RATE
+            bit, context = (byte >> k) & 1, (previous << 8) | node
+            coder.narrow(context, bit, coder.middle(context))
             node = node * 2 + bit
-            while ((low ^ high) & 0xFF000000) == 0:  # the leading byte is settled
-                out.append(high >> 24)
-                low, high = (low << 8) & MASK32, ((high << 8) & MASK32) | 0xFF
+            while coder.settled():
+                out.append(coder.high >> 24)
+                coder.shift()
         previous = byte
-    out += low.to_bytes(4, "big")  # any value in [low, high] ends it; low exactly
+    out += coder.low.to_bytes(4, "big")  # any value in [low, high] ends it; low exactly
     return bytes(out)
 
 
 def decompress(packed, size):
     """compress's inverse: what the bot does (embedded_net.cpp), kept here to check each text."""
-    p = [HALF] * (256 * 256)
-    low, high, value, at, out, previous = 0, MASK32, 0, 0, bytearray(), 0
-
-    def next_byte():
-        nonlocal at
-        at += 1
-        return packed[at - 1] if at - 1 < len(packed) else 0
-
+    coder, out, previous = _Coder(), bytearray(), 0
+    stream = iter(packed)
+    value = 0
     for _ in range(4):
-        value = (value << 8) | next_byte()
+        value = (value << 8) | next(stream, 0)
     for _ in range(size):
         node = 1
         for _ in range(8):
-            i = (previous << 8) | node
-            middle = low + (((high - low) * p[i]) >> 16)
+            context = (previous << 8) | node
+            middle = coder.middle(context)
             bit = 1 if value <= middle else 0
-            if bit:
-                high = middle
-            else:
-                low = middle + 1
-            p[i] += ((bit << 16) - p[i]) >> RATE
+            coder.narrow(context, bit, middle)
             node = node * 2 + bit
-            while ((low ^ high) & 0xFF000000) == 0:
-                low, high = (low << 8) & MASK32, ((high << 8) & MASK32) | 0xFF
-                value = ((value << 8) & MASK32) | next_byte()
+            while coder.settled():
+                coder.shift()
+                value = ((value << 8) & MASK32) | next(stream, 0)
         previous = node & 0xFF
         out.append(previous)
     return bytes(out)
