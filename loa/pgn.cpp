@@ -26,6 +26,37 @@ std::string pgn_comment(std::string_view s) {
     return out;
 }
 
+std::string pgn_clock_command(double ms) {
+    const auto seconds = static_cast<long long>(std::max(0.0, ms) / 1000);
+    return fmt::format("[%clk {}:{:02}:{:02}]", seconds / 3600, seconds / 60 % 60, seconds % 60);
+}
+
+std::optional<double> pgn_clock_ms(std::string_view comment) {
+    const std::string_view command = "[%clk";
+    const auto at = comment.find(command);
+    if (at == std::string_view::npos) return std::nullopt;
+    const auto end = comment.find(']', at);
+    const std::string_view time = common::trim(comment.substr(at + command.size(), end == std::string_view::npos ? end : end - at - command.size()));
+    // H:MM:SS, the seconds perhaps with a fraction.
+    const auto fail = [&]() -> std::optional<double> {
+        throw InputError(fmt::format("'[%clk {}]' is not a clock: H:MM:SS expected", common::excerpt(time, 40)));
+    };
+    const auto first = time.find(':'), second = first == std::string_view::npos ? first : time.find(':', first + 1);
+    if (end == std::string_view::npos || second == std::string_view::npos) return fail();
+    const auto plain = [](std::string_view digits) {  // no signs nor exponents
+        return !digits.empty() && digits.find_first_not_of("0123456789.") == std::string_view::npos;
+    };
+    if (!plain(time.substr(0, first)) || !plain(time.substr(first + 1, second - first - 1)) || !plain(time.substr(second + 1)))
+        return fail();
+    const auto hours = common::parse_int64(time.substr(0, first));
+    const auto minutes = common::parse_int64(time.substr(first + 1, second - first - 1));
+    const auto seconds = common::parse_double(time.substr(second + 1));
+    if (!hours || !minutes || !seconds || *hours < 0 || *hours > 1'000'000 || *minutes < 0 || *minutes > 59 || !(*seconds >= 0) ||
+        *seconds >= 60 || second - first != 3)
+        return fail();
+    return (static_cast<double>(*hours * 3600 + *minutes * 60) + *seconds) * 1000;
+}
+
 std::string ParsedRecord::start_text() const {
     if (const auto fen = tags.find("FEN"); fen != tags.end()) return fen->second;
     if (const auto position = tags.find("Position"); position != tags.end()) return position->second;  // before FEN
@@ -43,6 +74,10 @@ std::vector<ParsedRecord> read_records(std::istream& in, Variations variations) 
                 const MoveText parsed = parse_movetext(movetext, variations);
                 for (const std::string_view m : parsed.moves) current.moves.emplace_back(m);
                 for (const auto& [before, text] : parsed.comments) {
+                    if (const auto clock = pgn_clock_ms(text); clock && before > 0) {
+                        current.clocks_ms[before] = *clock;
+                        continue;  // a clock's comment says nothing else (lichess's, ours)
+                    }
                     if (common::trim(text) == "end of opening") current.opening_plies = static_cast<int>(before);
                     else if (before == parsed.moves.size()) current.reason = std::string(common::trim(text));
                 }

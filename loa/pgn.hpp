@@ -6,6 +6,7 @@
 
 #include <istream>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,11 +22,21 @@ std::string pgn_string(std::string_view s);
 // ')', and a control character a space.
 std::string pgn_comment(std::string_view s);
 
+// A clock's time left as PGN's clock command (the PGN supplement's "[%clk H:MM:SS]", as lichess
+// writes it): whole seconds, rounded down as a clock shows them; a negative time is 0:00:00.
+std::string pgn_clock_command(double ms);
+// The time of a "[%clk H:MM:SS]" (seconds may carry a fraction) in a comment's text, in ms;
+// nullopt when the comment holds none. Throws InputError on a malformed one.
+std::optional<double> pgn_clock_ms(std::string_view comment);
+
 struct ParsedRecord {
     std::map<std::string, std::string> tags;
     std::vector<std::string> moves;
     int opening_plies = -1;  // where the "{end of opening}" comment stands; -1: none
     std::string reason;      // the comment after the last move: how the game ended, in words
+    // The clock commands read ("[%clk H:MM:SS]" in the comment after a move): the mover's time
+    // left after the move (ms), by the move's 1-based number in the game.
+    std::map<std::size_t, double> clocks_ms;
     // The position the game starts from: the FEN tag (with SetUp "1"), the Position tag of
     // records written before FEN, or the standard start.
     std::string start_text() const;

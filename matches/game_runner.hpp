@@ -35,6 +35,9 @@ struct GameRecord {
     // Time each side used for each of its moves after the opening, in order: how a time manager
     // spreads its clock over a game.
     std::vector<double> black_move_ms, white_move_ms;
+    // The mover's clock after each move, its increment added (ms), one a move: written as PGN's
+    // "{[%clk H:MM:SS]}" after the move (the web board's operator mode). Empty: none written.
+    std::vector<double> clock_after_ms;
     double max_overshoot_ms = 0;  // worst time used beyond a move's own hard limit
     std::uint64_t black_nodes = 0, white_nodes = 0;
     // Non-empty: the rule set (loa::to_string), written as a [Rules] tag, for a game whose

@@ -38,6 +38,7 @@ common::Ownership weights_file() { return json_first_key("evaluation weights", "
 common::Ownership realization_file() { return json_first_key("realization probabilities", "format"); }
 common::Ownership margins_json() { return json_first_key("a loa-match margins result", "positions"); }
 common::Ownership spsa_json() { return json_first_key("a loa-match SPSA result", "engine"); }
+common::Ownership operator_game() { return json_first_key("a web board operator's game", "loa_operator_game"); }
 common::Ownership datagen_counts() { return json_first_key("datagen counts", "adjudicated"); }
 
 common::Ownership state_file() {

@@ -25,6 +25,8 @@ common::Ownership realization_file();
 common::Ownership margins_json();
 common::Ownership spsa_json();
 common::Ownership datagen_counts();
+// A game of the web board's operator mode (matches/web/operator_games.hpp).
+common::Ownership operator_game();
 // A file of positions, one position text a line (positions --out).
 common::Ownership positions_file();
 // A file of openings made by `loa-match openings` (its "# ... balanced LOA openings" header).

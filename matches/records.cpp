@@ -73,13 +73,15 @@ void write_record(std::ostream& out, const GameRecord& r, const std::string& eve
     };
     // Where the engines took over is marked, at the start too: the records read back as openings.
     if (r.opening_plies == 0) emit("{end of opening}");
+    const bool clocks = r.clock_after_ms.size() == r.moves.size();
     for (std::size_t i = 0; i < r.moves.size(); ++i) {
         const std::size_t ply = i + (second_first ? 1 : 0);  // counted from a pair's first move
         // A pair's second move gets its number after a comment too (PGN export format, 8.2.2.2).
-        const bool after_comment = i == 0 || static_cast<int>(i) == r.opening_plies;
+        const bool after_comment = i == 0 || static_cast<int>(i) == r.opening_plies || clocks;
         if (ply % 2 == 0) emit(fmt::format("{}.", ply / 2 + 1));
         else if (after_comment) emit(fmt::format("{}...", ply / 2 + 1));
         emit(loa::move_to_text(r.moves[i]));
+        if (clocks) emit(fmt::format("{{{}}}", loa::pgn_clock_command(r.clock_after_ms[i])));
         if (static_cast<int>(i) + 1 == r.opening_plies) emit("{end of opening}");
     }
     if (!r.termination.empty() && r.outcome != loa::Outcome::Ongoing) emit(fmt::format("{{{}}}", loa::pgn_comment(r.termination)));

@@ -45,4 +45,4 @@ stage fuzz bash "$root/scripts/fuzz.sh" 3
 # (tests/CMakeLists.txt: LOA_THREADED_TEST_FILES).
 stage "tsan build" bash "$root/scripts/build.sh" tsan search_tests loa_tests match_tests web_tests loa loa-match loa-web
 stage "tsan test" in_build tsan -LE slow \
-  -R 'LazySmp|MctsThreads|MultiPv|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'
+  -R 'LazySmp|MctsThreads|MultiPv|TimeManager|Uci|Gtp|CodinGame|Match\.|MatchState|MatchResume|ExternalEngines|WebApi|WebRecords|WebOperator|HttpServer|TranspositionTable|cli\.match|cli\.play|cli\.treesize|cli\.margins'

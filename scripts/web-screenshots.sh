@@ -15,7 +15,8 @@ trap 'rm -rf "$work"' EXIT
 out="$root/docs/images/web"
 mkdir -p "$out"
 for view in analysis-1280x900 game-over-1280x900 clock-1280x900 clocks-beside-1280x900 flipped-1280x900 watch-running-1280x900 experiments-1280x900 \
-            play-800x600 analysis-390x844 play-390x844 replay-390x844 watch-390x844; do
+            play-800x600 analysis-390x844 play-390x844 replay-390x844 watch-390x844 \
+            variation-1280x900 operator-1280x900 operator-setup-1280x900 operator-800x600 operator-390x844; do
   cp "$work/shots/$view.png" "$out/$view.png"
 done
 cp "$work/web-board.png" "$root/docs/images/web-board.png"

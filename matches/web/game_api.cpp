@@ -156,6 +156,23 @@ nlohmann::json game_json(const Game& game) {
     return j;
 }
 
+namespace {
+// "clocks": the mover's time left after each move (ms), one a move, or none.
+std::vector<double> clock_times(const nlohmann::json& request, std::size_t moves) {
+    const auto clocks = request.find("clocks");
+    if (clocks == request.end() || clocks->is_null()) return {};
+    if (!clocks->is_array() || clocks->size() != moves)
+        throw InputError(fmt::format("'clocks' must be a list of {} times (ms), one a move", moves));
+    std::vector<double> out;
+    for (const nlohmann::json& t : *clocks) {
+        if (!t.is_number() || !(t.get<double>() >= 0) || t.get<double>() > 1e11)
+            throw InputError("'clocks': each time must be a number of milliseconds, 0 or more");
+        out.push_back(t.get<double>());
+    }
+    return out;
+}
+}  // namespace
+
 std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits) {
     const Game game = game_from_request(request, rules, limits);
     matches::GameRecord record;
@@ -166,6 +183,13 @@ std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const 
     record.date = optional_string(request, "date", "");
     const std::string clock = optional_string(request, "time_control", "");
     if (!clock.empty()) record.black_limit = record.white_limit = "tc=" + clock;
+    // Two clocks (the operator's mode sets each side's): BlackLimit and WhiteLimit tags.
+    for (auto [key, limit] : {std::pair{"black_time_control", &record.black_limit}, std::pair{"white_time_control", &record.white_limit}}) {
+        const std::string side_clock = optional_string(request, key, "");
+        if (!side_clock.empty() && !clock.empty()) throw InputError(fmt::format("'time_control' and '{}' exclude each other", key));
+        if (!side_clock.empty()) *limit = "tc=" + side_clock;
+    }
+    record.clock_after_ms = clock_times(request, record.moves.size());
     record.opening = "none";
     record.outcome = game.result().outcome;
     record.termination = game.over() ? describe(game.result()) : "unterminated";

@@ -56,7 +56,9 @@ nlohmann::json game_json(const Game& game);
 // game_from_request plus "black", "white" (players' names), "time_control" (PGN's, e.g.
 // "300+2"), "time_forfeit": "b"|"w" (that side's flag fell: the other wins, unless the game
 // had already ended by the rules), "resigned": "b"|"w" (that side resigned), "draw_agreed":
-// true, and "date" ("YYYY.MM.DD"). Throws InputError on bad fields.
+// true, "date" ("YYYY.MM.DD"), "event"; for two clocks "black_time_control" and
+// "white_time_control" instead of "time_control"; "clocks": the mover's time left after each
+// move (ms), written as "{[%clk H:MM:SS]}" comments. Throws InputError on bad fields.
 std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits = {});
 
 // JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid

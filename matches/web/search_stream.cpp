@@ -127,11 +127,34 @@ SearchRequest search_request(const std::map<std::string, std::string>& params, c
         r.time_left_ms = static_cast<double>(*time_left);
         r.increment_ms = static_cast<double>(increment.value_or(0));
     }
+    r.ponder = query_number(params, "ponder", 0, 1).value_or(0) == 1;
+    if (r.ponder && !time_left) throw InputError("'ponder' is for a game on the clock: give the side to move's time too");
+    if (r.ponder && r.multipv > 1) throw InputError("'ponder' and 'multipv' exclude each other");
     return r;
 }
 
+std::unique_ptr<PonderSearches::Entry> PonderSearches::add(engine::Session& session) {
+    const std::lock_guard guard(mutex_);
+    const std::uint64_t id = next_++;
+    searches_[id] = &session;
+    return std::make_unique<Entry>(*this, id);
+}
+
+bool PonderSearches::hit(std::uint64_t id) {
+    const std::lock_guard guard(mutex_);  // held, so that the search cannot end meanwhile
+    const auto it = searches_.find(id);
+    if (it == searches_.end()) return false;
+    it->second->ponderhit();
+    return true;
+}
+
+void PonderSearches::remove(std::uint64_t id) {
+    const std::lock_guard guard(mutex_);
+    searches_.erase(id);
+}
+
 void stream_search(SessionPool::Lease& lease, const SearchRequest& request, double max_ms,
-                   const std::function<bool(std::string_view)>& write) {
+                   const std::function<bool(std::string_view)>& write, PonderSearches* ponders) {
     engine::Session& session = lease.session();
     try {
         lease.configure(request.variant, to_string(request.game.rules()));
@@ -160,6 +183,7 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
         // below still ends the search at max_ms.
         clock.time_left_ms = request.time_left_ms;
         clock.increment_ms = request.increment_ms;
+        clock.ponder = request.ponder;
     } else {
         clock.infinite = true;
     }
@@ -199,6 +223,12 @@ void stream_search(SessionPool::Lease& lease, const SearchRequest& request, doub
             session.wait();
         }
     } join_search{session};
+    // Registered once its plan exists (a hit needs it), removed before the search is joined.
+    std::unique_ptr<PonderSearches::Entry> pondering;
+    if (request.ponder && ponders) {
+        pondering = ponders->add(session);
+        (void)write(sse_event("ponder", {{"id", pondering->id()}}));
+    }
     const auto started = std::chrono::steady_clock::now();
     const auto elapsed_ms = [&] {
         return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();

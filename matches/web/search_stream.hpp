@@ -91,6 +91,38 @@ struct SearchRequest {
     // engine's tournament time manager; time_left_ms < 0: no clock.
     double time_left_ms = -1;
     double increment_ms = 0;
+    // Think on the opponent's time (UCI's go ponder): the game holds the move the engine
+    // expects, the search has no time limit until POST /api/ponderhit makes it a timed one.
+    bool ponder = false;
+};
+
+// The searches pondering now, each by the id its stream gave (event "ponder"): a hit turns
+// one into the timed search of the move (UCI's ponderhit), its time counted from its start.
+class PonderSearches {
+public:
+    // The registration of a running search, undone when it ends (before its session returns).
+    class Entry {
+    public:
+        Entry(PonderSearches& searches, std::uint64_t id) : searches_(&searches), id_(id) {}
+        Entry(const Entry&) = delete;
+        Entry& operator=(const Entry&) = delete;
+        ~Entry() { searches_->remove(id_); }
+        std::uint64_t id() const { return id_; }
+
+    private:
+        PonderSearches* searches_;
+        std::uint64_t id_;
+    };
+
+    std::unique_ptr<Entry> add(engine::Session& session);
+    // false: no such search (it ended, or never was).
+    bool hit(std::uint64_t id);
+
+private:
+    void remove(std::uint64_t id);
+    std::mutex mutex_;
+    std::map<std::uint64_t, engine::Session*> searches_;
+    std::uint64_t next_ = 1;
 };
 
 // The most lines the board asks for (each costs a search of its own).
@@ -99,12 +131,13 @@ inline constexpr int MaxWebMultiPv = 8;
 // From the query of GET /api/search: start, moves, rules, variant, movetime (ms), depth,
 // multipv (lines, 1..MaxWebMultiPv), and a clock as UCI gives it: wtime, btime, winc, binc
 // (ms; the side to move's are used, and its time is required once any is given; movetime
-// and a clock exclude each other).
+// and a clock exclude each other); ponder=1 (a clock required): think on the opponent's time.
 // Throws InputError naming the bad parameter.
 SearchRequest search_request(const std::map<std::string, std::string>& params, const RuleSet& rules);
 
 // Runs the search on `session` and writes events through `write` until it ends:
 //   event: start     data: {"memory_mb", "memory"} (what the search's tables claim, said)
+//   event: ponder    data: {"id"} (a pondering search: the id POST /api/ponderhit names)
 //   event: info      data: {"depth", "seldepth", "score", "nodes", "nps", "time_ms", "pv": [...]}
 //                    (with multipv > 1 also "multipv": K, each depth's lines in a row, best first)
 //   event: bestmove  data: {"move", "score", "depth", "nodes", "pv", "memory_mb"}
@@ -113,6 +146,6 @@ SearchRequest search_request(const std::map<std::string, std::string>& params, c
 // went away is noticed (`write` returns false) and the search stopped. Analysis ends after
 // `max_ms` at the latest.
 void stream_search(SessionPool::Lease& lease, const SearchRequest& request, double max_ms,
-                   const std::function<bool(std::string_view)>& write);
+                   const std::function<bool(std::string_view)>& write, PonderSearches* ponders = nullptr);
 
 }  // namespace matches::web

@@ -19,6 +19,7 @@
 #include "matches/web/game_api.hpp"
 #include "matches/web/http_server.hpp"
 #include "matches/web/memory_budget.hpp"
+#include "matches/web/operator_games.hpp"
 #include "matches/web/query.hpp"
 #include "matches/web/records_dir.hpp"
 #include "matches/web/search_stream.hpp"
@@ -87,6 +88,8 @@ const char* const PagePresets[] = {"full", "pvs+tt+rhh", "pvs+tt+hh", "pvs+tt", 
 struct Server::Impl {
     ServerSettings settings;
     std::optional<RecordsDir> records;
+    std::optional<OperatorGames> operator_games;  // in the records directory
+    PonderSearches ponders;
     MemoryBudget budget;  // of the searches' tables and of the requests that parse (before the pool, which claims from it)
     SessionPool pool;
     http::Server http;
@@ -107,7 +110,10 @@ struct Server::Impl {
         if (settings.max_threads <= 0) settings.max_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
         for (std::string& name : settings.allowed_hosts)  // compared with the lower-cased Host
             for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        if (!s.records_dir.empty()) records.emplace(s.records_dir);
+        if (!s.records_dir.empty()) {
+            records.emplace(s.records_dir);
+            operator_games.emplace(s.records_dir);
+        }
         http.set_exception_handler([](http::Response& res, std::exception_ptr failure) {
             try {
                 std::rethrow_exception(failure);
@@ -115,6 +121,8 @@ struct Server::Impl {
                 send_error(res, 404, e.what());
             } catch (const TooLarge& e) {
                 send_error(res, 413, e.what());
+            } catch (const Conflict& e) {
+                send_error(res, 409, e.what());
             } catch (const InputError& e) {
                 send_error(res, 400, e.what());
             } catch (const Busy& e) {
@@ -243,6 +251,31 @@ struct Server::Impl {
         });
         http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
         http.get("/api/analysis", [this](const http::Request& req, http::Response& res) { analysis(req, res); });
+        // The operator's games (operator_games.hpp): listed, made, read, saved after every move.
+        http.get("/api/operator", [this](const http::Request&, http::Response& res) {
+            res.keep = claim_reading(64, 0, "the operator's games");
+            send_json(res, games().list());
+        });
+        http.post("/api/operator", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(game_claim_mb(req.body.size()), req.body.size(), "the request");
+            send_json(res, games().create(parse_body(req), default_rules(), limits()));
+        });
+        http.get(R"(/api/operator/([^/]+))", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(game_claim_mb(8 << 20), 8 << 20, "an operator's game");
+            send_json(res, games().load(req.matches[1]));
+        });
+        http.post(R"(/api/operator/([^/]+))", [this](const http::Request& req, http::Response& res) {
+            res.keep = claim_reading(game_claim_mb(req.body.size() + (8 << 20)), req.body.size(), "the request");
+            send_json(res, games().save(req.matches[1], parse_body(req), default_rules(), limits()));
+        });
+        // {"id"}: the pondering search with that id goes on as the timed search of its move.
+        http.post("/api/ponderhit", [this](const http::Request& req, http::Response& res) {
+            const nlohmann::json body = parse_body(req);
+            if (!body.is_object() || !body.contains("id") || !body["id"].is_number_unsigned())
+                throw InputError("a ponderhit names its search: {\"id\": N}, N from the search's \"ponder\" event");
+            if (!ponders.hit(body["id"].get<std::uint64_t>())) throw NotFound("no search is pondering with that id (it has ended)");
+            send_json(res, {{"hit", true}});
+        });
         http.get("/api/files", [this](const http::Request&, http::Response& res) { send_json(res, dir().list()); });
         http.get(R"(/api/records/([^/]+))", [this](const http::Request& req, http::Response& res) {
             const std::filesystem::path path = file(req.matches[1]);
@@ -278,6 +311,11 @@ struct Server::Impl {
     static RuleSet default_rules() { return {}; }
 
     nlohmann::json parse_body(const http::Request& req) const { return parse_request_json(req.body, limits()); }
+
+    OperatorGames& games() {
+        if (!operator_games) throw InputError("no records directory: start the server with --records DIR (the operator's games are saved there)");
+        return *operator_games;
+    }
 
     const RecordsDir& dir() const {
         if (!records) throw InputError("no records directory: start the server with --records DIR");
@@ -345,7 +383,7 @@ struct Server::Impl {
             throw InputError(fmt::format("threads={}: a request may use {} (--max-threads)", config.threads, settings.max_threads));
         auto shared_request = std::make_shared<SearchRequest>(std::move(request));
         stream_on_a_session(res, claim, [this, shared_request](SessionPool::Lease& lease, const http::StreamWriter& write) {
-            stream_search(lease, *shared_request, settings.max_search_ms, write);
+            stream_search(lease, *shared_request, settings.max_search_ms, write, &ponders);
         });
     }
 };

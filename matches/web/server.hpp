@@ -5,6 +5,10 @@
 //   POST /api/game                {start, moves, rules} -> the game as JSON (game_api.hpp)
 //   POST /api/pgn                 {start, moves, rules, black, white, ...} -> {"pgn": record}
 //   GET  /api/search?...          a search as server-sent events (search_stream.hpp)
+//   POST /api/ponderhit           {id}: a pondering search becomes the timed search of its move
+//   GET  /api/operator            the operator's saved games (operator_games.hpp)
+//   POST /api/operator            a new operator's game; POST /api/operator/ID saves it,
+//   GET  /api/operator/ID         reads it back
 //   GET  /api/config              presets, rules sets, defaults
 //   GET  /api/files               the --records directory's files
 //   GET  /api/records/NAME        the games of a PGN file (POST /api/records: of the body)

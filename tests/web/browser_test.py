@@ -21,6 +21,11 @@ board through the data-square / data-piece contract, the game through POST /api/
 - a clock: the engine plans from both clocks, a flag fall ends the game;
 - rules and start (Scrambled Eggs), copy position, download PGN, bad input (illegal move,
   illegal click, bad position: one clear message each);
+- the operator's mode: a game with two clocks of their own, the engine pondering (a hit), saved
+  after every move, going on through a restart of the server and resumed by its address after
+  a restart of the browser, its PGN with both clocks after every move;
+- variations: a move at an earlier position starts one beside the game's moves (which stay),
+  each move selects its line, Undo takes a variation's move away;
 - replay by keyboard and by the move list; a game's computer analysis (its time printed, the
   marks in the move list and on the graph, a click on the graph, cancel); Watch following a match to its end (it switches to
   the result JSON and stops polling the vanished state file); the tree-size plot.
@@ -66,8 +71,7 @@ source_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__f
 shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "full-width.json"), records)
 shutil.copy(os.path.join(source_dir, "docs", "results", "treesize", "combinations.json"), records)  # 64 variants
 
-server = subprocess.Popen([loa, "serve", "--port", "0", "--records", records, "--max-search-seconds", "30"],
-                          stdout=subprocess.PIPE, text=True)
+server = None
 driver = None
 live_match = None
 SIZES = [(1280, 900), (800, 600), (390, 844)]
@@ -92,6 +96,23 @@ def post(base, path, body):
     request = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request) as reply:
         return json.load(reply)
+
+
+def get(base, path):
+    with urllib.request.urlopen(base + path) as reply:
+        return json.load(reply)
+
+
+def start_server(port="0"):
+    """loa serve on `port` (0: a free one) over the records directory; its address."""
+    global server
+    server = subprocess.Popen([loa, "serve", "--port", port, "--records", records, "--max-search-seconds", "30"],
+                              stdout=subprocess.PIPE, text=True)
+    line = server.stdout.readline()
+    found = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    if not found:
+        fail(f"loa serve printed {line!r}")
+    return f"http://127.0.0.1:{found.group(1)}"
 
 
 def post_game(base, start, moves, rules="olympiad"):
@@ -191,11 +212,7 @@ def shot(name):
 
 
 try:
-    line = server.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
-    if not match:
-        fail(f"loa serve printed {line!r}")
-    base = f"http://127.0.0.1:{match.group(1)}"
+    base = start_server()
 
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
@@ -476,6 +493,46 @@ try:
     click("copy-pgn")
     wait_for(lambda: text("play-hint") == "PGN copied." or ("[Event" in text("play-hint") and "1. b1-d3" in text("play-hint")),
              "the PGN copied")
+
+    # ---- variations: a move at an earlier position starts one, the game's moves stay ----
+    def play_text(move):
+        set_value("move-text", move)
+        click("play-move-text")
+    play_text("a3xd3")
+    wait_for(lambda: listed_moves() == ["b1-d3", "a3xd3"], "a3xd3 typed")
+    third = post_game(base, "startpos", ["b1-d3", "a3xd3"])["legal"][0]["text"]
+    play_text(third)
+    mainline = ["b1-d3", "a3xd3", third]
+    wait_for(lambda: listed_moves() == mainline, "the third move")
+    driver.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="1"]').click()
+    wait_for(lambda: board_pieces() == post_game(base, "startpos", ["b1-d3"])["pieces"], "the position after the first move")
+    other_reply = next(m["text"] for m in post_game(base, "startpos", ["b1-d3"])["legal"] if m["text"] != "a3xd3")
+    play_text(other_reply)
+    variation_moves = lambda: js("return [...document.querySelectorAll('#move-list .var-move')].map(m => [m.textContent, m.classList.contains('current')])")
+    wait_for(lambda: variation_moves() == [[other_reply, True]], f"a variation {other_reply} shown as the move played")
+    check(listed_moves() == mainline, f"the game's moves were cut: {listed_moves()} (issue 86: a move at an earlier position cut the game)")
+    check(board_pieces() == post_game(base, "startpos", ["b1-d3", other_reply])["pieces"], "the board does not show the variation")
+    check("(" in text("move-list") and other_reply in text("move-list"), f"the move list reads {text('move-list')!r}")
+    time.sleep(0.4)  # the move's slide over
+    shot("variation-1280x900")
+    # The main line's last move takes the board back there; the variation's move back to it.
+    driver.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="3"]').click()
+    wait_for(lambda: board_pieces() == post_game(base, "startpos", mainline)["pieces"], "the main line's position again")
+    driver.find_element(By.CSS_SELECTOR, "#move-list .var-move").click()
+    wait_for(lambda: board_pieces() == post_game(base, "startpos", ["b1-d3", other_reply])["pieces"], "the variation's position again")
+    # Playing the main line's move again takes up its line (no second copy of it); Undo of the
+    # variation's move takes it away.
+    driver.find_element(By.CSS_SELECTOR, '#move-list .move[data-ply="1"]').click()
+    wait_for(lambda: js("return document.querySelector('#move-list .current')?.dataset.ply") == "1", "back at the first move")
+    play_text("a3xd3")
+    wait_for(lambda: js("return document.querySelector('#move-list .current')?.dataset.ply") == "2", "a3xd3 taken up on the main line")
+    check(listed_moves() == mainline and len(variation_moves()) == 1, f"the tree after a3xd3 again: {listed_moves()}, {variation_moves()}")
+    driver.find_element(By.CSS_SELECTOR, "#move-list .var-move").click()
+    wait_for(lambda: variation_moves() == [[other_reply, True]], "the variation selected")
+    click("undo")
+    wait_for(lambda: variation_moves() == [], "the variation taken back")
+    check(listed_moves() == mainline, f"Undo in a variation changed the game: {listed_moves()}")
+    print(f"variation 1... {other_reply} beside 1... a3xd3: kept, selected, taken up and taken back")
 
     # ---- a game over, from a link: the winning group, the result, Analyse explains ----
     load(base, "/#moves=" + urllib.parse.quote(CONNECTING_GAME))
@@ -775,6 +832,97 @@ try:
     driver.set_window_size(1280, 900)
     print("slide, sounds, shapes, themes and clocks beside the board: as lichess does them")
 
+    # ---- the operator's mode: both clocks, pondering, saved after every move, a restart ----
+    load(base, "/#operator")
+    wait_for(lambda: driver.find_element(By.ID, "op-setup").is_displayed(), "the operator's setup")
+    set_value("op-event", "Browser Olympiad")
+    set_value("op-round", "2")
+    set_value("op-opponent", "Rival")
+    Select(driver.find_element(By.ID, "op-engine-side")).select_by_value("w")  # the opponent (this test) moves first
+    set_value("op-engine-minutes", "0.3")   # 18 s: the engine plans a few hundred ms a move
+    set_value("op-engine-seconds", "0.2")
+    set_value("op-opponent-minutes", "5")
+    set_value("op-opponent-seconds", "3")
+    shot("operator-setup-1280x900")
+    click("op-start")
+    wait_for(lambda: driver.find_element(By.ID, "operator").get_attribute("data-game"), "the operator's game")
+    game_id = driver.find_element(By.ID, "operator").get_attribute("data-game")
+    check(driver.current_url.endswith(f"#operator={game_id}"), f"the address {driver.current_url} does not name the game")
+    clocks = js("return [...document.querySelectorAll('#op-clocks .clock')].map(c => c.getAttribute('aria-label'))")
+    check(any("Black, Rival: 5:00" == c for c in clocks) and any("White, loa (full): 0:18" == c for c in clocks), f"the clocks read {clocks}")
+    square("b1", "op").click()
+    square("d3", "op").click()
+    wait_for(lambda: len(listed_moves("op-moves")) == 2, "the engine's reply", seconds=30)
+    relay = text("op-relay")
+    check(relay.endswith("relay it") and listed_moves("op-moves")[1] in relay, f"the move to relay reads {relay!r}")
+    saved = get(base, f"/api/operator/{game_id}")
+    wait_for(lambda: get(base, f"/api/operator/{game_id}")["moves"] == listed_moves("op-moves"), "the engine's move saved")
+    saved = get(base, f"/api/operator/{game_id}")
+    check(len(saved["clock_after_ms"]) == 2 and saved["running"] == "b" and saved["clocks"]["w"]["base_ms"] == 18000,
+          f"the server saved {saved}")
+    check(300000 < saved["clock_after_ms"][0] <= 303000, f"Black's clock after its move: {saved['clock_after_ms'][0]} ms (5 min + 3 s)")
+    # The engine ponders on the reply it expects; playing that reply is a ponder hit.
+    wait_for(lambda: driver.find_element(By.ID, "operator").get_attribute("data-ponder"), "the engine to ponder", seconds=10)
+    expected = driver.find_element(By.ID, "operator").get_attribute("data-ponder")
+    time.sleep(0.5)
+    set_value("op-move-text", expected + Keys.ENTER)
+    wait_for(lambda: "Ponder hit" in text("op-hint"), f"a ponder hit on {expected} ({text('op-hint')!r})")
+    wait_for(lambda: len(listed_moves("op-moves")) == 4, "the engine's move after the hit", seconds=30)
+    searches = js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('ponder=1')).length")
+    check(searches >= 1, "no pondering search was asked for")
+    print(f"operator: game {game_id}, ponder hit on {expected}, {text('op-engine')!r}")
+
+    # The server restarts (a crash, a new binary) while the page stays open: the page goes on,
+    # its next move is saved in the same file, after the revision it had.
+    port = base.rsplit(":", 1)[1]
+    server.kill()
+    server.wait(timeout=30)
+    base = start_server(port)
+    revision = get(base, f"/api/operator/{game_id}")["revision"]
+    wait_for(lambda: driver.find_element(By.ID, "operator").get_attribute("data-ponder") is not None, "the page after the restart")
+    pieces = post_game(base, "startpos", listed_moves("op-moves"))
+    move = next(m["text"] for m in pieces["legal"] if m["text"] != expected)  # (a ponder miss, for once)
+    set_value("op-move-text", move + Keys.ENTER)
+    wait_for(lambda: len(listed_moves("op-moves")) == 6, "the engine's move after the server's restart", seconds=40)
+    wait_for(lambda: get(base, f"/api/operator/{game_id}")["moves"] == listed_moves("op-moves"), "the moves saved after the restart")
+    check(get(base, f"/api/operator/{game_id}")["revision"] > revision, "the save after the restart did not follow the saved revision")
+
+    # The browser restarts: the same address resumes the game, clocks as they stood (the
+    # running one, Black's, has run since the save).
+    before = get(base, f"/api/operator/{game_id}")
+    moves_before = listed_moves("op-moves")
+    driver.get("about:blank")
+    time.sleep(1.0)
+    load(base, f"/#operator={game_id}")
+    wait_for(lambda: listed_moves("op-moves") == moves_before, "the resumed game's moves")
+    wait_for(lambda: js("return document.getElementById('op-clock-bottom').dataset.ms") is not None, "the resumed clocks")
+    shown_ms = js("return Object.fromEntries([...document.querySelectorAll('#op-clocks .clock')].map(c => [c.dataset.side, Number(c.dataset.ms)]))")
+    away = (get(base, f"/api/operator/{game_id}")["now_ms"] - before["saved_at_ms"])
+    check(abs(shown_ms["w"] - before["left_ms"]["w"]) < 200, f"White's (stopped) clock resumed at {shown_ms['w']}, saved {before['left_ms']['w']}")
+    check(before["left_ms"]["b"] - away - 1500 < shown_ms["b"] <= before["left_ms"]["b"] - 900,
+          f"Black's running clock resumed at {shown_ms['b']}: saved {before['left_ms']['b']}, {away:.0f} ms away")
+    print(f"operator: resumed after a server and a browser restart at move {len(moves_before)}, clocks {shown_ms}")
+
+    # The game ends (the opponent resigns); its record has both clocks after every move.
+    Select(driver.find_element(By.ID, "op-ending")).select_by_value("opponent-resigns")
+    click("op-end")
+    wait_for(lambda: "resigns" in text("op-status"), "the resignation recorded")
+    wait_for(lambda: get(base, f"/api/operator/{game_id}")["ending"]["resigned"] == "b", "the ending saved")
+    for old_pgn in glob.glob(os.path.join(downloads, "*.pgn")):
+        os.remove(old_pgn)
+    click("op-download")
+    wait_for(lambda: glob.glob(os.path.join(downloads, "loa-operator-*.pgn")), "the operator's PGN download")
+    time.sleep(0.3)
+    pgn = open(glob.glob(os.path.join(downloads, "loa-operator-*.pgn"))[0]).read()
+    clock_comments = re.findall(r"\{\[%clk \d+:\d\d:\d\d\]\}", pgn)
+    check(len(clock_comments) == len(moves_before) and '[Result "1-0"]' in pgn and '[White "loa (full)"]' in pgn
+          and '[BlackLimit "tc=300+3"]' in pgn, f"the operator's PGN reads {pgn!r}")
+    request = urllib.request.Request(base + "/api/records", data=pgn.encode(), headers={"Content-Type": "text/plain"})
+    with urllib.request.urlopen(request) as reply:
+        replayed = json.load(reply)
+    check(replayed["games"][0]["moves"] == moves_before, "the operator's PGN does not read back")
+    print(f"operator: PGN with {len(clock_comments)} clock comments, e.g. {clock_comments[0]}")
+
     # ---- three window sizes: every view fits ----
     for width, height in SIZES:
         driver.set_window_size(width, height)
@@ -806,7 +954,11 @@ try:
         click_tab("experiments")
         wait_for(lambda: driver.find_elements(By.CSS_SELECTOR, "#treesize-plot polyline"), "the plot")
         layout_check("experiments", width, height, ["treesize-file"])
-        print(f"{size}: play, analysis, replay, watch and experiments fit")
+        load(base, f"/#operator={game_id}")
+        wait_for(lambda: listed_moves("op-moves") == moves_before, "the operator's game")
+        layout_check("operator", width, height, ["op-status", "op-board", "op-move-enter"])
+        shot(f"operator-{size}")
+        print(f"{size}: play, analysis, replay, watch, experiments and operator fit")
 
     # A replay link names the file, the game and the move: the menus show them, and the address
     # follows the moves (issue 86: it once opened the file while the menu named another, and
@@ -854,12 +1006,13 @@ finally:
     if driver is not None:
         driver.quit()
         driver = None
-    server.terminate()
-    try:
-        server.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        fail("loa serve did not stop on SIGTERM")
+    if server is not None:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            fail("loa serve did not stop on SIGTERM")
 
 if server.returncode != 0:
     fail(f"loa serve exited with {server.returncode}")

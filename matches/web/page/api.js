@@ -55,6 +55,28 @@ export function playAddress({ start = "startpos", moves = [], rules = "olympiad"
   return params.toString();
 }
 
+// Offers `text` as a file download named `name`.
+export function downloadText(name, text, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+}
+
+// The text on the clipboard, or (no clipboard: an insecure page, a headless browser) shown by
+// `say` instead.
+export async function copyText(text, what, say) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(`${what} copied.`);
+  } catch {
+    say(`${what}: ${text}`);
+  }
+}
+
 export function showMessage(text) {
   const box = $("message");
   box.textContent = text;

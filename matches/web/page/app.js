@@ -5,6 +5,7 @@
 import { $, api, showMessage } from "./api.js";
 import { initExperiments, refreshTreesizeList } from "./experiments.js";
 import { initPlay, openGameFromAddress, playVisible } from "./play.js";
+import { initOperator, openOperatorGame, operatorVisible } from "./operator.js";
 import { initPreferences } from "./preferences.js";
 import { initReplay, openRecords, refreshRecordsList, replayVisible, showGames } from "./replay.js";
 import { initWatch, refreshMatchList, refreshWatch } from "./watch.js";
@@ -21,6 +22,7 @@ function showTab(name, { linked = false } = {}) {
   if (name === "watch") refreshWatch();
   if (name === "replay" && !linked) replayVisible();
   if (name === "play") playVisible();
+  else if (name === "operator") operatorVisible(linked);
   else if (name !== "replay" || !location.hash.startsWith("#replay=")) history.replaceState(null, "", location.pathname);
 }
 
@@ -31,8 +33,15 @@ function refreshLists() {
   if (!$("experiments").hidden) refreshTreesizeList();
 }
 
-// A link: #replay=NAME[&game=N&ply=P] opens a record, #start=...&moves=...&rules=...&ply=... a game.
+// A link: #replay=NAME[&game=N&ply=P] opens a record, #start=...&moves=...&rules=...&ply=... a game,
+// #operator=ID an operator's game (resumed as it was saved), #operator the operator's tab.
 async function openFromAddress(params = new URLSearchParams(location.hash.slice(1))) {
+  if (params.has("operator")) {
+    const id = params.get("operator");
+    showTab("operator", { linked: Boolean(id) });
+    if (id) await openOperatorGame(id);
+    return true;
+  }
   if (params.has("replay")) {
     showTab("replay", { linked: true });
     await openRecords(params.get("replay"), undefined, { game: params.get("game"), ply: params.get("ply") });
@@ -57,6 +66,7 @@ async function main() {
     showMessage(`server: ${e.message}`);
     return;
   }
+  initOperator(config);
   await Promise.all([initPlay(config), initReplay(), initWatch(), initExperiments()]);
   await openFromAddress(linked);
   window.addEventListener("hashchange", () => openFromAddress());

@@ -6,6 +6,7 @@ export class GameClock {
   constructor(baseMs, incrementMs) {
     this.base = baseMs;
     this.increment = incrementMs;
+    this.increments = { b: incrementMs, w: incrementMs };  // each side's own (the operator's mode sets them apart)
     this.left = { b: baseMs, w: baseMs };
     this.running = null;   // "b", "w" or null
     this.since = 0;        // performance.now() when the running side's time began to count
@@ -32,8 +33,16 @@ export class GameClock {
   // `side` has moved: its time stops, its increment is added, the other side's clock runs.
   press(side) {
     if (this.running === side) this.pause();
-    this.left[side] += this.increment;
+    this.left[side] += this.increments[side];
     this.start(side === "b" ? "w" : "b");
+  }
+
+  // A clock whose sides have times of their own: {b: {base_ms, increment_ms}, w: {...}}.
+  static perSide(clocks) {
+    const clock = new GameClock(clocks.b.base_ms, clocks.b.increment_ms);
+    clock.left.w = clocks.w.base_ms;
+    clock.increments.w = clocks.w.increment_ms;
+    return clock;
   }
 
   flagged() {

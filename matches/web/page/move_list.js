@@ -96,3 +96,112 @@ export function ending(description) {
 export function resultLine(result, description) {
   return `${result} · ${ending(description)}`;
 }
+
+// A game with its variations (move_tree.js), as lichess writes one: the main line in numbered
+// pairs, each variation in parentheses on a line of its own under the move it is an
+// alternative to, variations inside it in parentheses inline. Every move is a button that
+// selects its line (onSelect(path)); the main line's moves carry data-ply as renderMoveList's,
+// a variation's data-path (its moves from the start). `current`: the path of the position shown;
+// `marks`: a Map from a path's key (its moves joined by spaces) to a computer-analysis mark.
+export function renderMoveTree(list, { tree, startSide = "b", current = [], result = "", onSelect, marks = null }) {
+  list.innerHTML = "";
+  const offset = startSide === "b" ? 0 : 1;
+  const currentKey = current.join(" ");
+  const number = (ply) => Math.floor((ply + offset) / 2) + 1;
+  const firstOfPair = (ply) => (ply + offset) % 2 === 0;
+  let currentButton = null;
+  const span = (className, text) => {
+    const s = document.createElement("span");
+    s.className = className;
+    s.textContent = text;
+    return s;
+  };
+  const moveButton = (path, ply, main) => {
+    const key = path.join(" ");
+    const move = path[path.length - 1];
+    const mark = marks ? marks.get(key) || "" : "";
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = main ? "move" : "move var-move";
+    b.textContent = move + (mark ? MarkSymbols[mark] : "");
+    if (main) b.dataset.ply = String(ply + 1);
+    else b.dataset.path = key;
+    if (mark) {
+      b.classList.add(`mark-${mark}`);
+      b.dataset.mark = mark;
+    }
+    b.onclick = () => onSelect(path);
+    b.setAttribute("aria-label", `${main ? "" : "variation, "}move ${number(ply)}, ${firstOfPair(ply) ? "Black" : "White"}: ${move}` +
+      (mark ? ` (${mark})` : ""));
+    if (key === currentKey) {
+      b.classList.add("current");
+      b.setAttribute("aria-current", "step");
+      currentButton = b;
+    }
+    return b;
+  };
+  // A variation inline: the line from `parent` (whose first child begins it) at `ply`, with the
+  // variations inside it in parentheses after the move each is an alternative to.
+  const inline = (box, parentPath, parent, ply) => {
+    let path = parentPath, node = parent, numbered = false;
+    while (node.children.length) {
+      const child = node.children[0];
+      const childPath = [...path, child.move];
+      if (!numbered || firstOfPair(ply)) box.append(span("move-number", `${number(ply)}.${firstOfPair(ply) ? "" : ".."}`));
+      box.append(moveButton(childPath, ply, false));
+      numbered = true;
+      for (const alternative of node.children.slice(1)) {
+        const nested = span("variation", "(");
+        inline(nested, path, { children: [alternative] }, ply);
+        nested.append(")");
+        box.append(nested);
+        numbered = false;
+      }
+      node = child;
+      path = childPath;
+      ++ply;
+    }
+  };
+  let node = tree.root, path = [], ply = 0, row = null;
+  while (node.children.length) {
+    const child = node.children[0];
+    const childPath = [...path, child.move];
+    if (!row || firstOfPair(ply)) {
+      row = document.createElement("li");
+      row.className = "move-pair";
+      row.append(span("move-number", `${number(ply)}.`));
+      if (!firstOfPair(ply)) row.append(span("move gap", "…"));
+      list.append(row);
+    }
+    row.append(moveButton(childPath, ply, true));
+    const alternatives = node.children.slice(1);
+    if (alternatives.length) {
+      const line = document.createElement("li");
+      line.className = "variations";
+      for (const alternative of alternatives) {
+        const box = span("variation", "(");
+        inline(box, path, { children: [alternative] }, ply);
+        box.append(")");
+        line.append(box);
+      }
+      list.append(line);
+      row = null;  // the main line goes on in a row of its own
+    }
+    node = child;
+    path = childPath;
+    ++ply;
+  }
+  if (result) {
+    const end = document.createElement("li");
+    end.className = "move-result";
+    end.textContent = result;
+    list.append(end);
+  }
+  if (currentButton) {
+    const top = currentButton.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - currentButton.offsetHeight)
+      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+  } else if (!current.length) {
+    list.scrollTop = 0;
+  }
+}

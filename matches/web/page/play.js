@@ -2,11 +2,12 @@
 // and an analysis that follows the position on the board. The page holds the game (start,
 // moves, rules); the server replays it under the rules for every view and runs the engine.
 
-import { $, api, playAddress, showMessage, streamSearch } from "./api.js";
+import { $, api, copyText as copyToClipboard, downloadText, playAddress, showMessage, streamSearch } from "./api.js";
 import { Board } from "./board.js";
 import { GameClock, parseTimeControl } from "./clock.js";
 import { analyseGame, markPly } from "./analysis.js";
-import { ending, keyForPage, renderMoveList, resultLine, wheelSteps } from "./move_list.js";
+import { ending, keyForPage, renderMoveTree, resultLine, wheelSteps } from "./move_list.js";
+import { MoveTree } from "./move_tree.js";
 import { blackView } from "./score.js";
 
 const SIDE = { b: "Black", w: "White" };
@@ -18,7 +19,8 @@ const play = {
   gameId: 0,        // raised by every new game (the browser test waits on it)
   start: "startpos",
   rules: "olympiad", // the game's rules (the menu's choice applies to the next game once moves are played)
-  moves: [],        // the game's moves
+  moves: [],        // the line shown: the game's moves, or a variation's (each line of `tree`)
+  tree: new MoveTree(), // the game and its variations: a move at an earlier position starts one
   ply: 0,           // the position shown: after this many of them
   game: null,       // the server's view of the position shown
   end: null,        // the game's result when it has ended by the rules: {result, description}
@@ -156,8 +158,12 @@ function draw() {
     : play.resigned ? resultLine(play.resigned === "b" ? "1-0" : "0-1", `${SIDE[play.resigned]} resigns`)
     : play.drawn ? resultLine("1/2-1/2", "draw agreed")
     : play.end ? resultLine(play.end.result, play.end.description) : "";
-  const marks = play.report && play.report.line === play.line ? play.report.result.plies.map((p) => p.judgement) : null;
-  renderMoveList($("move-list"), { moves: play.moves, startSide: startSide(), current: play.ply, result: endText, onSelect: goTo, marks });
+  const marks = play.report && play.report.line === play.line
+    ? new Map(play.report.result.plies.map((p, i) => [play.moves.slice(0, i + 1).join(" "), p.judgement])) : null;
+  // The result closes the main line; a variation's end is said by the status line.
+  const onMainline = play.moves.join(" ") === play.tree.mainline().join(" ");
+  renderMoveTree($("move-list"), { tree: play.tree, startSide: startSide(), current: play.moves.slice(0, play.ply),
+    result: onMainline ? endText : "", onSelect: selectLine, marks });
   markPly($("play-analysis"), play.ply);
   $("play-status").textContent = statusText();
   $("play-status").classList.toggle("over", over());
@@ -200,6 +206,24 @@ async function refresh(known = null) {
   }
 }
 
+// A move of the list: its line becomes the one shown (a variation's moves, or the main line's),
+// at that move.
+function selectLine(path) {
+  if (play.moves.slice(0, path.length).join(" ") === path.join(" ")) {
+    goTo(path.length);
+    return;
+  }
+  if (play.clock && play.clock.running) {
+    hint("The clock is running: variations wait for the end of the game.");
+    return;
+  }
+  changeLine();
+  play.moves = play.tree.lineThrough(path);
+  play.ply = path.length;
+  hint("");
+  refresh();
+}
+
 function goTo(ply) {
   ply = Math.max(0, Math.min(play.moves.length, ply));
   if (ply === play.ply) return;
@@ -216,7 +240,7 @@ async function playMove(text, byEngine = false) {
     hint("The clock is running: go to the last move (End) to play on.");
     return;
   }
-  // A move played at an earlier position starts a new line.
+  // A move played at an earlier position starts a variation (or takes up the line it began).
   const before = byEngine ? play.moves.slice() : play.moves.slice(0, play.ply);
   const mover = sideAfter(before.length);
   const line = play.line;
@@ -232,8 +256,8 @@ async function playMove(text, byEngine = false) {
   if (line !== play.line || endedOffBoard()) return;  // new game, undo, a flag fall, a resignation, ... meanwhile
   changeLine();
   if (play.clock) play.clock.press(mover);
-  play.moves = game.moves;
-  play.ply = play.moves.length;
+  play.moves = play.tree.add(before, game.moves[game.moves.length - 1]);
+  play.ply = before.length + 1;
   showMessage("");
   hint("");
   refresh(game);  // the answer is the new position's: no second request
@@ -346,7 +370,8 @@ function undo() {
   }
   changeLine();
   play.preselected = play.premove = null;
-  play.moves = play.moves.slice(0, n);
+  play.tree.remove(play.moves.slice(0, n + 1));  // taken back: gone from the game, not kept as a variation
+  play.moves = play.tree.lineThrough(play.moves.slice(0, n));
   play.ply = n;
   showMessage("");
   hint("");
@@ -547,6 +572,7 @@ function newGame(start = $("start-kind").value) {
   play.start = start;
   play.rules = $("rules").value;
   play.moves = [];
+  play.tree = new MoveTree();
   play.ply = 0;
   play.flag = null;
   play.resigned = null;
@@ -653,6 +679,7 @@ function newGameState(start, moves, rules) {
   play.start = start;
   play.rules = rules;
   play.moves = moves;
+  play.tree = new MoveTree(moves);
   play.ply = moves.length;
   play.flag = null;
   play.resigned = null;
@@ -663,14 +690,7 @@ function newGameState(start, moves, rules) {
   $("clock").value = "";
 }
 
-async function copyText(text, what) {
-  try {
-    await navigator.clipboard.writeText(text);
-    hint(`${what} copied.`);
-  } catch {
-    hint(`${what}: ${text}`);  // no clipboard here (an insecure page, a headless browser): shown instead
-  }
-}
+const copyText = (text, what) => copyToClipboard(text, what, hint);
 
 function copyPosition() {
   if (!play.game) return;
@@ -700,15 +720,9 @@ async function gamePgn() {
 async function downloadPgn() {
   const reply = await gamePgn();
   if (!reply) return;
-  const today = reply.today;
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([reply.pgn], { type: "application/vnd.chess-pgn" }));
-  link.download = `loa-${today.replaceAll(".", "")}.pgn`;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
-  hint(`Game saved as ${link.download}.`);
+  const name = `loa-${reply.today.replaceAll(".", "")}.pgn`;
+  downloadText(name, reply.pgn, "application/vnd.chess-pgn");
+  hint(`Game saved as ${name}.`);
 }
 
 // The arrow keys and Home / End walk through the game (the board keeps its own arrow keys).

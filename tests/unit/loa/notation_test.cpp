@@ -3,6 +3,10 @@
 
 #include "loa/error.hpp"
 #include "loa/notation.hpp"
+#include "loa/pgn.hpp"
+
+#include <map>
+#include <sstream>
 #include "support/test_positions.hpp"
 
 namespace loa {
@@ -84,6 +88,24 @@ TEST(Notation, ReadsPgnMovetextWithCommentsNumbersNagsAndTheResult) {
     EXPECT_EQ(split_move_list("1/2-1/2"), std::vector<std::string_view>{});
     EXPECT_THROW(parse_movetext("1. b1-d3 (1. c1-c3) a2-c2"), InputError);
     EXPECT_THROW(parse_movetext("1. b1-d3 {open"), InputError);
+}
+
+// PGN's clock command, as lichess writes it: whole seconds shown, read back with a fraction
+// too; a record's clock comments are the moves' clocks, not how the game ended.
+TEST(Notation, ClockCommandsRoundTripAndMalformedOnesAreRefused) {
+    EXPECT_EQ(pgn_clock_command(271'999), "[%clk 0:04:31]");
+    EXPECT_EQ(pgn_clock_command(3'723'000), "[%clk 1:02:03]");
+    EXPECT_EQ(pgn_clock_command(-5), "[%clk 0:00:00]");
+    EXPECT_EQ(pgn_clock_ms("[%clk 0:04:31]"), 271'000);
+    EXPECT_EQ(pgn_clock_ms(" [%clk 1:05:23.5] [%emt 0:00:01]"), 3'923'500);
+    EXPECT_EQ(pgn_clock_ms("no clock here"), std::nullopt);
+    for (const char* bad : {"[%clk 4:31]", "[%clk 0:4:31]", "[%clk 0:04:61]", "[%clk -1:04:31]", "[%clk 0:04:31", "[%clk 0:04:1e1]"})
+        EXPECT_THROW((void)pgn_clock_ms(bad), InputError) << bad;
+    std::istringstream in("[Result \"1-0\"]\n\n1. b1-d3 {[%clk 0:04:58]} 1... a2xd2 {[%clk 0:04:31]} {white wins by connection} 1-0\n");
+    const auto records = read_records(in);
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0].clocks_ms, (std::map<std::size_t, double>{{1, 298'000}, {2, 271'000}}));
+    EXPECT_EQ(records[0].reason, "white wins by connection");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -169,12 +170,24 @@ TEST(WebApi, AGameIsWrittenAsAPgnRecordThatReadsBack) {
     EXPECT_EQ(replayed["games"][0]["tags"]["Rules"], replayed["games"][0]["rules"]);
     EXPECT_NE(replayed["games"][0]["rules"].get<std::string>().find("simultaneous=mover"), std::string::npos)
         << replayed["games"][0]["rules"];
+    // The operator's mode: each side's own clock, and the mover's time after every move as
+    // PGN's clock comments, which read back.
+    records = records_of({{"moves", "b1-d3 a3xd3 d1-b3"}, {"black_time_control", "300+3"}, {"white_time_control", "600+0"},
+                          {"clocks", {298'500, 590'000, 271'999}}});
+    ASSERT_EQ(records.size(), 1u);
+    EXPECT_EQ(records[0].tags["TimeControl"], "?");
+    EXPECT_EQ(records[0].tags["BlackLimit"], "tc=300+3");
+    EXPECT_EQ(records[0].tags["WhiteLimit"], "tc=600+0");
+    EXPECT_EQ(records[0].clocks_ms, (std::map<std::size_t, double>{{1, 298'000}, {2, 590'000}, {3, 271'000}}));
+    EXPECT_EQ(fmt::format("{}", fmt::join(records[0].moves, " ")), "b1-d3 a3xd3 d1-b3");
     records = records_of({{"start", "eggs"}, {"moves", json::array()}});
     EXPECT_EQ(records.at(0).tags["Result"], "*");
     EXPECT_EQ(records.at(0).start_text(), loa::Position::scrambled_eggs().to_text());
     for (const char* bad : {R"({"time_forfeit": "x"})", R"({"moves": "b1-b5"})", R"({"black": 3})", R"({"resigned": "x"})",
                             R"({"draw_agreed": "yes"})", R"({"resigned": "b", "draw_agreed": true})",
-                            R"({"resigned": "b", "time_forfeit": "w"})"}) {
+                            R"({"resigned": "b", "time_forfeit": "w"})", R"({"moves": "b1-d3", "clocks": [1, 2]})",
+                            R"({"moves": "b1-d3", "clocks": [-1]})", R"({"moves": "b1-d3", "clocks": ["0:04:31"]})",
+                            R"({"time_control": "60+0", "black_time_control": "60+0"})"}) {
         const auto r = c.Post("/api/pgn", bad, "application/json");
         ASSERT_TRUE(r);
         EXPECT_EQ(r->status, 400) << bad;
