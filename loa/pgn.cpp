@@ -37,10 +37,8 @@ std::optional<double> pgn_clock_ms(std::string_view comment) {
     if (at == std::string_view::npos) return std::nullopt;
     const auto end = comment.find(']', at);
     const std::string_view time = common::trim(comment.substr(at + command.size(), end == std::string_view::npos ? end : end - at - command.size()));
-    // H:MM:SS, the seconds perhaps with a fraction.
-    const auto fail = [&]() -> std::optional<double> {
-        throw InputError(fmt::format("'[%clk {}]' is not a clock: H:MM:SS expected", common::excerpt(time, 40)));
-    };
+    // H:MM:SS, the seconds perhaps with a fraction; anything else is a comment's own words.
+    const auto fail = []() -> std::optional<double> { return std::nullopt; };
     const auto first = time.find(':'), second = first == std::string_view::npos ? first : time.find(':', first + 1);
     if (end == std::string_view::npos || second == std::string_view::npos) return fail();
     const auto plain = [](std::string_view digits) {  // no signs nor exponents

@@ -26,7 +26,8 @@ std::string pgn_comment(std::string_view s);
 // writes it): whole seconds, rounded down as a clock shows them; a negative time is 0:00:00.
 std::string pgn_clock_command(double ms);
 // The time of a "[%clk H:MM:SS]" (seconds may carry a fraction) in a comment's text, in ms;
-// nullopt when the comment holds none. Throws InputError on a malformed one.
+// nullopt when the comment holds none, or one not in that form (a comment is free text: a
+// record that reads without its clocks is not refused for them).
 std::optional<double> pgn_clock_ms(std::string_view comment);
 
 struct ParsedRecord {

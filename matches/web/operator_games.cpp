@@ -199,6 +199,23 @@ nlohmann::json OperatorGames::load(const std::string& id) const {
     return state;
 }
 
+std::uintmax_t OperatorGames::file_bytes(const std::string& id) const {
+    std::error_code error;
+    const std::uintmax_t bytes = fs::file_size(path_of(id), error);
+    return error ? 0 : std::min<std::uintmax_t>(bytes, MaxGameFile);
+}
+
+std::uintmax_t OperatorGames::largest_file_bytes() const {
+    std::uintmax_t largest = 0;
+    std::error_code error;
+    for (fs::directory_iterator it(dir_, error), end; !error && it != end; it.increment(error)) {
+        std::error_code size_error;
+        const std::uintmax_t bytes = fs::file_size(it->path(), size_error);
+        if (!size_error) largest = std::max(largest, std::min<std::uintmax_t>(bytes, MaxGameFile));
+    }
+    return largest;
+}
+
 nlohmann::json OperatorGames::list() const {
     nlohmann::json games = nlohmann::json::array();
     std::error_code error;
@@ -215,8 +232,9 @@ nlohmann::json OperatorGames::list() const {
                              {"plies", g.contains("moves") ? g["moves"].size() : 0},
                              {"over", g.value("over", false)},
                              {"saved_at_ms", g.value("saved_at_ms", 0.0)}});
-        } catch (const InputError&) {
-            // A file gone meanwhile, or not one of ours: not listed.
+        } catch (const std::exception&) {
+            // A file gone meanwhile, not one of ours, or one edited by hand into another shape:
+            // not listed (opening it says what is wrong).
         }
     }
     std::sort(games.begin(), games.end(), [](const nlohmann::json& a, const nlohmann::json& b) { return a["id"] > b["id"]; });

@@ -51,6 +51,11 @@ public:
     // the newest first.
     nlohmann::json list() const;
 
+    // What a request reads (for its memory claim): game `id`'s file, the largest of them (the
+    // list reads one at a time); 0 for none. At most the size a game file may have.
+    std::uintmax_t file_bytes(const std::string& id) const;
+    std::uintmax_t largest_file_bytes() const;
+
 private:
     std::filesystem::path path_of(const std::string& id) const;  // NotFound for a malformed id
     void write(const std::string& id, const nlohmann::json& state, bool create) const;

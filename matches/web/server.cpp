@@ -252,24 +252,30 @@ struct Server::Impl {
         http.get("/api/search", [this](const http::Request& req, http::Response& res) { search(req, res); });
         http.get("/api/analysis", [this](const http::Request& req, http::Response& res) { analysis(req, res); });
         // The operator's games (operator_games.hpp): listed, made, read, saved after every move.
+        // The operator's games (operator_games.hpp): listed, made, read, saved after every move.
+        // A save holds the body's tree, its checked copy and the saved file's: each claimed.
         http.get("/api/operator", [this](const http::Request&, http::Response& res) {
-            res.keep = claim_reading(64, 0, "the operator's games");
+            const std::uintmax_t bytes = games().largest_file_bytes();
+            res.keep = claim_reading(game_claim_mb(bytes), bytes, "the operator's games");
             send_json(res, games().list());
         });
         http.post("/api/operator", [this](const http::Request& req, http::Response& res) {
-            res.keep = claim_reading(game_claim_mb(req.body.size()), req.body.size(), "the request");
+            res.keep = claim_reading(2 * game_claim_mb(req.body.size()), req.body.size(), "the request");
             send_json(res, games().create(parse_body(req), default_rules(), limits()));
         });
         http.get(R"(/api/operator/([^/]+))", [this](const http::Request& req, http::Response& res) {
-            res.keep = claim_reading(game_claim_mb(8 << 20), 8 << 20, "an operator's game");
+            const std::uintmax_t bytes = games().file_bytes(req.matches[1]);
+            res.keep = claim_reading(game_claim_mb(bytes), bytes, "the operator's game");
             send_json(res, games().load(req.matches[1]));
         });
         http.post(R"(/api/operator/([^/]+))", [this](const http::Request& req, http::Response& res) {
-            res.keep = claim_reading(game_claim_mb(req.body.size() + (8 << 20)), req.body.size(), "the request");
+            const std::uintmax_t bytes = games().file_bytes(req.matches[1]);
+            res.keep = claim_reading(2 * game_claim_mb(req.body.size()) + game_claim_mb(bytes), req.body.size() + bytes, "the request");
             send_json(res, games().save(req.matches[1], parse_body(req), default_rules(), limits()));
         });
         // {"id"}: the pondering search with that id goes on as the timed search of its move.
         http.post("/api/ponderhit", [this](const http::Request& req, http::Response& res) {
+            if (req.body.size() > 256) throw TooLarge("a ponderhit is {\"id\": N}: at most 256 bytes");
             const nlohmann::json body = parse_body(req);
             if (!body.is_object() || !body.contains("id") || !body["id"].is_number_unsigned())
                 throw InputError("a ponderhit names its search: {\"id\": N}, N from the search's \"ponder\" event");

@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -54,6 +55,28 @@ private:
     matches::web::Server server_;
     int port_ = 0;
     std::thread thread_;
+};
+
+// A fresh directory for the running test, named by its suite's `prefix` and the test (CTest
+// runs a suite's tests at the same time); removed when the test ends.
+class TestDirectory {
+public:
+    explicit TestDirectory(const std::string& prefix)
+        : path_(std::filesystem::path(testing::TempDir()) /
+                (prefix + "-" + testing::UnitTest::GetInstance()->current_test_info()->name())) {
+        std::filesystem::remove_all(path_);
+        std::filesystem::create_directories(path_);
+    }
+    ~TestDirectory() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path_, ignored);
+    }
+    TestDirectory(const TestDirectory&) = delete;
+    TestDirectory& operator=(const TestDirectory&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
 };
 
 inline json body_of(const httplib::Result& r) {

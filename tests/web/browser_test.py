@@ -495,6 +495,22 @@ try:
              "the PGN copied")
 
     # ---- variations: a move at an earlier position starts one, the game's moves stay ----
+    tree_checks = driver.execute_async_script("""const done = arguments[arguments.length - 1];
+        import('/move_tree.js').then(({ MoveTree }) => {
+          const t = new MoveTree(['a', 'b', 'c', 'd']);
+          const line = t.add(['a'], 'X');           // a variation at ply 1
+          const again = t.add(['a'], 'b');          // the main line's move: taken up, not copied
+          t.add(['a', 'X'], 'Y'); t.add(['a', 'X'], 'Z');  // a variation inside it, at ply 2
+          const results = [line.join(' '), again.join(' '), t.node(['a']).children.length, t.branchPly(['a', 'b', 'c']),
+            t.branchPly(['a', 'X', 'Y']), t.branchPly(['a', 'X', 'Z']), t.isMainline(['a', 'b']), t.isMainline(['a', 'X'])];
+          t.remove(['a', 'X', 'Z']);
+          results.push(t.lineThrough(['a', 'X']).join(' '), t.mainline().join(' '));
+          t.remove(['a', 'X']);
+          results.push(t.hasVariations(), t.mainline().join(' '));
+          done(results);
+        });""")
+    check(tree_checks == ["a X", "a b c d", 2, -1, 1, 2, True, False, "a X Y", "a b c d", False, "a b c d"],
+          f"the move tree: {tree_checks}")
     def play_text(move):
         set_value("move-text", move)
         click("play-move-text")
@@ -866,10 +882,27 @@ try:
     expected = driver.find_element(By.ID, "operator").get_attribute("data-ponder")
     time.sleep(0.5)
     set_value("op-move-text", expected + Keys.ENTER)
-    wait_for(lambda: "Ponder hit" in text("op-hint"), f"a ponder hit on {expected} ({text('op-hint')!r})")
+    # (a resource's timing is listed once its answer has ended: a move search's, by then)
+    move_searches = "return performance.getEntriesByType('resource').filter(e => e.name.includes('/api/search?') && !e.name.includes('ponder=1')).length"
+    searches_before = js(move_searches)
+    wait_for(lambda: driver.find_element(By.ID, "operator").get_attribute("data-ponderhits") == "1",
+             f"the server's ponder hit on {expected} ({text('op-hint')!r})")
     wait_for(lambda: len(listed_moves("op-moves")) == 4, "the engine's move after the hit", seconds=30)
-    searches = js("return performance.getEntriesByType('resource').map(e => e.name).filter(n => n.includes('ponder=1')).length")
-    check(searches >= 1, "no pondering search was asked for")
+    searches_after = js(move_searches)
+    check(searches_after == searches_before, f"the engine searched afresh after the hit ({searches_before} searches, then {searches_after})")
+    # Paused clocks (an arbiter's stop): no move is taken, the clocks stand, Start goes on.
+    click("op-pause")
+    wait_for(lambda: text("op-pause") == "Start clocks", "the clocks paused")
+    paused_ms = js("return document.getElementById('op-clock-bottom').dataset.ms + '/' + document.getElementById('op-clock-top').dataset.ms")
+    reply = post_game(base, "startpos", listed_moves("op-moves"))["legal"][0]["text"]
+    set_value("op-move-text", reply + Keys.ENTER)
+    wait_for(lambda: "Start clocks first" in text("op-hint"), "the move refused while paused")
+    time.sleep(0.3)
+    check(len(listed_moves("op-moves")) == 4, "a move was taken while the clocks were stopped")
+    check(js("return document.getElementById('op-clock-bottom').dataset.ms + '/' + document.getElementById('op-clock-top').dataset.ms") == paused_ms,
+          "a clock ran while paused")
+    click("op-pause")
+    wait_for(lambda: text("op-pause") == "Pause clocks", "the clocks going on")
     print(f"operator: game {game_id}, ponder hit on {expected}, {text('op-engine')!r}")
 
     # The server restarts (a crash, a new binary) while the page stays open: the page goes on,
@@ -879,7 +912,6 @@ try:
     server.wait(timeout=30)
     base = start_server(port)
     revision = get(base, f"/api/operator/{game_id}")["revision"]
-    wait_for(lambda: driver.find_element(By.ID, "operator").get_attribute("data-ponder") is not None, "the page after the restart")
     pieces = post_game(base, "startpos", listed_moves("op-moves"))
     move = next(m["text"] for m in pieces["legal"] if m["text"] != expected)  # (a ponder miss, for once)
     set_value("op-move-text", move + Keys.ENTER)

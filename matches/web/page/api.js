@@ -6,7 +6,11 @@ export async function api(path, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: `${response.status} ${response.statusText}` }));
-  if (!response.ok) throw new Error(data.error || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `${response.status} ${response.statusText}`);
+    error.status = response.status;  // (no status: the server did not answer)
+    throw error;
+  }
   return data;
 }
 
@@ -44,13 +48,15 @@ export async function streamEvents(path, params, signal, onEvent) {
 
 // The red line under the tabs: errors only (a request refused, a file that is gone).
 // The address of a game in Play (its start, moves, rules and the move shown), as Play writes it
-// and reads it back (play.js); `analyse`: Play opens it with the engine analysing.
-export function playAddress({ start = "startpos", moves = [], rules = "olympiad", ply = moves.length, analyse = false }) {
+// and reads it back (play.js); `line`: a variation shown (its moves from the start), the move
+// shown being on it; `analyse`: Play opens it with the engine analysing.
+export function playAddress({ start = "startpos", moves = [], rules = "olympiad", line = null, ply = (line || moves).length, analyse = false }) {
   const params = new URLSearchParams();
   if (start !== "startpos") params.set("start", start);
   if (moves.length) params.set("moves", moves.join(" "));
   if (rules !== "olympiad") params.set("rules", rules);
-  if (ply !== moves.length) params.set("ply", String(ply));
+  if (line) params.set("line", line.join(" "));
+  if (ply !== (line || moves).length) params.set("ply", String(ply));
   if (analyse) params.set("analyse", "1");
   return params.toString();
 }

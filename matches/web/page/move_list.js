@@ -56,13 +56,18 @@ export function renderMoveList(list, { moves, startSide = "b", current = moves.l
     end.textContent = result;
     list.appendChild(end);
   }
-  // The current move in view inside the list's own box (the page itself does not scroll).
+  scrollToCurrent(list, currentButton, current >= moves.length);
+}
+
+// The current move in view inside the list's own box (the page itself does not scroll); with
+// none, the list's end when `atEnd`, else its start.
+function scrollToCurrent(list, currentButton, atEnd) {
   if (currentButton) {
     const top = currentButton.offsetTop - list.offsetTop;
     if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - currentButton.offsetHeight)
       list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-  } else if (current >= moves.length) {
-    list.scrollTop = list.scrollHeight;
+  } else {
+    list.scrollTop = atEnd ? list.scrollHeight : 0;
   }
 }
 
@@ -197,11 +202,5 @@ export function renderMoveTree(list, { tree, startSide = "b", current = [], resu
     end.textContent = result;
     list.append(end);
   }
-  if (currentButton) {
-    const top = currentButton.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top > list.scrollTop + list.clientHeight - currentButton.offsetHeight)
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
-  } else if (!current.length) {
-    list.scrollTop = 0;
-  }
+  scrollToCurrent(list, currentButton, false);
 }

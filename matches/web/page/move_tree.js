@@ -56,6 +56,22 @@ export class MoveTree {
     if (parent) parent.children = parent.children.filter((c) => c.move !== last);
   }
 
+  // Where the line `path` leaves the line it branched from: the ply of its last move that is not
+  // its position's first continuation; -1 on the main line (whose moves all are). Undo takes a
+  // variation back no further than there, so that no move of the line it left goes with it.
+  branchPly(path) {
+    let node = this.root, branch = -1;
+    for (let i = 0; i < path.length && node; ++i) {
+      if (node.children.length && node.children[0].move !== path[i]) branch = i;
+      node = node.children.find((c) => c.move === path[i]);
+    }
+    return branch;
+  }
+
+  isMainline(path) {
+    return this.branchPly(path) < 0;
+  }
+
   hasVariations() {
     const walk = (node) => node.children.length > 1 || node.children.some(walk);
     return walk(this.root);

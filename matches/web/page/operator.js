@@ -60,12 +60,18 @@ function state() {
     ending: op.ending };
 }
 
+// A save whose answer was lost (the server saved, then went away) is known by what it saved:
+// the game on the server is this page's.
+const sameGame = (saved, sent) => ["moves", "clock_after_ms", "ending"].every((key) => JSON.stringify(saved[key]) === JSON.stringify(sent[key]));
+
 function save() {
   const id = op.id;
+  if (!id) return op.saving;
   op.saving = op.saving.then(async () => {
     for (let attempt = 1; id === op.id; ++attempt) {
+      const sent = state();
       try {
-        const saved = await api(`/api/operator/${id}`, state());
+        const saved = await api(`/api/operator/${id}`, sent);
         if (id !== op.id) return;
         op.revision = saved.revision;
         op.unsaved = false;
@@ -73,13 +79,28 @@ function save() {
         return;
       } catch (e) {
         if (id !== op.id) return;
-        if (/saved elsewhere/.test(e.message)) {  // another tab has the game: this one stops
-          op.unsaved = true;
+        op.unsaved = true;
+        if (e.status === 409) {
+          // Saved meanwhile: by this page (its answer lost), then go on from that revision; by
+          // another tab, then this one stops rather than overwrite it.
+          try {
+            const there = await api(`/api/operator/${id}`);
+            if (sameGame(there, sent)) {
+              op.revision = there.revision;
+              continue;
+            }
+          } catch {
+            // not readable now: tried again below
+          }
           showSaved(`not saved: ${e.message}`);
           showMessage(`operator: ${e.message}`);
           return;
         }
-        op.unsaved = true;
+        if (e.status >= 400 && e.status < 500) {  // refused: trying again would not help
+          showSaved(`not saved: ${e.message}`);
+          showMessage(`operator: the game could not be saved: ${e.message}`);
+          return;
+        }
         showSaved(`not saved (${e.message}): trying again`);
         await new Promise((resolve) => setTimeout(resolve, Math.min(5000, 500 * attempt)));
       }
@@ -182,7 +203,11 @@ async function engineMoved(best) {
     showMessage(`engine: ${e.message}`);
     return;
   }
-  if (line !== op.line || over()) return;
+  if (line !== op.line || over() || op.paused) return;
+  if (op.clock.remaining(op.engineSide) <= 0) {  // its flag fell first
+    tick();
+    return;
+  }
   op.lastPv = best.pv;
   $("op-engine").textContent = `played ${best.move} (${blackView(best.score, op.engineSide).text}, depth ${best.depth}, ` +
     `${best.nodes.toLocaleString()} nodes)`;
@@ -196,7 +221,7 @@ async function engineMoved(best) {
 function addMove(game, mover) {
   ++op.line;
   op.clock.press(mover);
-  op.clockAfter.push(Math.round(op.clock.remaining(mover)));
+  op.clockAfter.push(Math.max(0, Math.round(op.clock.remaining(mover))));
   op.moves = game.moves;
   save();
   show(game);
@@ -206,6 +231,10 @@ function addMove(game, mover) {
 // pondering search into the move's own; a miss stops it and the engine thinks afresh.
 async function opponentMove(text) {
   if (!op.game || over() || engineToMove()) return;
+  if (op.paused) {
+    hint("The clocks are stopped: Start clocks first.");
+    return;
+  }
   const line = op.line;
   let game;
   try {
@@ -214,7 +243,12 @@ async function opponentMove(text) {
     if (line === op.line) showMessage(e.message);
     return;
   }
-  if (line !== op.line || over()) return;
+  if (line !== op.line || over() || op.paused) return;
+  // A move made after the flag fell (the tick that sees it comes every 100 ms) is not a move.
+  if (op.moves.length && op.clock.remaining(opponentSide()) <= 0) {
+    tick();
+    return;
+  }
   showMessage("");
   $("op-relay").textContent = "";
   delete $("op-relay").dataset.move;
@@ -239,6 +273,7 @@ async function opponentMove(text) {
   try {
     if (ponder.ponderId === null) throw new Error("no ponder id yet");
     await api("/api/ponderhit", { id: ponder.ponderId });
+    $("operator").dataset.ponderhits = String(Number($("operator").dataset.ponderhits || 0) + 1);  // (for the browser test)
   } catch {
     // Not turned (it ended meanwhile, and its stream's end deals with that; or the server did
     // not answer): a search of its own unless it has ended with a move.
@@ -591,6 +626,8 @@ export function initOperator(config) {
   $("op-new").onclick = () => {
     ++op.line;
     stopSearch();
+    if (op.clock) op.clock.pause();
+    op.game = null;  // its clock is no longer watched
     op.id = "";
     history.replaceState(null, "", "#operator");
     showSetup(true);

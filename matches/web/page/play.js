@@ -50,12 +50,14 @@ const startSide = () => (play.game ? play.game.start.slice(-1) : "b");
 const sideAfter = (plies) => (plies % 2 === 0 ? startSide() : other(startSide()));  // a pass is a move too
 // The game ended off the board: a flag fell, a side resigned, or a draw was agreed.
 const endedOffBoard = () => Boolean(play.flag || play.resigned || play.drawn);
-const over = () => Boolean(play.game && (play.game.over || (endedOffBoard() && atEnd())));
+const onMainline = () => play.tree.isMainline(play.moves);
+// A flag fall, a resignation or an agreed draw ends the game's main line, not its variations.
+const over = () => Boolean(play.game && (play.game.over || (endedOffBoard() && atEnd() && onMainline())));
 const gameRequest = (moves) => ({ start: play.start, moves, rules: play.rules });
 
 function engineToMove() {
   const human = humanSide();
-  return Boolean(play.game) && atEnd() && !over() && human !== "both" && play.game.side_to_move !== human;
+  return Boolean(play.game) && atEnd() && !over() && !endedOffBoard() && human !== "both" && play.game.side_to_move !== human;
 }
 
 // A word under the board about the last thing the user tried (not an error: those are red).
@@ -161,9 +163,8 @@ function draw() {
   const marks = play.report && play.report.line === play.line
     ? new Map(play.report.result.plies.map((p, i) => [play.moves.slice(0, i + 1).join(" "), p.judgement])) : null;
   // The result closes the main line; a variation's end is said by the status line.
-  const onMainline = play.moves.join(" ") === play.tree.mainline().join(" ");
   renderMoveTree($("move-list"), { tree: play.tree, startSide: startSide(), current: play.moves.slice(0, play.ply),
-    result: onMainline ? endText : "", onSelect: selectLine, marks });
+    result: endText, onSelect: selectLine, marks });
   markPly($("play-analysis"), play.ply);
   $("play-status").textContent = statusText();
   $("play-status").classList.toggle("over", over());
@@ -186,7 +187,8 @@ async function refresh(known = null) {
   if (generation !== play.generation) return;  // the game changed meanwhile
   play.game = game;
   play.selected = null;
-  if (atEnd()) play.end = game.over ? { result: game.result, description: game.description } : null;
+  // The game's result is its main line's.
+  if (atEnd() && onMainline()) play.end = game.over ? { result: game.result, description: game.description } : null;
   if (!engineThinking() || !atEnd()) clearEnginePanel(engineMoveText());
   runClock();
   draw();
@@ -353,6 +355,10 @@ function undo() {
     hint(`${gameOverText()}: New game starts another.`);
     return;
   }
+  if (!atEnd()) {
+    hint("Undo takes back the last move of the line shown: go to its end (>| or End) first.");
+    return;
+  }
   let n = play.moves.length - 1;
   if (n < 0) {
     hint("There is no move to take back.");
@@ -368,6 +374,9 @@ function undo() {
       return;
     }
   }
+  // In a variation, no further back than where it began: the line it left keeps its moves.
+  const branch = play.tree.branchPly(play.moves);
+  if (branch >= 0 && n < branch) n = branch;
   changeLine();
   play.preselected = play.premove = null;
   play.tree.remove(play.moves.slice(0, n + 1));  // taken back: gone from the game, not kept as a variation
@@ -599,8 +608,11 @@ async function setPosition() {
 }
 
 // The game in the address (#start=...&moves=...&rules=...&ply=...), so that a link opens it.
+// A variation shown is named beside the main line (`line`), so that a link or a reload keeps both.
 function updateAddress() {
-  const hash = playAddress({ start: play.start, moves: play.moves, rules: play.rules, ply: play.ply });
+  const mainline = play.tree.mainline();
+  const line = onMainline() ? null : play.moves;
+  const hash = playAddress({ start: play.start, moves: mainline, rules: play.rules, ply: play.ply, line });
   if (location.hash.slice(1) !== hash && !$("play").hidden) history.replaceState(null, "", hash ? `#${hash}` : location.pathname);
 }
 
@@ -615,9 +627,16 @@ export async function openGameFromAddress(params) {
     $("rules").value = rules;  // only once the linked game has proved good
     $("human-side").value = "both";  // a game opened from a link is looked at, not played against
     play.board.flip(false);
+    // A variation shown when the link was made: checked by the server, then added to the game.
+    const lineMoves = params.has("line") ? (await api("/api/game", { start, moves: params.get("line").split(/[\s,]+/).filter(Boolean), rules })).moves : null;
     newGameState(start, game.moves, rules);
+    if (lineMoves) {
+      for (let i = 0; i < lineMoves.length; ++i) play.tree.add(lineMoves.slice(0, i), lineMoves[i]);
+      play.moves = play.tree.lineThrough(lineMoves);
+    }
     const ply = Number(params.get("ply"));
-    play.ply = params.has("ply") && Number.isInteger(ply) ? Math.max(0, Math.min(game.moves.length, ply)) : game.moves.length;
+    const shownLength = lineMoves ? lineMoves.length : game.moves.length;
+    play.ply = params.has("ply") && Number.isInteger(ply) ? Math.max(0, Math.min(play.moves.length, ply)) : shownLength;
   } catch (e) {
     showMessage(`link: ${e.message}`);
     return;
@@ -707,7 +726,8 @@ async function gamePgn() {
   const today = new Date().toISOString().slice(0, 10).replaceAll("-", ".");
   const tc = parseTimeControl(play.timeControl);
   try {
-    const reply = await api("/api/pgn", { ...gameRequest(play.moves), black: name("b"), white: name("w"), date: today,
+    // The game is its main line (a variation is looked at, not played).
+    const reply = await api("/api/pgn", { ...gameRequest(play.tree.mainline()), black: name("b"), white: name("w"), date: today,
       time_control: play.clock ? `${tc.base / 1000}+${tc.increment / 1000}` : "", time_forfeit: play.flag || "",
       resigned: play.resigned || "", draw_agreed: play.drawn });
     return { pgn: reply.pgn, today };

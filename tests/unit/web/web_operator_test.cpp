@@ -27,16 +27,7 @@ using nlohmann::json;
 
 class WebOperator : public testing::Test {
 protected:
-    void SetUp() override {
-        dir = fs::path(testing::TempDir()) / ("web-operator-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-        settings.records_dir = dir.string();
-    }
-    void TearDown() override {
-        std::error_code ignored;
-        fs::remove_all(dir, ignored);
-    }
+    void SetUp() override { settings.records_dir = dir.string(); }
     // A game 5 minutes + 3 s for the engine (Black), 10 minutes for the opponent.
     static json game(const json& moves = json::array(), const json& after = json::array()) {
         return {{"revision", 0},
@@ -57,7 +48,8 @@ protected:
         if (status) *status = r ? r->status : 0;
         return r ? r->body : "";
     }
-    fs::path dir;
+    matches::web::fixtures::TestDirectory directory{"web-operator"};
+    const fs::path& dir = directory.path();
     matches::web::ServerSettings settings;
 };
 
@@ -85,6 +77,11 @@ TEST_F(WebOperator, AGameIsSavedAfterEveryMoveAndSurvivesARestart) {
         const std::string stale = post(c, "/api/operator/" + id, next, &status);
         EXPECT_EQ(status, 409) << stale;
         EXPECT_NE(stale.find("saved elsewhere"), std::string::npos) << stale;
+        // A second game made at once (within the same second, mostly) gets an id of its own.
+        const json second = json::parse(post(c, "/api/operator", game(), &status));
+        ASSERT_EQ(status, 200);
+        EXPECT_NE(second["id"], id);
+        EXPECT_TRUE(second["id"].get<std::string>() > id) << second["id"] << " after " << id;
     }
     RunningServer again(settings);  // the server restarted on the same directory
     auto c = again.client();
@@ -97,15 +94,15 @@ TEST_F(WebOperator, AGameIsSavedAfterEveryMoveAndSurvivesARestart) {
     EXPECT_EQ(loaded["saved_at_ms"], saved["saved_at_ms"]);
     EXPECT_GE(loaded["now_ms"].get<double>(), loaded["saved_at_ms"].get<double>());
     const json list = body_of(c.Get("/api/operator"));
-    ASSERT_EQ(list["games"].size(), 1u);
-    EXPECT_EQ(list["games"][0]["id"], id);
-    EXPECT_EQ(list["games"][0]["plies"], 2);
-    EXPECT_EQ(list["games"][0]["opponent"], "Rival");
-    // A second game in the same second gets an id of its own.
+    ASSERT_EQ(list["games"].size(), 2u);
+    EXPECT_EQ(list["games"][1]["id"], id);  // the newest first
+    EXPECT_EQ(list["games"][1]["plies"], 2);
+    EXPECT_EQ(list["games"][1]["opponent"], "Rival");
+    EXPECT_EQ(list["games"][0]["plies"], 0);
+    // A ponderhit is a few bytes: a large body is refused before it is read.
     int status = 0;
-    const json second = json::parse(post(c, "/api/operator", game(), &status));
-    ASSERT_EQ(status, 200);
-    EXPECT_NE(second["id"], id);
+    (void)post(c, "/api/ponderhit", json{{"id", 1}, {"padding", std::string(1000, 'x')}}, &status);
+    EXPECT_EQ(status, 413);
 }
 
 TEST_F(WebOperator, BadGamesAreRefusedWithTheFieldNamed) {

@@ -31,9 +31,6 @@ using nlohmann::json;
 class WebRecords : public testing::Test {
 protected:
     void SetUp() override {
-        // One directory per test: CTest runs the tests of this suite at the same time.
-        dir = fs::path(testing::TempDir()) / ("web-records-" + std::string(testing::UnitTest::GetInstance()->current_test_info()->name()));
-        fs::remove_all(dir);
         fs::create_directories(dir / "sub");
         const matches::MatchSettings settings = matches::fixtures::small_match(1);
         result = matches::run_match(settings, {});
@@ -50,12 +47,12 @@ protected:
             << R"({"games": [{"game": 7, "black": "a", "white": "b", "start": "startpos", "moves": ["b1-d3"]}]})";
         settings_.records_dir = dir.string();
     }
-    void TearDown() override {  // nothing left behind in the temporary directory
+    void TearDown() override {  // nothing left behind beside the test's directory either
         std::error_code ignored;
-        fs::remove_all(dir, ignored);
         fs::remove(dir.string() + "-outside.pgn", ignored);
     }
-    fs::path dir;
+    matches::web::fixtures::TestDirectory directory{"web-records"};  // one a test: CTest runs them at once
+    const fs::path& dir = directory.path();
     matches::MatchResult result;
     matches::web::ServerSettings settings_;
 };
