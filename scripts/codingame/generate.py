@@ -17,12 +17,12 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ left in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import minify  # noqa: E402
 import net_text  # noqa: E402
+import owned_file  # noqa: E402
 
 # The sources compiled into the bot, besides the headers they include. Everything else in the
 # project (the hand-written evaluation, MCTS, the solver, the protocols but this one, file
@@ -235,21 +235,7 @@ def generate(root, net_path, compiler, rename=True, main=MAIN):
 
 def write_owned(path, text):
     """Creates `path` or replaces a file this script made; never another file."""
-    if os.path.exists(path):
-        if not os.path.isfile(path):
-            raise SystemExit(f"codingame-bot: {path} is not a regular file")
-        with open(path, encoding="utf-8", errors="replace") as f:
-            if not f.read(len(MARKER)) == MARKER:
-                raise SystemExit(f"codingame-bot: {path} exists and was not made by this script; not replaced")
-    # Written beside it under a name of its own, then renamed over it: never half a file.
-    handle, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".codingame-bot-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+    owned_file.write_owned(path, text, MARKER, "codingame-bot")
 
 
 def main():

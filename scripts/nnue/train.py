@@ -79,9 +79,10 @@ def option_parser():
                         "computes the engine's integers (rounded weights, floored hidden units), the "
                         "gradients pass the roundings straight through (default 0: none)")
     p.add_argument("--batch", type=int, default=4096, help="positions per step (default 4096)")
-    p.add_argument("--lr", type=float, default=2e-3,
+    p.add_argument("--lr", type=float, default=None,
                    help="Adam's learning rate at the start; it decays along a cosine to 1/50 of it "
-                        "(default 0.002)")
+                        "(default 0.002 x 128 / H for H > 128: a 256 net's hidden layer dies in its "
+                        "first epoch at 0.002 and learns at 0.001)")
     p.add_argument("--lambda", dest="lam", type=float, default=0.5, metavar="LAMBDA",
                    help="target = lambda * sigmoid(K * score) + (1 - lambda) * result (default 0.5)")
     p.add_argument("--k", type=float, metavar="K",
@@ -112,6 +113,10 @@ def parse_args(argv):
         fmt.check_sizes(args.hidden, args.l2, args.scale, 0, 1 if args.connectivity else 0, args.l3, args.buckets)
     except fmt.NetFormatError as e:
         p.error(str(e))
+    if args.lr is None:
+        args.lr = 2e-3 * min(1.0, 128 / args.hidden)
+    if not args.lr > 0:
+        p.error("--lr must be more than 0")
     if not 0 <= args.lam <= 1:
         p.error("--lambda must be in [0, 1]")
     if args.threads < 1 or args.batch < 1 or args.epochs < 1 or args.val_every < 2:
