@@ -948,7 +948,8 @@ try:
     pgn = open(glob.glob(os.path.join(downloads, "loa-operator-*.pgn"))[0]).read()
     clock_comments = re.findall(r"\{\[%clk \d+:\d\d:\d\d\]\}", pgn)
     check(len(clock_comments) == len(moves_before) and '[Result "1-0"]' in pgn and '[White "loa (full)"]' in pgn
-          and '[BlackLimit "tc=300+3"]' in pgn, f"the operator's PGN reads {pgn!r}")
+          and '[BlackLimit "tc=300+3"]' in pgn and f'[Date "{game_id[:4]}.{game_id[4:6]}.{game_id[6:8]}"]' in pgn,
+          f"the operator's PGN reads {pgn!r}")
     request = urllib.request.Request(base + "/api/records", data=pgn.encode(), headers={"Content-Type": "text/plain"})
     with urllib.request.urlopen(request) as reply:
         replayed = json.load(reply)

@@ -492,7 +492,9 @@ function pauseClocks() {
 async function gamePgn() {
   const n = names();
   const seconds = (c) => `${c.base_ms / 1000}+${c.increment_ms / 1000}`;
-  const today = new Date().toISOString().slice(0, 10).replaceAll("-", ".");
+  // The day the game began: its id is the moment it was made (UTC).
+  const day = /^(\d{4})(\d\d)(\d\d)-/.exec(op.id);
+  const today = day ? `${day[1]}.${day[2]}.${day[3]}` : new Date().toISOString().slice(0, 10).replaceAll("-", ".");
   try {
     const reply = await api("/api/pgn", { ...gameRequest(), black: op.engineSide === "b" ? n.engine : n.opponent,
       white: op.engineSide === "w" ? n.engine : n.opponent, date: today, event: op.info.event || "operator's game",
