@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "common/text.hpp"
 #include "loa/connectivity.hpp"
 #include "loa/error.hpp"
 #include "loa/movegen.hpp"
@@ -156,22 +157,35 @@ nlohmann::json game_json(const Game& game) {
     return j;
 }
 
-namespace {
-// "clocks": the mover's time left after each move (ms), one a move, or none.
-std::vector<double> clock_times(const nlohmann::json& request, std::size_t moves) {
-    const auto clocks = request.find("clocks");
-    if (clocks == request.end() || clocks->is_null()) return {};
+OffBoardEnding off_board_ending(const nlohmann::json& object, const std::string& where) {
+    OffBoardEnding ending;
+    for (auto [key, side] : {std::pair{"time_forfeit", &ending.time_forfeit}, std::pair{"resigned", &ending.resigned}}) {
+        *side = optional_string(object, key, "");
+        if (!side->empty() && *side != "b" && *side != "w")
+            throw InputError(fmt::format("'{}{}' must be \"b\" or \"w\", not '{}'", where, key, common::excerpt(*side, 40)));
+    }
+    const auto agreed = object.find("draw_agreed");
+    if (agreed != object.end() && !agreed->is_null() && !agreed->is_boolean())
+        throw InputError(fmt::format("'{}draw_agreed' must be true or false", where));
+    ending.draw_agreed = agreed != object.end() && agreed->is_boolean() && agreed->get<bool>();
+    if (static_cast<int>(!ending.time_forfeit.empty()) + static_cast<int>(!ending.resigned.empty()) + static_cast<int>(ending.draw_agreed) > 1)
+        throw InputError("a game ends once: 'time_forfeit', 'resigned' and 'draw_agreed' exclude each other");
+    return ending;
+}
+
+std::vector<double> clock_times(const nlohmann::json& object, const char* key, std::size_t moves) {
+    const auto clocks = object.find(key);
+    if (clocks == object.end() || clocks->is_null()) return {};
     if (!clocks->is_array() || clocks->size() != moves)
-        throw InputError(fmt::format("'clocks' must be a list of {} times (ms), one a move", moves));
+        throw InputError(fmt::format("'{}' must be a list of {} times (ms), one a move", key, moves));
     std::vector<double> out;
     for (const nlohmann::json& t : *clocks) {
         if (!t.is_number() || !(t.get<double>() >= 0) || t.get<double>() > 1e11)
-            throw InputError("'clocks': each time must be a number of milliseconds, 0 or more");
+            throw InputError(fmt::format("'{}': each time must be a number of milliseconds, 0 or more", key));
         out.push_back(t.get<double>());
     }
     return out;
 }
-}  // namespace
 
 std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits) {
     const Game game = game_from_request(request, rules, limits);
@@ -189,13 +203,13 @@ std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const 
         if (!side_clock.empty() && !clock.empty()) throw InputError(fmt::format("'time_control' and '{}' exclude each other", key));
         if (!side_clock.empty()) *limit = "tc=" + side_clock;
     }
-    record.clock_after_ms = clock_times(request, record.moves.size());
+    record.clock_after_ms = clock_times(request, "clocks", record.moves.size());
     record.opening = "none";
     record.outcome = game.result().outcome;
     record.termination = game.over() ? describe(game.result()) : "unterminated";
-    const std::string forfeit = optional_string(request, "time_forfeit", "");
-    if (!forfeit.empty() && forfeit != "b" && forfeit != "w")
-        throw InputError(fmt::format("'time_forfeit' must be \"b\" or \"w\", not '{}'", forfeit));
+    const OffBoardEnding ending = off_board_ending(request);
+    const std::string& forfeit = ending.time_forfeit;
+    const std::string& resigned = ending.resigned;
     if (!forfeit.empty() && !game.over()) {  // a result by the rules came first
         record.outcome = forfeit == "b" ? Outcome::WhiteWins : Outcome::BlackWins;
         record.termination = forfeit == "b" ? "black loses on time" : "white loses on time";
@@ -203,19 +217,11 @@ std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const 
     }
     // A resignation or an agreed draw (the board's Resign and Offer draw) ends a game the rules
     // had not ended; it is PGN's "normal" termination, its words in the comment.
-    const std::string resigned = optional_string(request, "resigned", "");
-    if (!resigned.empty() && resigned != "b" && resigned != "w")
-        throw InputError(fmt::format("'resigned' must be \"b\" or \"w\", not '{}'", resigned));
-    const auto agreed = request.find("draw_agreed");
-    if (agreed != request.end() && !agreed->is_boolean()) throw InputError("'draw_agreed' must be true or false");
-    const bool draw_agreed = agreed != request.end() && agreed->get<bool>();
-    if ((!resigned.empty() || draw_agreed) && (!forfeit.empty() || (!resigned.empty() && draw_agreed)))
-        throw InputError("a game ends once: 'time_forfeit', 'resigned' and 'draw_agreed' exclude each other");
     if (!game.over() && !resigned.empty()) {
         record.outcome = resigned == "b" ? Outcome::WhiteWins : Outcome::BlackWins;
         record.termination = resigned == "b" ? "black resigns" : "white resigns";
         record.rules_ending = false;
-    } else if (!game.over() && draw_agreed) {
+    } else if (!game.over() && ending.draw_agreed) {
         record.outcome = Outcome::Draw;
         record.termination = "draw agreed";
         record.rules_ending = false;

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +62,21 @@ nlohmann::json game_json(const Game& game);
 // "white_time_control" instead of "time_control"; "clocks": the mover's time left after each
 // move (ms), written as "{[%clk H:MM:SS]}" comments. Throws InputError on bad fields.
 std::string game_pgn(const nlohmann::json& request, const RuleSet& rules, const RequestLimits& limits = {});
+
+// How a game ended off the board: a flag fall or a resignation (whose: "b" or "w"), or an
+// agreed draw; at most one of them.
+struct OffBoardEnding {
+    std::string time_forfeit, resigned;
+    bool draw_agreed = false;
+    bool any() const { return !time_forfeit.empty() || !resigned.empty() || draw_agreed; }
+};
+// The ending named by `object`'s "time_forfeit", "resigned" and "draw_agreed" (each optional);
+// `where` prefixes the names in errors ("ending."). Throws InputError.
+OffBoardEnding off_board_ending(const nlohmann::json& object, const std::string& where = "");
+
+// `object[key]`: one time (ms, 0 or more) a move of a game of `moves` moves, or nothing (absent
+// or null: empty). Throws InputError naming `key`.
+std::vector<double> clock_times(const nlohmann::json& object, const char* key, std::size_t moves);
 
 // JSON text for an answer. Text from a request (a move, a name) may be any bytes: invalid
 // UTF-8 is replaced, never thrown on (a throw while answering an error would end the server).

@@ -35,12 +35,9 @@ const nlohmann::json& field(const nlohmann::json& object, const char* key, const
     return *it;
 }
 
-std::string text_field(const nlohmann::json& state, const char* key, bool required = false) {
+std::string text_field(const nlohmann::json& state, const char* key) {
     const auto it = state.find(key);
-    if (it == state.end() || it->is_null()) {
-        if (required) throw InputError(fmt::format("'{}' is missing", key));
-        return "";
-    }
+    if (it == state.end() || it->is_null()) return "";
     if (!it->is_string()) throw InputError(fmt::format("'{}' must be a string", key));
     const std::string& s = it->get_ref<const std::string&>();
     if (s.size() > 200 || common::has_control_character(s))
@@ -55,11 +52,11 @@ double number_field(const nlohmann::json& object, const char* key, double low, d
     return value.get<double>();
 }
 
-std::string side_field(const nlohmann::json& object, const char* key, bool none_allowed, const char* where = "") {
+std::string side_field(const nlohmann::json& object, const char* key, bool none_allowed) {
     const auto it = object.find(key);
     const std::string side = it == object.end() || it->is_null() ? "" : it->is_string() ? it->get<std::string>() : "?";
     if (side == "b" || side == "w" || (none_allowed && side.empty())) return side;
-    throw InputError(fmt::format("'{}{}' must be \"b\" or \"w\"{}", where, key, none_allowed ? " or \"\"" : ""));
+    throw InputError(fmt::format("'{}' must be \"b\" or \"w\"{}", key, none_allowed ? " or \"\"" : ""));
 }
 
 bool valid_id(const std::string& id) {
@@ -84,7 +81,8 @@ nlohmann::json checked_operator_state(const nlohmann::json& state, const RuleSet
     nlohmann::json out = nlohmann::json::object();
     // The game replays under its rules: the moves kept are the rules' own spelling.
     const Game game = game_from_request(state, rules, limits);
-    out["start"] = text_field(state, "start").empty() ? "startpos" : text_field(state, "start");
+    const std::string start = text_field(state, "start");
+    out["start"] = start.empty() ? "startpos" : start;
     out["rules"] = text_field(state, "rules");
     nlohmann::json moves = nlohmann::json::array();
     for (const Move m : game.moves()) moves.push_back(move_to_text(m));
@@ -102,33 +100,20 @@ nlohmann::json checked_operator_state(const nlohmann::json& state, const RuleSet
         out["clocks"][side] = {{"base_ms", number_field(clock, "base_ms", 1000, Day, where.c_str())},
                                {"increment_ms", number_field(clock, "increment_ms", 0, Day / 24, where.c_str())}};
     }
-    const nlohmann::json& after = field(state, "clock_after_ms");
-    if (!after.is_array() || after.size() != game.moves().size())
-        throw InputError(fmt::format("'clock_after_ms' must be a list of {} times (ms), one a move", game.moves().size()));
-    out["clock_after_ms"] = nlohmann::json::array();
-    for (const nlohmann::json& t : after) {
-        if (!t.is_number() || !(t.get<double>() >= 0) || t.get<double>() > 100 * Day)
-            throw InputError("'clock_after_ms': each time must be a number of milliseconds, 0 or more");
-        out["clock_after_ms"].push_back(t.get<double>());
-    }
+    (void)field(state, "clock_after_ms");  // (present, even before the first move)
+    out["clock_after_ms"] = clock_times(state, "clock_after_ms", game.moves().size());
     const nlohmann::json& left = field(state, "left_ms");
     if (!left.is_object()) throw InputError("'left_ms' must be {\"b\": ms, \"w\": ms}");
     for (const char* side : {"b", "w"}) out["left_ms"][side] = number_field(left, side, -Day, 100 * Day, "left_ms.");
     out["running"] = side_field(state, "running", true);
 
-    const nlohmann::json ending = state.contains("ending") && !state.at("ending").is_null() ? state.at("ending") : nlohmann::json::object();
-    if (!ending.is_object()) throw InputError("'ending' must be {\"time_forfeit\", \"resigned\", \"draw_agreed\"}");
-    const std::string forfeit = side_field(ending, "time_forfeit", true, "ending.");
-    const std::string resigned = side_field(ending, "resigned", true, "ending.");
-    const auto agreed = ending.find("draw_agreed");
-    if (agreed != ending.end() && !agreed->is_boolean()) throw InputError("'ending.draw_agreed' must be true or false");
-    const bool draw_agreed = agreed != ending.end() && agreed->get<bool>();
-    if (static_cast<int>(!forfeit.empty()) + static_cast<int>(!resigned.empty()) + static_cast<int>(draw_agreed) > 1)
-        throw InputError("a game ends once: 'time_forfeit', 'resigned' and 'draw_agreed' exclude each other");
-    out["ending"] = {{"time_forfeit", forfeit}, {"resigned", resigned}, {"draw_agreed", draw_agreed}};
-    if (!out["running"].get<std::string>().empty() && (game.over() || !forfeit.empty() || !resigned.empty() || draw_agreed))
-        throw InputError("'running': no clock runs in a game that is over");
-    out["over"] = game.over() || !forfeit.empty() || !resigned.empty() || draw_agreed;
+    const nlohmann::json ending_json = state.contains("ending") && !state.at("ending").is_null() ? state.at("ending") : nlohmann::json::object();
+    if (!ending_json.is_object()) throw InputError("'ending' must be {\"time_forfeit\", \"resigned\", \"draw_agreed\"}");
+    const OffBoardEnding ending = off_board_ending(ending_json, "ending.");
+    out["ending"] = {{"time_forfeit", ending.time_forfeit}, {"resigned", ending.resigned}, {"draw_agreed", ending.draw_agreed}};
+    const bool over = game.over() || ending.any();
+    if (!out["running"].get<std::string>().empty() && over) throw InputError("'running': no clock runs in a game that is over");
+    out["over"] = over;
     return out;
 }
 
