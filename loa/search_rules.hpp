@@ -72,9 +72,9 @@ public:
     bool null_move_allowed(const Position& pos) const { return has_real_move(pos); }
 
     // One ply more when the move leaves its side two groups: one move from a possible win.
-    int extension(const Position& pos, Move) const {
-        return count_groups(pos.pieces(~pos.side_to_move())) == 2 ? 1 : 0;
-    }
+    int extension(const Position& pos, Move) const { return threatened(pos) ? 1 : 0; }
+    // The side to move may lose on the next move: the opponent is two groups (one is the end).
+    bool threatened(const Position& pos) const { return count_groups(pos.pieces(~pos.side_to_move())) == 2; }
 
 private:
     RuleSet rules_;

@@ -29,6 +29,7 @@ struct TimeTuning {
 };
 enum class QsOrder { Captures, History };
 enum class McTypes { Retype, Alternate };  // see node_type.hpp
+enum class LmrFormula { Steps, Log };       // see SearchConfig::lmr_formula
 
 // A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
 // without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
@@ -55,6 +56,9 @@ struct TaperedMargin {
 inline constexpr TaperedMargin StandardFutility{30, 150};
 inline constexpr TaperedMargin StandardExtFutility{50, 130};
 inline constexpr TaperedMargin StandardRazoring{50, 190};
+// Reverse futility pruning's margin per ply (rfp=on): a first guess from the futility margins
+// above (what one quiet move may gain), to be measured.
+inline constexpr TaperedMargin StandardRfp{50, 150};
 
 struct SearchConfig {
     std::string preset = "ab";  // informational: the preset the switches started from
@@ -99,6 +103,32 @@ struct SearchConfig {
     // least lmr_deep_depth plies remain (one ply elsewhere): numbers for SPSA to tune.
     int lmr_deep_depth = 6;
     int lmr_deep_moves = 3;
+    // Steps: the one- and two-ply reductions above. Log: the reduction grows with the depth and
+    // the move's number, lmr_log_base/100 + ln(depth) * ln(move) / (lmr_log_div/100) plies,
+    // rounded, one ply less at PV nodes (the form of Stockfish and most engines since about
+    // 2010): a late move at depth 10 loses 3-4 plies where Steps takes 2. The same moves are
+    // reduced under both (lmr_min_depth, lmr_min_moves, quiet history-band moves).
+    LmrFormula lmr_formula = LmrFormula::Steps;
+    int lmr_log_base = 75;
+    int lmr_log_div = 225;
+
+    // Reverse futility pruning (static null-move pruning, Heinz's "futility" turned to beta): a
+    // non-PV node with at most rfp_depth plies left whose static evaluation stands rfp_margin
+    // times the depth above beta fails high on that evaluation, unsearched. Like the null move
+    // it assumes the side to move can at least keep what it has; unlike it, nothing checks.
+    // Not below an extended move, nor where the game says the side to move may lose at once
+    // (search::has_threat). The margin tapers with the phase (per ply).
+    TaperedMargin rfp_margin;
+    int rfp_depth = 6;
+    // Late move pruning (move-count pruning): at a non-PV node with at most lmp_depth plies
+    // left, quiet history-band moves after lmp_base + depth^2 moves are skipped (not one that
+    // ends the game or draws; nowhere the game says the side to move may lose at once). 0: off.
+    int lmp_base = 0;
+    int lmp_depth = 3;
+    // Internal iterative reduction: a PV or expected cut node of at least iir_depth plies with
+    // no move from the table is searched a ply shallower (its ordering is a guess; the next
+    // iteration finds the table's move). 0: off.
+    int iir_depth = 0;
 
     // Selective search at the frontier (Heinz; the seed on selective search), off by default:
     // with the static evaluation `margin` below alpha, quiet moves that do not end the game

@@ -77,6 +77,16 @@ inline constexpr bool has_realization<G, std::void_t<RealizationCategoryOf<G>, R
     std::is_convertible_v<RealizationCategoryOf<G>, int> &&
     std::is_convertible_v<RealizationProbabilitiesOf<G>, std::span<const double>>;
 
+// A game that can tell when the side to move may lose on the next move (LOA: the opponent's
+// pieces are two groups): reverse futility and late move pruning, which trust a static
+// evaluation or a move count, stand aside there.
+template <class G>
+using ThreatenedOf = decltype(std::declval<const G&>().threatened(std::declval<const typename G::Position&>()));
+template <class G, class = void>
+inline constexpr bool has_threat = false;
+template <class G>
+inline constexpr bool has_threat<G, std::void_t<ThreatenedOf<G>>> = std::is_convertible_v<ThreatenedOf<G>, bool>;
+
 // A game whose evaluation swings more as the material thins out: frontier margins taper
 // between their opening value (at G::MaxPhase) and their endgame value (at 0) by its phase.
 template <class G>

@@ -13,7 +13,9 @@
 #include <array>
 #include <cassert>
 #include <cstdint>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -462,8 +464,34 @@ private:
             }
         }
 
+        // The node's static evaluation, taken once and only where a rule asks for it.
+        std::optional<Score> node_eval;
+        auto static_eval = [&] {
+            if (!node_eval) node_eval = evaluate(ply);
+            return *node_eval;
+        };
+        const bool after_threat = entered_by_extension_[static_cast<std::size_t>(ply)];
+        // Whether the side to move may lose on the next move, asked only where a rule needs it.
+        std::optional<bool> node_threatened;
+        auto threatened = [&] {
+            if (!node_threatened) {
+                if constexpr (has_threat<G>) node_threatened = game_.threatened(pos_);
+                else node_threatened = false;
+            }
+            return *node_threatened;
+        };
+
+        if (config_.rfp_margin.on() && !pv_node && !root && depth <= config_.rfp_depth && !after_threat && !is_decisive(beta) &&
+            !threatened()) {
+            const Score eval = static_eval();
+            if (eval - rfp_margin() * depth >= beta) {
+                ++stats_.rfp_cutoffs;
+                return eval;
+            }
+        }
+
         if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
-            !is_decisive(beta) && game_.null_move_allowed(pos_) && evaluate(ply) >= beta) {
+            !is_decisive(beta) && game_.null_move_allowed(pos_) && static_eval() >= beta) {
             if (const auto cut = try_null_move(beta, depth, units, ply, cut_node)) return *cut;
             if (aborted_) return 0;
         }
@@ -473,17 +501,28 @@ private:
         Score futility_value = -Infinity;  // what a pruned move is taken to be worth at most
         if (!pv_node && !root && !is_decisive(alpha) && !is_decisive(beta) && depth <= 3 &&
             config_.frontier_pruning()) {
-            const Score static_eval = evaluate(ply);
-            const FrontierDecision decision =
-                frontier_decision(depth, static_eval, alpha, entered_by_extension_[static_cast<std::size_t>(ply)], frontier_margins());
+            const FrontierDecision decision = frontier_decision(depth, static_eval(), alpha, after_threat, frontier_margins());
             if (decision.razor) {
                 ++stats_.razorings;
                 units -= OnePly;
                 depth = whole_plies(units);
             }
             prune_margin = decision.prune_margin;
-            futility_value = static_eval + prune_margin;
+            futility_value = static_eval() + prune_margin;
         }
+
+        // Internal iterative reduction: without the table's move the order is a guess, and the
+        // next iteration will have one.
+        if (config_.iir_depth > 0 && !root && (pv_node || cut_node) && tt_move == Move::none() && depth >= config_.iir_depth) {
+            ++stats_.iir_reductions;
+            units -= OnePly;
+            depth = whole_plies(units);
+        }
+        // Late move pruning: how many moves this node searches before it skips the quiet ones.
+        const int lmp_after = config_.lmp_base > 0 && !pv_node && !root && depth <= config_.lmp_depth && !is_decisive(alpha) &&
+                                      !is_decisive(beta) && !threatened()
+                                  ? config_.lmp_base + depth * depth
+                                  : std::numeric_limits<int>::max();
 
         if (config_.multicut && cut_node && !pv_node && !root && depth >= config_.mc_reduction + 2 && !is_decisive(beta)) {
             if (const auto cut = try_multicut(beta, units, ply, tt_move)) return *cut;
@@ -515,12 +554,19 @@ private:
             // Futility may skip only a move whose worth the static evaluation bounds: not one
             // that ends the game, draws (a draw can be worth more than alpha when losing) or
             // threatens to connect.
-            if (prune_margin > 0 && searched > 0 && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
+            // Late move pruning skips the same kind of move, by its number instead of a margin.
+            const bool futile = prune_margin > 0 && searched > 0;
+            const bool late = searched >= lmp_after;
+            if ((futile || late) && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
                 game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1)) {
                 game_.unmake(pos_, m);
-                ++stats_.futility_prunes;
-                // Fail-soft: the node's upper bound may not drop below what pruning assumed.
-                best = std::max(best, futility_value);
+                if (futile) {
+                    ++stats_.futility_prunes;
+                    // Fail-soft: the node's upper bound may not drop below what pruning assumed.
+                    best = std::max(best, futility_value);
+                } else {
+                    ++stats_.lmp_prunes;
+                }
                 continue;
             }
             // What the move gets beside its plain depth `full`: less for an unlikely move under
@@ -542,8 +588,7 @@ private:
                 int r = 0;  // LMR's reduction, in units
                 if (config_.lmr && !config_.erps && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
                     full == units - OnePly && !capture && MoveOrder<G>::history_band(next->score)) {
-                    r = (searched >= config_.lmr_deep_moves * config_.lmr_min_moves && depth >= config_.lmr_deep_depth) ? 2 * OnePly
-                                                                                                           : OnePly;
+                    r = lmr_reduction(depth, searched + 1, pv_node);
                     r = std::min(r, full - OnePly);
                 }
                 const int reduced = new_units - r;
@@ -645,6 +690,29 @@ private:
         hit.bound = wins ? Bound::Lower : Bound::Upper;
         return hit;
     }
+
+    // LMR's reduction in units for the move numbered `move` (from 1) at `depth` plies.
+    int lmr_reduction(int depth, int move, bool pv_node) const {
+        if (config_.lmr_formula == LmrFormula::Steps)
+            return (move > config_.lmr_deep_moves * config_.lmr_min_moves && depth >= config_.lmr_deep_depth) ? 2 * OnePly : OnePly;
+        const int r = lmr_log_[static_cast<std::size_t>(std::min(depth, LmrTableSize - 1))][static_cast<std::size_t>(std::min(move, LmrTableSize - 1))];
+        return std::max(r - (pv_node ? 1 : 0), 0) * OnePly;
+    }
+
+    // The log formula's reductions in whole plies, by depth and move number (both below 64).
+    static constexpr int LmrTableSize = 64;
+    using LmrTable = std::array<std::array<int, LmrTableSize>, LmrTableSize>;
+    static LmrTable log_reductions(const SearchConfig& c) {
+        LmrTable table{};
+        for (int d = 1; d < LmrTableSize; ++d)
+            for (int m = 1; m < LmrTableSize; ++m)
+                table[static_cast<std::size_t>(d)][static_cast<std::size_t>(m)] = static_cast<int>(
+                    std::lround(c.lmr_log_base / 100.0 + std::log(d) * std::log(m) * 100.0 / c.lmr_log_div));
+        return table;
+    }
+
+    // The reverse futility margin per ply at the current node, tapered by the game's phase.
+    int rfp_margin() const { return tapered(config_.rfp_margin); }
 
     // Adaptive R (Heinz 1999): R = 3 when more than 6 plies remain, else 2.
     int null_reduction(int depth) const {
@@ -801,14 +869,19 @@ private:
 
     // The frontier margins at the current node: tapered by the game's phase where it has one.
     FrontierMargins frontier_margins() const {
+        return {tapered(config_.futility_margin), tapered(config_.ext_futility_margin), tapered(config_.razor_margin)};
+    }
+
+    // A margin at the current node's phase (where the game has phases); 0 when it is off.
+    int tapered(const TaperedMargin& m) const {
+        if (!m.on()) return 0;
         int phase = 1, max_phase = 1;
         if constexpr (has_phase<G>) {
             static_assert(G::MaxPhase > 0);
             max_phase = G::MaxPhase;
             phase = std::clamp<int>(game_.phase(pos_), 0, max_phase);
         }
-        auto at = [&](const TaperedMargin& m) { return m.on() ? m.at(phase, max_phase) : 0; };
-        return {at(config_.futility_margin), at(config_.ext_futility_margin), at(config_.razor_margin)};
+        return m.at(phase, max_phase);
     }
 
     // The game's static evaluation of the node at `ply`, through the cache when there is one.
@@ -833,6 +906,7 @@ private:
     KillerTable<Move> killers_;
     std::array<std::vector<Move>, 2> refutations_;  // PVs of the last two iterations
     std::vector<int> erps_costs_;                   // per realization category; empty: ERPS off
+    LmrTable lmr_log_ = log_reductions(config_);
 
     Position pos_{};
     SearchLimits limits_;

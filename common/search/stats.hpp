@@ -24,6 +24,9 @@ struct SearchStats {
     std::uint64_t razorings = 0;         // pre-pre-frontier nodes searched a ply shallower
     std::uint64_t multicut_tries = 0;
     std::uint64_t multicut_prunes = 0;
+    std::uint64_t rfp_cutoffs = 0;      // nodes failed high on their static evaluation (reverse futility)
+    std::uint64_t lmp_prunes = 0;       // late quiet moves skipped by their number
+    std::uint64_t iir_reductions = 0;   // nodes without a table move searched a ply shallower
     int depth = 0;     // last completed iteration
     int seldepth = 0;  // deepest ply reached
     double time_ms = 0;

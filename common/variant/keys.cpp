@@ -145,6 +145,16 @@ VariantKey margin_key(std::string name, TaperedMargin VariantConfig::*field, Tap
 }
 
 
+// off | <n> in lo..hi, for a number whose 0 means off.
+VariantKey off_or_integer_key(std::string name, int VariantConfig::*field, int lo, int hi, std::string help) {
+    VariantKey k = key_base(std::move(name), KeyKind::Text, fmt::format("off|{}..{}", lo, hi), std::move(help));
+    k.set = [field, lo, hi, key = k.name](VariantConfig& c, std::string_view v) {
+        c.*field = v == "off" ? 0 : parse_range(key, v, lo, hi, "off");
+    };
+    k.get = [field](const VariantConfig& c) { return c.*field > 0 ? std::to_string(c.*field) : std::string("off"); };
+    return k;
+}
+
 // hh_inc / bf_inc: unset means the mode's own default, which to_string spells out.
 VariantKey increment_key(std::string name, std::optional<Increment> VariantConfig::*field,
                         Increment (VariantConfig::*effective)() const, std::string help) {
@@ -283,6 +293,23 @@ std::vector<VariantKey> make_keys() {
     keys.push_back(integer_key("lmr_deep_depth", &VariantConfig::lmr_deep_depth, 2, 64, "least remaining depth for a two-ply reduction"));
     keys.push_back(integer_key("lmr_deep_moves", &VariantConfig::lmr_deep_moves, 1, 20,
                                "a reduction is two plies from this many times lmr_min_moves moves on"));
+    keys.push_back(choice_key("lmr_formula", &VariantConfig::lmr_formula, {{"steps", LmrFormula::Steps}, {"log", LmrFormula::Log}},
+                              "LMR's reduction: one or two plies (the lmr_deep keys), or growing with ln(depth) * ln(move)"));
+    keys.push_back(integer_key("lmr_log_base", &VariantConfig::lmr_log_base, -200, 400,
+                               "lmr_formula=log: the reduction's constant part, in hundredths of a ply"));
+    keys.push_back(integer_key("lmr_log_div", &VariantConfig::lmr_log_div, 50, 2000,
+                               "lmr_formula=log: ln(depth) * ln(move) is divided by this over 100"));
+    keys.push_back(margin_key("rfp", &VariantConfig::rfp_margin, StandardRfp,
+                              fmt::format("reverse futility pruning: a non-PV node whose evaluation is margin x depth above beta "
+                                          "fails high unsearched; per ply, tapering with the phase (on: {})",
+                                          to_string(StandardRfp))));
+    keys.push_back(integer_key("rfp_depth", &VariantConfig::rfp_depth, 1, 64, "reverse futility pruning: most plies left"));
+    keys.push_back(off_or_integer_key("lmp", &VariantConfig::lmp_base, 1, 256,
+                                      "late move pruning: non-PV nodes skip quiet moves after this + depth^2 moves"));
+    keys.push_back(integer_key("lmp_depth", &VariantConfig::lmp_depth, 1, 64, "late move pruning: most plies left"));
+    keys.push_back(off_or_integer_key("iir", &VariantConfig::iir_depth, 2, 64,
+                                      "internal iterative reduction: PV and cut nodes of at least this depth without a table "
+                                      "move lose a ply"));
     keys.push_back(choice_key("qsearch", &VariantConfig::qsearch, {{"off", 0}, {"captures", 1}, {"quads", 2}}, "horizon treatment"));
     keys.push_back(integer_key("qsearch_plies", &VariantConfig::qsearch_plies, 1, 64, "longest quiescence line"));
     keys.push_back(choice_key("qs_order", &VariantConfig::qs_order, {{"captures", QsOrder::Captures}, {"history", QsOrder::History}},

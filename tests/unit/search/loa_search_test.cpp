@@ -363,6 +363,7 @@ const char* const EveryPreset[] = {
     "full,aspiration_research=full,tt_replace=always", "full,futility=off,ext_futility=off,razoring=off",
     "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
+    "full,rfp=on,lmp=3,lmr_formula=log,iir=4", "full,rfp=20,rfp_depth=10,lmp=1,lmp_depth=8,lmr_formula=log,iir=2",
 };
 
 // The LMR constants SPSA tunes act: from the values SPSA started from, two-ply reductions from
@@ -378,6 +379,33 @@ TEST(LoaSearch, TheLmrConstantsAct) {
     }
     EXPECT_LT(deeper_earlier, standard);
     EXPECT_LT(sooner, standard);
+}
+
+// The pruning of issue 85 acts, each switch on its own (its counter moves and the tree at a
+// fixed depth shrinks), and the log formula reduces more as its divisor shrinks.
+TEST(LoaSearch, ReverseFutilityLateMovePruningIirAndTheLogLmrAct) {
+    std::uint64_t plain = 0, rfp = 0, lmp = 0, iir = 0, log_gentle = 0, log_steep = 0;
+    search::SearchStats counted;
+    for (std::size_t i = 0; i < 8; ++i) {
+        const Position pos = loa::parse_position(loa::BenchPositions[i].text);
+        plain += run("full", pos, 7).stats.nodes;
+        const auto with_rfp = run("full,rfp=on", pos, 7);
+        const auto with_lmp = run("full,lmp=3", pos, 7);
+        const auto with_iir = run("full,iir=3", pos, 7);
+        rfp += with_rfp.stats.nodes, counted.rfp_cutoffs += with_rfp.stats.rfp_cutoffs;
+        lmp += with_lmp.stats.nodes, counted.lmp_prunes += with_lmp.stats.lmp_prunes;
+        iir += with_iir.stats.nodes, counted.iir_reductions += with_iir.stats.iir_reductions;
+        EXPECT_EQ(run("full", pos, 7).stats.rfp_cutoffs + run("full", pos, 7).stats.lmp_prunes, 0u);
+        log_gentle += run("full,lmr_formula=log,lmr_log_base=0,lmr_log_div=1000", pos, 7).stats.nodes;
+        log_steep += run("full,lmr_formula=log,lmr_log_base=0,lmr_log_div=150", pos, 7).stats.nodes;
+    }
+    EXPECT_GT(counted.rfp_cutoffs, 0u);
+    EXPECT_GT(counted.lmp_prunes, 0u);
+    EXPECT_GT(counted.iir_reductions, 0u);
+    EXPECT_LT(rfp, plain);
+    EXPECT_LT(lmp, plain);
+    EXPECT_NE(iir, plain);
+    EXPECT_LT(log_steep, log_gentle);
 }
 
 // The selective switches do act (on endgame-like positions, where evaluations spread), and
