@@ -74,10 +74,14 @@ public:
     // One ply more when the move leaves its side two groups: one move from a possible win.
     int extension(const Position& pos, Move) const { return threatened(pos) ? 1 : 0; }
     // The side to move may lose on the next move: the opponent is two groups (one is the end).
+    // An approximation: three groups, one a single piece, can also connect in a move.
     bool threatened(const Position& pos) const { return count_groups(pos.pieces(~pos.side_to_move())) == 2; }
 
 private:
     RuleSet rules_;
 };
+
+// Reverse futility and late move pruning stand aside at threats only if the search sees the hook.
+static_assert(search::has_threat<SearchRules>);
 
 }  // namespace loa

@@ -33,7 +33,7 @@ bool is_margin_key(const variant::VariantKey& key) { return key.values.find("<op
 // "better play" to tune but a resource), the MCTS seed.
 bool tunable(const variant::VariantKey& key) {
     static const std::set<std::string_view> resources = {"threads", "mcts_tree", "mcts_seed", "tt", "eval_cache", "solver"};
-    static const std::set<std::string_view> numeric_text = {"aspiration", "null", "solver_score"};
+    static const std::set<std::string_view> numeric_text = {"aspiration", "null", "solver_score", "lmp", "iir"};
     if (resources.contains(key.name)) return false;
     return key.kind == variant::KeyKind::Integer || is_margin_key(key) || numeric_text.contains(key.name);
 }

@@ -35,8 +35,15 @@ variants=(
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"
   "no-quiescence:qsearch=off"
 )
-if [[ "$base" == "preset=full" ]]; then variants+=("no-frontier:futility=off,ext_futility=off,razoring=off"); fi
-variants+=("hand-weights:eval=hand")
+if [[ "$base" == "preset=full" ]]; then
+  variants+=("no-frontier:futility=off,ext_futility=off,razoring=off")
+  # Under the network (the default evaluation since 2026-12-01) the evaluation's row is the
+  # hand-written evaluation with its own margins, as strength.md row 29 plays it; the classic
+  # run's row is the hand-picked weights against the tuned ones.
+  variants+=("hce-eval:eval=hce,futility=40:320,ext_futility=50:250,razoring=50:340")
+else
+  variants+=("hand-weights:eval=hand")
+fi
 # The time manager matters only on a clock: at a fixed node count both would play alike.
 if [[ -z "$limit" ]]; then variants+=("classic-timeman:timeman=classic"); fi
 engines=(--engine "name=full,$base$limit")

@@ -76,6 +76,10 @@ runs=(
   # Issue 85. The AVX2/AVX-512 kernels: the same search and net as 90a36cb (bench 159111),
   # the test on the fastest kernel this CPU runs (avx512vnni here), the base on SSE4.1.
   "kernels-stc|85|50|stc||--test name=vnni,preset=full --base $base_90a36cb"
+  # Late move pruning and the log LMR formula (equal-nodes screen in docs/strength.md) against
+  # the default without them, both spelled out so that the runs resume once they are the default.
+  "prune-stc|90|50|stc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
+  "prune-ltc|91|25|ltc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }

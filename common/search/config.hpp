@@ -107,26 +107,34 @@ struct SearchConfig {
     // the move's number, lmr_log_base/100 + ln(depth) * ln(move) / (lmr_log_div/100) plies,
     // rounded, one ply less at PV nodes (the form of Stockfish and most engines since about
     // 2010): a late move at depth 10 loses 3-4 plies where Steps takes 2. The same moves are
-    // reduced under both (lmr_min_depth, lmr_min_moves, quiet history-band moves).
+    // candidates under both (lmr_min_depth, lmr_min_moves, quiet history-band moves); the log
+    // formula may reduce some of them by 0 (at PV nodes, at small depths and move numbers).
     LmrFormula lmr_formula = LmrFormula::Steps;
     int lmr_log_base = 75;
     int lmr_log_div = 225;
+    // One ply more for a reduced move that has not been a node's best lately (its history count
+    // is 0: never, or aged away between searches), under either formula; with history=absolute
+    // or relative (butterfly boards count the other moves, and the switch leaves them alone).
+    bool lmr_history = false;
 
     // Reverse futility pruning (static null-move pruning, Heinz's "futility" turned to beta): a
     // non-PV node with at most rfp_depth plies left whose static evaluation stands rfp_margin
     // times the depth above beta fails high on that evaluation, unsearched. Like the null move
     // it assumes the side to move can at least keep what it has; unlike it, nothing checks.
     // Not below an extended move, nor where the game says the side to move may lose at once
-    // (search::has_threat). The margin tapers with the phase (per ply).
+    // (search::has_threat), nor where the game's length draws the children or the side to move
+    // can only pass. The margin tapers with the phase (per ply).
     TaperedMargin rfp_margin;
     int rfp_depth = 6;
     // Late move pruning (move-count pruning): at a non-PV node with at most lmp_depth plies
-    // left, quiet history-band moves after lmp_base + depth^2 moves are skipped (not one that
-    // ends the game or draws; nowhere the game says the side to move may lose at once). 0: off.
+    // left, quiet history-band moves after lmp_base + depth^2 moves are skipped: not one that
+    // ends the game, draws or leaves its side one move from winning (search::has_threat), not
+    // before a searched move has scored above a proven loss, and nowhere the game says the side
+    // to move may lose at once. 0: off.
     int lmp_base = 0;
     int lmp_depth = 3;
     // Internal iterative reduction: a PV or expected cut node of at least iir_depth plies with
-    // no move from the table is searched a ply shallower (its ordering is a guess; the next
+    // no move from the table (there is a table: tt=on) is searched a ply shallower (its ordering is a guess; the next
     // iteration finds the table's move). 0: off.
     int iir_depth = 0;
 

@@ -481,13 +481,13 @@ private:
             return *node_threatened;
         };
 
+        // Reverse futility: not where the game's length draws every child that does not win at
+        // once (the evaluation would stand for a draw), nor where a pass is all the side has.
         if (config_.rfp_margin.on() && !pv_node && !root && depth <= config_.rfp_depth && !after_threat && !is_decisive(beta) &&
-            !threatened()) {
-            const Score eval = static_eval();
-            if (eval - rfp_margin() * depth >= beta) {
-                ++stats_.rfp_cutoffs;
-                return eval;
-            }
+            !drawn_by_length(ply + 1) && static_eval() - rfp_margin() * depth >= beta && !threatened() &&
+            game_.null_move_allowed(pos_)) {
+            ++stats_.rfp_cutoffs;
+            return static_eval();
         }
 
         if (config_.null_move != NullMove::Off && !pv_node && !root && !after_null && depth >= null_reduction(depth) + 2 &&
@@ -513,11 +513,16 @@ private:
 
         // Internal iterative reduction: without the table's move the order is a guess, and the
         // next iteration will have one.
-        if (config_.iir_depth > 0 && !root && (pv_node || cut_node) && tt_move == Move::none() && depth >= config_.iir_depth) {
+        if (config_.iir_depth > 0 && tt_ && !root && (pv_node || cut_node) && tt_move == Move::none() && depth >= config_.iir_depth) {
             ++stats_.iir_reductions;
             units -= OnePly;
             depth = whole_plies(units);
         }
+        // Whether the side to move after a move made here may lose on its next move.
+        auto child_threatened = [&] {
+            if constexpr (has_threat<G>) return game_.threatened(pos_);
+            else return false;
+        };
         // Late move pruning: how many moves this node searches before it skips the quiet ones.
         const int lmp_after = config_.lmp_base > 0 && !pv_node && !root && depth <= config_.lmp_depth && !is_decisive(alpha) &&
                                       !is_decisive(beta) && !threatened()
@@ -550,15 +555,20 @@ private:
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
+            const bool unproven = config_.lmr_history && history_counts_successes() &&
+                                  history_.history(game_.move_index(pos_, m)) == 0;  // before the move is made
             const int extension = enter(m, ply);
             // Futility may skip only a move whose worth the static evaluation bounds: not one
             // that ends the game, draws (a draw can be worth more than alpha when losing) or
             // threatens to connect.
-            // Late move pruning skips the same kind of move, by its number instead of a margin.
+            // Late move pruning skips the same kind of move, by its number instead of a margin,
+            // once a move searched has shown the node is not lost (a skipped quiet move may be
+            // the one defence: a loss returned then would be a false proof), and not a move that
+            // leaves its side two groups, one move from connecting (the game's threat).
             const bool futile = prune_margin > 0 && searched > 0;
-            const bool late = searched >= lmp_after;
+            const bool late = searched >= lmp_after && best > -WinThreshold;
             if ((futile || late) && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
-                game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1)) {
+                game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1) && (futile || !child_threatened())) {
                 game_.unmake(pos_, m);
                 if (futile) {
                     ++stats_.futility_prunes;
@@ -589,6 +599,7 @@ private:
                 if (config_.lmr && !config_.erps && depth >= config_.lmr_min_depth && searched >= config_.lmr_min_moves &&
                     full == units - OnePly && !capture && MoveOrder<G>::history_band(next->score)) {
                     r = lmr_reduction(depth, searched + 1, pv_node);
+                    if (unproven) r += OnePly;
                     r = std::min(r, full - OnePly);
                 }
                 const int reduced = new_units - r;
@@ -709,6 +720,12 @@ private:
                 table[static_cast<std::size_t>(d)][static_cast<std::size_t>(m)] = static_cast<int>(
                     std::lround(c.lmr_log_base / 100.0 + std::log(d) * std::log(m) * 100.0 / c.lmr_log_div));
         return table;
+    }
+
+    // Whether the history tables count successes (Absolute and Relative do; butterfly boards
+    // count the moves that did not succeed).
+    bool history_counts_successes() const {
+        return config_.history == HistoryMode::Absolute || config_.history == HistoryMode::Relative;
     }
 
     // The reverse futility margin per ply at the current node, tapered by the game's phase.

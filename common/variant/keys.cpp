@@ -299,6 +299,8 @@ std::vector<VariantKey> make_keys() {
                                "lmr_formula=log: the reduction's constant part, in hundredths of a ply"));
     keys.push_back(integer_key("lmr_log_div", &VariantConfig::lmr_log_div, 50, 2000,
                                "lmr_formula=log: ln(depth) * ln(move) is divided by this over 100"));
+    keys.push_back(switch_key("lmr_history", &VariantConfig::lmr_history,
+                              "LMR: one ply more for a move that has never been a node's best (history count 0)"));
     keys.push_back(margin_key("rfp", &VariantConfig::rfp_margin, StandardRfp,
                               fmt::format("reverse futility pruning: a non-PV node whose evaluation is margin x depth above beta "
                                           "fails high unsearched; per ply, tapering with the phase (on: {})",

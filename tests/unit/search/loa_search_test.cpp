@@ -183,7 +183,8 @@ TEST(LoaSearch, SparseEndgamesReturnTheRulesOraclesValue) {
 TEST(LoaSearch, EveryDecisiveScoreIsReachedByItsPrincipalVariation) {
     const RuleSet rules;
     int checked = 0;
-    for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on", "full,threads=2"}) {
+    for (const char* spec : {"full", "pvs+tt+rhh", "ab", "full,qsearch=quads", "full,extensions=on", "full,threads=2",
+                             "full,rfp=on,lmp=3,lmr_formula=log,lmr_history=on"}) {
         for (const bool kept : {false, true}) {
             search::SearchConfig config = variant::parse_variant(spec);
             config.tt_mb = 1;  // cleared for every position: 16 MB each time is slow under the sanitizers
@@ -363,7 +364,7 @@ const char* const EveryPreset[] = {
     "full,aspiration_research=full,tt_replace=always", "full,futility=off,ext_futility=off,razoring=off",
     "full,futility=40,ext_futility=80,razoring=160,multicut=on,mc_cuts=2", "full,multicut=on",
     "full,multicut=on,mc_types=alternate", "full,extensions=on,multicut=on",
-    "full,rfp=on,lmp=3,lmr_formula=log,iir=4", "full,rfp=20,rfp_depth=10,lmp=1,lmp_depth=8,lmr_formula=log,iir=2",
+    "full,rfp=on,lmp=3,lmr_formula=log,iir=4,lmr_history=on", "full,rfp=20,rfp_depth=10,lmp=1,lmp_depth=8,lmr_formula=log,iir=2",
 };
 
 // The LMR constants SPSA tunes act: from the values SPSA started from, two-ply reductions from
@@ -382,30 +383,39 @@ TEST(LoaSearch, TheLmrConstantsAct) {
 }
 
 // The pruning of issue 85 acts, each switch on its own (its counter moves and the tree at a
-// fixed depth shrinks), and the log formula reduces more as its divisor shrinks.
+// fixed depth shrinks), the log formula reduces more as its divisor shrinks, and lmr_history
+// reduces moves without a success one ply more.
 TEST(LoaSearch, ReverseFutilityLateMovePruningIirAndTheLogLmrAct) {
-    std::uint64_t plain = 0, rfp = 0, lmp = 0, iir = 0, log_gentle = 0, log_steep = 0;
+    std::uint64_t plain = 0, rfp = 0, lmp = 0, iir = 0, log_gentle = 0, log_steep = 0, by_history = 0, butterfly = 0,
+                  butterfly_by_history = 0;
     search::SearchStats counted;
     for (std::size_t i = 0; i < 8; ++i) {
         const Position pos = loa::parse_position(loa::BenchPositions[i].text);
-        plain += run("full", pos, 7).stats.nodes;
+        const auto full = run("full", pos, 7);
+        plain += full.stats.nodes;
+        EXPECT_EQ(full.stats.rfp_cutoffs + full.stats.lmp_prunes + full.stats.iir_reductions, 0u);
         const auto with_rfp = run("full,rfp=on", pos, 7);
         const auto with_lmp = run("full,lmp=3", pos, 7);
         const auto with_iir = run("full,iir=3", pos, 7);
         rfp += with_rfp.stats.nodes, counted.rfp_cutoffs += with_rfp.stats.rfp_cutoffs;
         lmp += with_lmp.stats.nodes, counted.lmp_prunes += with_lmp.stats.lmp_prunes;
         iir += with_iir.stats.nodes, counted.iir_reductions += with_iir.stats.iir_reductions;
-        EXPECT_EQ(run("full", pos, 7).stats.rfp_cutoffs + run("full", pos, 7).stats.lmp_prunes, 0u);
         log_gentle += run("full,lmr_formula=log,lmr_log_base=0,lmr_log_div=1000", pos, 7).stats.nodes;
         log_steep += run("full,lmr_formula=log,lmr_log_base=0,lmr_log_div=150", pos, 7).stats.nodes;
+        by_history += run("full,lmr_history=on", pos, 7).stats.nodes;
+        // Butterfly boards count no successes: the switch leaves them alone.
+        butterfly += run("full,history=butterfly", pos, 7).stats.nodes;
+        butterfly_by_history += run("full,history=butterfly,lmr_history=on", pos, 7).stats.nodes;
     }
     EXPECT_GT(counted.rfp_cutoffs, 0u);
     EXPECT_GT(counted.lmp_prunes, 0u);
     EXPECT_GT(counted.iir_reductions, 0u);
     EXPECT_LT(rfp, plain);
     EXPECT_LT(lmp, plain);
-    EXPECT_NE(iir, plain);
+    EXPECT_NE(iir, plain);  // a reduced node may cost its parent more: on these 8 the tree grows
     EXPECT_LT(log_steep, log_gentle);
+    EXPECT_LT(by_history, plain);
+    EXPECT_EQ(butterfly_by_history, butterfly);
 }
 
 // The selective switches do act (on endgame-like positions, where evaluations spread), and

@@ -117,7 +117,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
     // and its place.
     const std::map<std::string, std::string> added = {
         {"lmr_deep_depth", "6"}, {"lmr_deep_moves", "3"}, {"tm_start", "60"},     {"tm_max", "400"},
-        {"tm_stable", "60"},     {"lmr_formula", "steps"}, {"lmr_log_base", "75"}, {"lmr_log_div", "225"},
+        {"tm_stable", "60"},     {"lmr_formula", "steps"}, {"lmr_log_base", "75"}, {"lmr_log_div", "225"}, {"lmr_history", "off"},
         {"rfp", "off"},          {"rfp_depth", "6"},       {"lmp", "off"},         {"lmp_depth", "3"},
         {"iir", "off"}};
     for (const auto& [spec, text] : cases) {
