@@ -35,6 +35,10 @@ base_1c6ef5a="name=base-1c6ef5a,cmd=build/baseline-1c6ef5a/build/loa/loa,args=uc
 # The engine issue 85 measures against (`bash scripts/build-baseline.sh 90a36cb`): the default
 # engine of Strength III, on the SSE4.1 kernels.
 base_90a36cb="name=base-90a36cb,cmd=build/baseline-90a36cb/build/loa/loa,args=uci,proto=uci"
+# Issue 85's pruning: late move pruning, the log LMR formula, one ply more for moves without a
+# history success, reverse futility at its first margins; and `full` before them, key by key.
+prune4="preset=full,lmp=3,lmp_depth=3,lmr_formula=log,lmr_log_base=75,lmr_log_div=225,lmr_history=on,rfp=50:150,rfp_depth=6"
+before_prune4="preset=full,lmp=off,lmr_formula=steps,lmr_history=off,rfp=off"
 runs=(
   "frontier-stc|66|50|stc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
   "frontier-ltc|68|25|ltc||--test name=frontier,preset=full,eval=hce,futility=on,ext_futility=on,razoring=on --base name=full,$classic"
@@ -76,10 +80,14 @@ runs=(
   # Issue 85. The AVX2/AVX-512 kernels: the same search and net as 90a36cb (bench 159111),
   # the test on the fastest kernel this CPU runs (avx512vnni here), the base on SSE4.1.
   "kernels-stc|85|50|stc||--test name=vnni,preset=full --base $base_90a36cb"
-  # Late move pruning and the log LMR formula (equal-nodes screen in docs/strength.md) against
-  # the default without them, both spelled out so that the runs resume once they are the default.
+  # Late move pruning and the log LMR formula (equal-nodes screens in docs/strength.md) against
+  # the default without them; prune-stc played 3661f54's LMP, which could prove a false loss
+  # (paused, superseded). prune4-stc and prune4-ltc add the history-based reduction and reverse
+  # futility (5a43c67). Both engines are spelled out so that the runs resume once the test is
+  # the default.
   "prune-stc|90|50|stc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
-  "prune-ltc|91|25|ltc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
+  "prune4-stc|93|50|stc||--test name=prune4,$prune4 --base name=full,$before_prune4"
+  "prune4-ltc|94|25|ltc||--test name=prune4,$prune4 --base name=full,$before_prune4"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
