@@ -474,10 +474,7 @@ private:
         // Whether the side to move may lose on the next move, asked only where a rule needs it.
         std::optional<bool> node_threatened;
         auto threatened = [&] {
-            if (!node_threatened) {
-                if constexpr (has_threat<G>) node_threatened = game_.threatened(pos_);
-                else node_threatened = false;
-            }
+            if (!node_threatened) node_threatened = side_to_move_threatened();
             return *node_threatened;
         };
 
@@ -518,11 +515,6 @@ private:
             units -= OnePly;
             depth = whole_plies(units);
         }
-        // Whether the side to move after a move made here may lose on its next move.
-        auto child_threatened = [&] {
-            if constexpr (has_threat<G>) return game_.threatened(pos_);
-            else return false;
-        };
         // Late move pruning: how many moves this node searches before it skips the quiet ones.
         const int lmp_after = config_.lmp_base > 0 && !pv_node && !root && depth <= config_.lmp_depth && !is_decisive(alpha) &&
                                       !is_decisive(beta) && !threatened()
@@ -555,7 +547,8 @@ private:
             const Move m = next->move;
             const bool capture = game_.is_capture(m);
             const int cost = move_cost(m);  // of the position before the move
-            const bool unproven = config_.lmr_history && history_counts_successes() &&
+            // Asked only of a move LMR may reduce (quiet, past lmr_min_moves).
+            const bool unproven = config_.lmr_history && !capture && searched >= config_.lmr_min_moves && history_counts_successes() &&
                                   history_.history(game_.move_index(pos_, m)) == 0;  // before the move is made
             const int extension = enter(m, ply);
             // Futility may skip only a move whose worth the static evaluation bounds: not one
@@ -568,7 +561,7 @@ private:
             const bool futile = prune_margin > 0 && searched > 0;
             const bool late = searched >= lmp_after && best > -WinThreshold;
             if ((futile || late) && !capture && extension == 0 && MoveOrder<G>::history_band(next->score) &&
-                game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1) && (futile || !child_threatened())) {
+                game_.status(pos_) == Status::Ongoing && !draws_at(ply + 1) && (futile || !side_to_move_threatened())) {
                 game_.unmake(pos_, m);
                 if (futile) {
                     ++stats_.futility_prunes;
@@ -720,6 +713,13 @@ private:
                 table[static_cast<std::size_t>(d)][static_cast<std::size_t>(m)] = static_cast<int>(
                     std::lround(c.lmr_log_base / 100.0 + std::log(d) * std::log(m) * 100.0 / c.lmr_log_div));
         return table;
+    }
+
+    // Whether the side to move in pos_ may lose on its next move (the game's hook; false
+    // without one). After a move: whether the move left its side one move from winning.
+    bool side_to_move_threatened() const {
+        if constexpr (has_threat<G>) return game_.threatened(pos_);
+        else return false;
     }
 
     // Whether the history tables count successes (Absolute and Relative do; butterfly boards
