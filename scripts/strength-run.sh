@@ -88,6 +88,9 @@ runs=(
   "prune-stc|90|50|stc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
   "prune4-stc|93|50|stc||--test name=prune4,$prune4 --base name=full,$before_prune4"
   "prune4-ltc|94|25|ltc||--test name=prune4,$prune4 --base name=full,$before_prune4"
+  # loa-net-5: loa-net-3's shape and data, trained on loa-net-2's K with 5 quantisation-aware
+  # epochs, against the default net (both on the search of today's full, spelled out).
+  "net5-stc|95|50|stc||--test name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue --base name=net2,$before_prune4"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
