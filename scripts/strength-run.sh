@@ -82,7 +82,8 @@ runs=(
   "kernels-stc|85|50|stc||--test name=vnni,preset=full --base $base_90a36cb"
   # Late move pruning and the log LMR formula (equal-nodes screens in docs/strength.md) against
   # the default without them; prune-stc played 3661f54's LMP, which could prove a false loss
-  # (paused, superseded). prune4-stc and prune4-ltc add the history-based reduction and reverse
+  # (paused, superseded; its state is in git's history, `git show 7848dac:docs/results/strength/
+  # prune-stc-paused.state.json`, not in the tree). prune4-stc and prune4-ltc add the history-based reduction and reverse
   # futility (5a43c67). Both engines are spelled out so that the runs resume once the test is
   # the default.
   "prune-stc|90|50|stc||--test name=lmp-log,preset=full,lmp=3,lmr_formula=log --base name=full,preset=full,lmp=off,lmr_formula=steps"
