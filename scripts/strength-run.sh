@@ -92,6 +92,9 @@ runs=(
   # loa-net-5: loa-net-3's shape and data, trained on loa-net-2's K with 5 quantisation-aware
   # epochs, against the default net (both on the search of today's full, spelled out).
   "net5-stc|95|50|stc||--test name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue --base name=net2,$before_prune4"
+  # Its ltc confirmation; the base names loa-net-2's file, so that the run stays resumable once
+  # loa-net-5 is the compiled-in net.
+  "net5-ltc|96|25|ltc||--test name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue --base name=net2,$before_prune4,eval=data/nets/loa-net-2.nnue"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
