@@ -96,16 +96,18 @@ PlayedGame play_game_for_data(Player& player, search::Searcher<loa::SearchGame>*
         const MoveChoice choice = player.choose(game, ClockState{});
         if (!choice.failure.empty()) throw InputError(fmt::format("datagen: game {}: {}", index + 1, choice.failure));
         ++c.positions;
-        const bool decisive = std::abs(choice.score) >= search::WinThreshold || std::abs(choice.score) > s.max_abs_score;
+        // A proof from ProvenWinScore on (the solver's win without a distance), as the trainer reads it.
+        const bool decisive = std::abs(choice.score) >= search::ProvenWinScore || std::abs(choice.score) > s.max_abs_score;
         if (game.moves().size() < first_kept) {
             ++c.skipped_early;
         } else if (choice.move.is_capture() && !s.keep_captures) {
             ++c.skipped_capture;
-        } else if (decisive) {
+        } else if (decisive && !s.keep_decisive) {
             ++c.skipped_decisive;
         } else if (quiet && quiescence_changes_score(*quiet, game.position())) {
             ++c.skipped_tactical;
         } else {
+            if (decisive) ++c.kept_decisive;
             kept.push_back({fmt::format("{} | {} | {}", game.position().to_text(), choice.score, loa::move_to_text(choice.move)),
                             game.position().side_to_move()});
         }
@@ -143,6 +145,7 @@ void add(DatagenCounts& total, const DatagenCounts& g) {
     total.skipped_capture += g.skipped_capture;
     total.skipped_decisive += g.skipped_decisive;
     total.skipped_tactical += g.skipped_tactical;
+    total.kept_decisive += g.kept_decisive;
 }
 
 // What a data file holds: its complete games, the length of the text they take (what follows,
@@ -225,6 +228,8 @@ std::string datagen_header(const DatagenSettings& s) {
                        s.openings_name, openings_digest(s.openings), s.random_plies, s.seed, s.skip_plies,
                        s.keep_captures ? "kept" : "skipped", s.keep_tactical ? "kept" : "skipped", s.max_abs_score, s.max_plies,
                        loa::to_string(s.rules)) +
+           // Named only when kept, so that the files made before the option keep their header.
+           (s.keep_decisive ? ", decisive kept" : "") +
            (s.part ? fmt::format(", part: games {}-{}", s.first_game + 1, s.games) : std::string());
 }
 
@@ -243,6 +248,10 @@ void check_datagen_settings(const DatagenSettings& s) {
     if (!s.keep_tactical && s.engine.config.algorithm != variant::Algorithm::AlphaBeta)
         throw InputError(fmt::format("datagen: engine '{}' is MCTS, and the tactical filter runs the alpha-beta quiescence "
                                      "search: give --keep-tactical",
+                                     s.engine.text));
+    if (s.keep_decisive && s.engine.config.algorithm != variant::Algorithm::AlphaBeta)
+        throw InputError(fmt::format("datagen: engine '{}' is MCTS, whose scores reach 29871 without a proof: --keep-decisive "
+                                     "needs an alpha-beta engine, where a score that far is one",
                                      s.engine.text));
     if (!s.keep_tactical && s.engine.config.qsearch == 0)
         throw InputError(fmt::format("datagen: engine '{}' has no quiescence search (qsearch=off), so the tactical filter would "

@@ -15,7 +15,9 @@
 // the first `skip_plies` (still near the chance moves), positions whose best move is a capture
 // (the evaluation of a position with a capture pending says little), and decisive scores (a
 // proven result, or |score| > `max_abs_score`: the search knows more than an evaluation can
-// learn), and tactical positions: those where the engine's quiescence search at a full window
+// learn; `keep_decisive` writes them with the score as the search gave it, a proven one at
+// |score| >= 29871, beyond every evaluation, so that a trainer can take the proof for the
+// label), and tactical positions: those where the engine's quiescence search at a full window
 // finds a line of captures for the side to move that it values above standing pat.
 //
 // The engine must search a fixed budget (depth= or nodes=) on one thread: the same settings
@@ -49,6 +51,7 @@ struct DatagenSettings {
     int skip_plies = 8;
     bool keep_captures = false;
     bool keep_tactical = false;       // keep positions whose quiescence value is not their static evaluation
+    bool keep_decisive = false;       // keep proven results and |score| > max_abs_score, their score as searched
     int max_abs_score = 2000;
     int max_plies = 500;              // a game still going then is a draw (adjudicated, counted)
     loa::RuleSet rules;
@@ -68,6 +71,7 @@ struct DatagenCounts {
     std::uint64_t skipped_early = 0;  // searched positions within skip_plies of the random plies
     std::uint64_t skipped_capture = 0, skipped_decisive = 0;
     std::uint64_t skipped_tactical = 0;  // quiescence search changes the score (a capture pending)
+    std::uint64_t kept_decisive = 0;     // written with a decisive score (keep_decisive), among `written`
     bool interrupted = false;            // stopped by `stop` before the last game
 };
 

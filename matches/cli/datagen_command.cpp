@@ -45,7 +45,8 @@ nlohmann::json counts_json(const DatagenCounts& c) {
             {"skipped_early", c.skipped_early},
             {"skipped_capture", c.skipped_capture},
             {"skipped_decisive", c.skipped_decisive},
-            {"skipped_tactical", c.skipped_tactical}};
+            {"skipped_tactical", c.skipped_tactical},
+            {"kept_decisive", c.kept_decisive}};
 }
 
 // A task's counts, added to `total`; throws when its file is not such counts.
@@ -65,6 +66,7 @@ void add_counts(const std::string& path, DatagenCounts& total) {
         total.skipped_capture += j.at("skipped_capture").get<std::uint64_t>();
         total.skipped_decisive += j.at("skipped_decisive").get<std::uint64_t>();
         total.skipped_tactical += j.at("skipped_tactical").get<std::uint64_t>();
+        total.kept_decisive += j.value("kept_decisive", std::uint64_t{0});  // a task of a binary before the option
     } catch (const nlohmann::json::exception&) {
         throw common::InputError(fmt::format("datagen: '{}' holds no counts", path));
     }
@@ -76,8 +78,10 @@ void print_summary(const DatagenOptions& o, const DatagenCounts& c, double secon
                "the ply cap)\n",
                c.games, seconds, c.resumed_games, o.out, c.black_wins, c.white_wins, c.draws, c.adjudicated);
     fmt::print("positions: {} searched, {} written; left out: {} in the first {} plies after the random ones, {} with a "
-               "capture as the best move, {} decisive, {} (the opening and random plies are not searched)\n",
-               c.positions, c.written, c.skipped_early, s.skip_plies, c.skipped_capture, c.skipped_decisive,
+               "capture as the best move, {}, {} (the opening and random plies are not searched)\n",
+               c.positions, c.written, c.skipped_early, s.skip_plies, c.skipped_capture,
+               s.keep_decisive ? fmt::format("none decisive (--keep-decisive: {} written)", c.kept_decisive)
+                               : fmt::format("{} decisive", c.skipped_decisive),
                s.keep_tactical ? "none tactical (--keep-tactical)" : fmt::format("{} tactical (quiescence changes the score)", c.skipped_tactical));
     if (seconds > 0 && c.positions > 0) fmt::print("{:.0f} positions searched a second\n", static_cast<double>(c.positions) / seconds);
 }
@@ -204,6 +208,8 @@ Command add_datagen_command(CLI::App& app, const std::vector<std::string>& args)
     datagen->add_option("--max-score", o->s.max_abs_score, "Positions whose |score| is above this are left out (proven ones always)")
         ->check(CLI::Range(1, 100'000))->capture_default_str();
     datagen->add_flag("--keep-captures", o->s.keep_captures, "Keep positions whose best move is a capture");
+    datagen->add_flag("--keep-decisive", o->s.keep_decisive,
+                      "Keep positions with a proven result or |score| above --max-score, the score as searched (a proof: |score| >= 29871)");
     datagen->add_flag("--keep-tactical", o->s.keep_tactical,
                       "Keep positions where quiescence search changes the score (a capture line of the side to move beats standing pat)");
     datagen->add_option("--max-plies", o->s.max_plies, "A game still going after this many plies is a draw")->check(CLI::Range(1, 10'000))->capture_default_str();

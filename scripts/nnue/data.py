@@ -9,6 +9,17 @@ import numpy as np
 
 from features import MAX_PIECES, parse_position, piece_codes
 
+# The least |score| of a proven result in the data (`loa-match datagen --keep-decisive`): the
+# engine's ProvenWinScore, 29871, a win the proof-number solver proved without a distance; the
+# search's wins and losses in so many plies lie beyond it. Every evaluation stays below it (the
+# network's at 20000, net_format.EVAL_LIMIT), so such a score is a proof, not an opinion.
+PROVEN_SCORE = 29871
+
+
+def proven(score):
+    """Whether each score (an array) is a proven result."""
+    return np.abs(score) >= PROVEN_SCORE
+
 
 class Data:
     """Positions as arrays. codes[i] lists the pieces (features.piece_codes). Everything is

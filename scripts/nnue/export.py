@@ -78,6 +78,7 @@ def make_description(args, data):
                 f"--k {'fitted' if args.k is None else format(args.k, 'g')} --seed {args.seed} "
                 f"--threads {args.threads} --val-every {args.val_every}"
                 + (f" --max-positions {args.max_positions}" if args.max_positions else "")
+                + (f" --max-score {args.max_score}" if args.max_score is not None else "")
                 + (" --no-augment" if args.no_augment else "")
                 + (" --connectivity" if args.connectivity else "")
                 + (f" --qat-epochs {args.qat_epochs}" if args.qat_epochs else "")

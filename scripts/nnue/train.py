@@ -11,7 +11,8 @@ concentration and bounding box of each side, features.connectivity_inputs): Line
 
 The loss is the mean squared error between sigmoid(K * evaluation) and the target
 lambda * sigmoid(K * score) + (1 - lambda) * result, score and result those of the data
-(side to move's view). K is fitted on the training data unless --k is given. Each epoch shows
+(side to move's view); a proven result (|score| >= 29871, datagen --keep-decisive) is its
+own target, 1 or 0. K is fitted on the training data (proofs left out) unless --k is given. Each epoch shows
 every training position in a random one of the board's 8 symmetries. Games, not positions,
 are split between training and validation (every --val-every'th game is held out).
 
@@ -93,6 +94,11 @@ def option_parser():
     p.add_argument("--vector-count", type=int, default=300,
                    help="validation positions in the vectors file (default 300); a few synthetic "
                         "ones are added")
+    p.add_argument("--max-score", type=int, metavar="N",
+                   help="leave out positions whose |score| is above N: a file of `datagen "
+                        "--keep-decisive` then trains as the file without it would at N = its "
+                        "--max-score (default: keep every position; a proven result, |score| >= "
+                        "29871, is then its own target)")
     p.add_argument("--max-positions", type=int, metavar="N",
                    help="use only the first N positions of the data (in file order)")
     p.add_argument("--force", action="store_true",
@@ -121,6 +127,8 @@ def parse_args(argv):
         p.error("--lambda must be in [0, 1]")
     if args.threads < 1 or args.batch < 1 or args.epochs < 1 or args.val_every < 2:
         p.error("--threads, --batch and --epochs must be >= 1, --val-every >= 2")
+    if args.max_score is not None and args.max_score < 0:
+        p.error("--max-score must be 0 or more")
     if not 0 <= args.qat_epochs <= args.epochs:
         p.error("--qat-epochs must be in [0, --epochs]")
     for path in args.data:
@@ -238,6 +246,13 @@ def prepare_data(args, log):
     train_idx, val_idx = datagen.split_by_game(data, args.val_every)
     for f in data.files:
         log(f"data {f['path']}: {f['positions']} positions, {f['games']} games, {f['bytes']} bytes")
+    if args.max_score is not None:
+        within = np.abs(data.score) <= args.max_score
+        log(f"--max-score {args.max_score}: {np.count_nonzero(~within)} positions left out")
+        train_idx, val_idx = train_idx[within[train_idx]], val_idx[within[val_idx]]
+    proven = np.count_nonzero(datagen.proven(data.score[train_idx]))
+    if proven:
+        log(f"{proven} training positions are proven results: each takes its proof (1 or 0) as its target")
     if len(train_idx) == 0 or len(val_idx) == 0:
         raise SystemExit(f"need positions for both training ({len(train_idx)}) and validation "
                          f"({len(val_idx)}): are there '# game N' lines and {args.val_every}+ games?")
@@ -249,7 +264,8 @@ def prepare_data(args, log):
 def choose_k(model, args, data, train_idx, log):
     if args.k is not None:
         return args.k
-    k, logloss = model.fit_k(data.score[train_idx], data.result[train_idx])
+    searched = train_idx[~datagen.proven(data.score[train_idx])]  # a proof says nothing of K
+    k, logloss = model.fit_k(data.score[searched], data.result[searched])
     log(f"K fitted: {k:.6f} per centi-unit (log-loss {logloss:.5f}; the hand-written "
         f"evaluation's is 0.0106)")
     if k > 0.099:
@@ -327,7 +343,9 @@ def summary(args, data, train_idx, val_idx, run):
         "description": run["description"], "data": data.files,
         "positions": {"train": int(len(train_idx)), "validation": int(len(val_idx))},
         "games": {"train": n_games(train_idx), "validation": n_games(val_idx)},
-        "K": run["k"], "K_fitted": args.k is None, "lambda": args.lam,
+        "K": run["k"], "K_fitted": args.k is None, "lambda": args.lam, "max_score": args.max_score,
+        "proven": {"train": int(np.count_nonzero(datagen.proven(data.score[train_idx]))),
+                   "validation": int(np.count_nonzero(datagen.proven(data.score[val_idx])))},
         "H": args.hidden, "L": args.l2, "L2": args.l3, "buckets": args.buckets, "S": args.scale, "extras": 1 if args.connectivity else 0,
         "epochs": args.epochs, "qat_epochs": args.qat_epochs, "batch": args.batch, "lr": args.lr, "seed": args.seed,
         "augment": not args.no_augment, "val_every": args.val_every,
@@ -357,7 +375,7 @@ def main(argv=None):
     k = run["k"] = choose_k(model, args, data, train_idx, log)
     target = model.targets(data, k, args.lam)
     # What the search score alone would score against the same target, for reference.
-    score_only = run["score_only"] = float(np.mean((1 / (1 + np.exp(-k * data.score[val_idx]))
+    score_only = run["score_only"] = float(np.mean((1 / (1 + np.exp(-k * model.limited(data.score[val_idx])))
                                                     - target[val_idx]) ** 2))
     log(f"validation loss of sigmoid(K * search score) itself: {score_only:.6f}")
 

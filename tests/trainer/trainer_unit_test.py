@@ -11,6 +11,7 @@ The tests of model.py need torch (`bash scripts/setup.sh trainer`); the rest num
 import contextlib
 import importlib.util
 import io
+import math
 import os
 import sys
 import tempfile
@@ -361,6 +362,30 @@ class DataFiles(unittest.TestCase):
         with self.assertRaisesRegex(SystemExit, r"d.txt:2: result 2"):
             self.load("# game 1\n1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1 b | 12 | b1-d3 | 2\n")
 
+    def test_proven_results_and_max_score(self):
+        """Scores of datagen --keep-decisive: a proof lies at |score| >= 29871 (the engine's
+        ProvenWinScore, win_in(n) = 30000 - n beyond it), every evaluation below; --max-score N
+        leaves out |score| > N from training and validation alike."""
+        start = "1bbbbbb1/w6w/w6w/w6w/w6w/w6w/w6w/1bbbbbb1"
+        scores = [12, 29871, -29998, 2500, -29870, 29990, -2000, 7]
+        text = "".join(f"# game {g + 1}\n{start} {'bw'[g % 2]} | {v} | b1-d3 | {1 if v > 0 else 0}\n# end {g + 1} 1\n"
+                       for g, v in enumerate(scores))
+        d = self.load(text)
+        self.assertEqual(datagen.proven(d.score).tolist(), [False, True, True, False, False, True, False, False])
+        import train
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "d.txt")
+            with open(path, "w") as f:
+                f.write(text)
+            out = os.path.join(directory, "n.nnue")
+            for max_score, kept in ((None, scores), (2000, [12, -2000, 7]), (29871, [12, 29871, 2500, -29870, -2000, 7])):
+                args = train.parse_args(["--data", path, "--out", out, "--val-every", "4"]
+                                        + ([] if max_score is None else ["--max-score", str(max_score)]))
+                with contextlib.redirect_stdout(io.StringIO()):
+                    data, train_idx, val_idx = train.prepare_data(args, lambda _: None)
+                self.assertEqual(sorted(data.score[np.concatenate([train_idx, val_idx])].tolist()), sorted(kept), max_score)
+                self.assertEqual(data.game[val_idx].tolist(), [g for g in (4, 8) if scores[g - 1] in kept])
+
     def test_the_fixture_loads(self):
         path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "nnue", "selfplay-seed84.txt")
         d = datagen.load_data([path], None)
@@ -380,6 +405,28 @@ class Export(unittest.TestCase):
 
 @unittest.skipUnless(HAVE_TORCH, "torch is missing: bash scripts/setup.sh trainer")
 class Model(unittest.TestCase):
+    def test_a_proven_result_is_its_own_target(self):
+        """target = lambda * sigmoid(K * score) + (1 - lambda) * result (docs/nnue.md), worked
+        out here with math.exp; a proof (|score| >= 29871) is 1 or 0 whatever the game's result,
+        without overflow; K is fitted on the searched scores alone."""
+        import model
+        d = datagen.Data()
+        rows = [(120, 1.0), (-40, 0.5), (29871, 0.5), (-29995, 1.0), (29990, 0.0), (-300, 0.0)]
+        for score, result in rows:
+            d.append(np.zeros(features.MAX_PIECES, np.int16), True, score, result, 1, 0)
+        d = d.finish()
+        k, lam = 0.0245, 0.7
+        with np.errstate(all="raise"):
+            got = model.targets(d, k, lam)
+        want = [lam / (1 + math.exp(-k * s)) + (1 - lam) * r if abs(s) < 29871 else (1.0 if s > 0 else 0.0) for s, r in rows]
+        for g, w in zip(got.tolist(), want):
+            self.assertAlmostEqual(g, w, places=12)
+        import train
+        searched = d.score[~datagen.proven(d.score)]
+        self.assertEqual(train.choose_k(model, train.parse_args(["--data", __file__, "--out", "n.nnue"]), d,
+                                        np.arange(len(d)), lambda _: None),
+                         model.fit_k(searched, d.result[np.abs(d.score) < 29871])[0])
+
     def test_clamped_weights_quantise_within_their_types(self):
         import torch
 

@@ -14,6 +14,7 @@
 
 #include "common/error.hpp"
 #include "common/file_lock.hpp"
+#include "common/search/score.hpp"
 #include "loa/searchers.hpp"
 #include "loa/movegen.hpp"
 #include "loa/notation.hpp"
@@ -141,6 +142,54 @@ TEST(Datagen, TacticalPositionsAreLeftOutUnlessKept) {
     EXPECT_EQ(left_out, without.skipped_tactical);
     fs::remove(filtered);
     fs::remove(kept);
+}
+
+TEST(Datagen, DecisivePositionsAreWrittenWithTheirScoreWhenKept) {
+    // The same games with and without --keep-decisive: the lines of the plain file are those of
+    // the other whose |score| is within max-score, in order, and every other line is decisive:
+    // beyond max-score, and a proven one (beyond every evaluation) labelled with the side's
+    // win or loss.
+    const fs::path plain = scratch_file("datagen", "plain.txt"), decisive = scratch_file("datagen", "decisive.txt");
+    matches::DatagenSettings s = small(4);
+    const matches::DatagenCounts without = matches::generate_training_data(s, plain.string());
+    s.keep_decisive = true;
+    const matches::DatagenCounts with = matches::generate_training_data(s, decisive.string());
+    EXPECT_EQ(with.positions, without.positions);
+    EXPECT_EQ(with.skipped_decisive, 0u);
+    EXPECT_EQ(without.kept_decisive, 0u);
+    EXPECT_GT(with.kept_decisive, 0u);  // there was something to keep
+    EXPECT_EQ(with.written, without.written + with.kept_decisive);
+    // Decisive and tactical: counted as decisive without the option (the first filter that
+    // leaves it out), as tactical with it.
+    EXPECT_EQ(without.skipped_decisive, with.kept_decisive + (with.skipped_tactical - without.skipped_tactical));
+    const std::string header = read_text(decisive).substr(0, read_text(decisive).find('\n'));
+    EXPECT_EQ(header, matches::datagen_header(s));
+    EXPECT_TRUE(header.ends_with(", decisive kept")) << header;
+    s.keep_decisive = false;
+    EXPECT_EQ(read_text(plain).substr(0, read_text(plain).find('\n')), matches::datagen_header(s));
+    EXPECT_EQ(matches::datagen_header(s).find("decisive"), std::string::npos);  // the header of the files made before
+
+    const std::vector<std::string> all = position_lines(decisive), within = position_lines(plain);
+    std::size_t next = 0, kept = 0, proven = 0;
+    for (const std::string& line : all) {
+        const matches::TrainingPosition p = matches::parse_training_line(line);
+        if (next < within.size() && line == within[next]) {
+            EXPECT_LE(std::abs(p.score), s.max_abs_score) << line;
+            ++next;
+            continue;
+        }
+        EXPECT_GT(std::abs(p.score), s.max_abs_score) << line;
+        ++kept;
+        if (std::abs(p.score) >= search::EvalLimit) {
+            ++proven;
+            EXPECT_EQ(p.result, p.score > 0 ? 1.0 : 0.0) << line;
+        }
+    }
+    EXPECT_EQ(next, within.size());
+    EXPECT_EQ(kept, with.kept_decisive);
+    EXPECT_GT(proven, 0u);
+    fs::remove(plain);
+    fs::remove(decisive);
 }
 
 TEST(Datagen, TheFileIsTheSameForAnyNumberOfThreadsAndWhenResumed) {
@@ -322,6 +371,15 @@ TEST(Datagen, AnotherFileOrOtherSettingsOrATimedEngineAreRefused) {
             common::InputError)
             << engine;
         EXPECT_FALSE(fs::exists(bad_path)) << engine;
+    }
+    {
+        // An MCTS score is clamped at 29871, where a proof begins: no decisive positions from it.
+        matches::DatagenSettings mcts = small(1);
+        mcts.engine = matches::parse_engine_spec("name=m,preset=mcts,nodes=400", 0);
+        mcts.keep_tactical = true;
+        mcts.keep_decisive = true;
+        EXPECT_THROW(matches::generate_training_data(mcts, bad_path.string()), common::InputError);
+        EXPECT_FALSE(fs::exists(bad_path));
     }
     // A file another run is writing (its lock held) is not touched.
     {
