@@ -23,7 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from data import PROVEN_SCORE, Data
+from data import Data, proven
 from features import BUCKET_SETS, INPUTS, MAX_PIECES, batch_features, connectivity_inputs, pad_index
 from net_format import BIAS_SCALE, EVAL_LIMIT, FT_SCALE, WEIGHT_SCALE
 
@@ -176,12 +176,12 @@ def float_evals(model, positions, scale, connectivity):
 # lambda * sigmoid(K * score) + (1 - lambda) * result.
 
 def targets(data, k, lam):
-    """A proven result (|score| >= PROVEN_SCORE, from `datagen --keep-decisive`) is its own
+    """A proven result (data.PROVEN_SCORE and beyond, from `datagen --keep-decisive`) is its own
     target, 1 for a proven win and 0 for a proven loss, whatever lambda and the game's result
     say: the game knows it for certain."""
     # (The nets made before proven results keep their bytes: the same arithmetic on their scores.)
     searched = lam / (1.0 + np.exp(-k * limited(data.score))) + (1.0 - lam) * data.result
-    return np.where(data.score >= PROVEN_SCORE, 1.0, np.where(data.score <= -PROVEN_SCORE, 0.0, searched))
+    return np.where(proven(data.score), (data.score > 0).astype(np.float64), searched)
 
 
 def limited(score):

@@ -12,9 +12,10 @@ concentration and bounding box of each side, features.connectivity_inputs): Line
 The loss is the mean squared error between sigmoid(K * evaluation) and the target
 lambda * sigmoid(K * score) + (1 - lambda) * result, score and result those of the data
 (side to move's view); a proven result (|score| >= 29871, datagen --keep-decisive) is its
-own target, 1 or 0. K is fitted on the training data (proofs left out) unless --k is given. Each epoch shows
-every training position in a random one of the board's 8 symmetries. Games, not positions,
-are split between training and validation (every --val-every'th game is held out).
+own target, 1 or 0. K is fitted on the training data (proofs left out) unless --k is given.
+Each epoch shows every training position in a random one of the board's 8 symmetries.
+Games, not positions, are split between training and validation (every --val-every'th game is
+held out).
 
 Run it with /usr/bin/python3 (Debian's python3-torch), or through scripts/train-net.sh.
 """
