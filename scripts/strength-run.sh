@@ -95,6 +95,10 @@ runs=(
   # Its ltc confirmation; the base names loa-net-2's file, so that the run stays resumable once
   # loa-net-5 is the compiled-in net.
   "net5-ltc|96|25|ltc||--test name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue --base name=net2,$before_prune4,eval=data/nets/loa-net-2.nnue"
+  # The totals of issue 85: the default engine since row 42 (loa-net-5 compiled in, bench 202350)
+  # against 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search.
+  "total-stc-net5|40|50|stc|1000|--test name=head-net5,preset=full --base $base_90a36cb"
+  "total-ltc-net5|41|25|ltc|600|--test name=head-net5,preset=full --base $base_90a36cb"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
