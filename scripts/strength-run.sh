@@ -99,6 +99,14 @@ runs=(
   # against 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search.
   "total-stc-net5|40|50|stc|1000|--test name=head-net5,preset=full --base $base_90a36cb"
   "total-ltc-net5|41|25|ltc|600|--test name=head-net5,preset=full --base $base_90a36cb"
+  # prune4 again on loa-net-5 (rows 37 and 38 played it on loa-net-2): the net named by its file
+  # on both sides, so that the runs resume once another net is compiled in.
+  "prune5-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
+  "prune5-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
+  # loa-net-6 (loa-net-5's self-play, selfplay-60, its proven positions kept with their proofs as
+  # targets) against loa-net-5, both on the search of today's full; the net files named.
+  "net6-stc|99|50|stc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
+  "net6-ltc|100|25|ltc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
