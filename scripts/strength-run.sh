@@ -104,7 +104,7 @@ runs=(
   "prune5-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
   "prune5-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
   # loa-net-6 (loa-net-5's self-play, selfplay-60, its proven positions kept with their proofs as
-  # targets) against loa-net-5, both on the search of today's full; the net files named.
+  # targets) against loa-net-5, both on the search before prune4 spelled out, the nets by file.
   "net6-stc|99|50|stc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
   "net6-ltc|100|25|ltc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
 )
