@@ -95,18 +95,20 @@ runs=(
   # Its ltc confirmation; the base names loa-net-2's file, so that the run stays resumable once
   # loa-net-5 is the compiled-in net.
   "net5-ltc|96|25|ltc||--test name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue --base name=net2,$before_prune4,eval=data/nets/loa-net-2.nnue"
-  # The totals of issue 85: the default engine since row 42 (loa-net-5 compiled in, bench 202350)
-  # against 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search.
-  "total-stc-net5|40|50|stc|1000|--test name=head-net5,preset=full --base $base_90a36cb"
-  "total-ltc-net5|41|25|ltc|600|--test name=head-net5,preset=full --base $base_90a36cb"
-  # prune4 again on loa-net-5 (rows 37 and 38 played it on loa-net-2): the net named by its file
-  # on both sides, so that the runs resume once another net is compiled in.
-  "prune5-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
-  "prune5-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-5.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-5.nnue"
   # loa-net-6 (loa-net-5's self-play, selfplay-60, its proven positions kept with their proofs as
   # targets) against loa-net-5, both on the search before prune4 spelled out, the nets by file.
   "net6-stc|99|50|stc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
   "net6-ltc|100|25|ltc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
+  # The totals of issue 85: the default engine since row 47 (loa-net-6 compiled in) against
+  # 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search. (Totals for loa-net-5, the
+  # default from row 42 to row 47, were never played.)
+  "total-stc-net6|40|50|stc|1000|--test name=head-net6,preset=full --base $base_90a36cb"
+  "total-ltc-net6|41|25|ltc|600|--test name=head-net6,preset=full --base $base_90a36cb"
+  # prune4 again on the default net (rows 37 and 38 played it on loa-net-2), the net named by its
+  # file on both sides, so that the runs resume once another net is compiled in. (Seeds 97 and 98
+  # were first given to the same runs on loa-net-5, which never played a game.)
+  "prune6-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
+  "prune6-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }
