@@ -109,8 +109,8 @@ runs=(
   # were first given to the same runs on loa-net-5, which never played a game.)
   "prune6-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
   "prune6-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
-  # loa-net-7 (loa-net-6's self-play, selfplay-61, proofs kept as targets) against loa-net-6, both
-  # on the search before prune4 spelled out, the nets by file. (Seed 101 is evaluation.md's.)
+  # loa-net-7 (trained on selfplay-60 and selfplay-61, loa-net-6's self-play, proofs kept as
+  # targets) against loa-net-6, both on the search before prune4 spelled out, the nets by file.
   "net7-stc|103|50|stc||--test name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue --base name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue"
   "net7-ltc|104|25|ltc||--test name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue --base name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue"
 )
