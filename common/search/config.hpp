@@ -30,6 +30,7 @@ struct TimeTuning {
 enum class QsOrder { Captures, History };
 enum class McTypes { Retype, Alternate };  // see node_type.hpp
 enum class LmrFormula { Steps, Log };       // see SearchConfig::lmr_formula
+enum class CounterMove { Off, Killer, History };  // see SearchConfig::countermove
 
 // A frontier margin, in evaluation units: `opening` at the game's largest phase (and for a game
 // without phases), `endgame` at phase 0, linear between. Off when `opening` is 0.
@@ -83,6 +84,10 @@ struct SearchConfig {
 
     bool captures_first = false;  // order captures (by the game's knowledge) before quiet moves
     int killers = 0;              // killer moves kept per ply
+    // The countermove heuristic: the reply that last refuted the previous move, tried after the
+    // killers and searched as a killer (Killer: neither reduced nor pruned), or first of the
+    // history band (History: reduced and pruned as any history-ordered move).
+    CounterMove countermove = CounterMove::Off;
     bool refutation = false;      // previous iterations' PV moves per ply, tried early
 
     HistoryMode history = HistoryMode::None;

@@ -108,4 +108,22 @@ private:
     std::vector<std::array<Move, MaxKillers>> slots_;
 };
 
+// The countermove heuristic (Uiterwijk, "The Countermove Heuristic", ICCA Journal 1992): the
+// last move that refuted each move, by the move's history index (which carries the side that
+// made it). A cutoff move is kept as the reply to the move that led to its node; that reply is
+// tried after the killers wherever the same move is played again, whatever the ply, where a
+// killer is tied to its ply.
+template <class Move>
+class CounterMoveTable {
+public:
+    explicit CounterMoveTable(int indices) : replies_(static_cast<std::size_t>(indices), Move::none()) {}
+
+    void record(int previous_index, Move reply) { replies_[static_cast<std::size_t>(previous_index)] = reply; }
+    Move reply(int previous_index) const { return replies_[static_cast<std::size_t>(previous_index)]; }
+    void clear() { std::fill(replies_.begin(), replies_.end(), Move::none()); }
+
+private:
+    std::vector<Move> replies_;
+};
+
 }  // namespace search

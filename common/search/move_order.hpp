@@ -5,6 +5,8 @@
 //   refutation-table moves: the PV moves of the last two iterations at this ply
 //   captures, when captures_first is on, ranked by the game's capture knowledge
 //   killer moves, most recent first
+//   the countermove: the reply that last refuted the move played before (countermove=killer),
+//   here or first in the history band (countermove=history)
 //   history, butterfly or relative history score (0 when history is off)
 #pragma once
 
@@ -29,13 +31,21 @@ public:
     static constexpr std::int64_t CaptureBand = 1LL << 60;
     static constexpr std::int64_t KillerBase = 1LL << 59;
     static constexpr std::int64_t HistoryCap = (1LL << 58) - 1;
+    // countermove=killer: below every killer (KillerBase - k, k < 8), above the history band,
+    // so that it is neither reduced nor pruned, as a killer. countermove=history: above every
+    // history score, inside the band, so that it is reduced and pruned as a history move.
+    static constexpr std::int64_t CounterMoveKillerScore = KillerBase - 32;
+    static constexpr std::int64_t CounterMoveHistoryScore = HistoryCap + 1;
     static constexpr std::size_t Capacity = 256;
     static constexpr int QsTieBits = 8;
     static constexpr std::int64_t QsHistoryCap = (1LL << 53) - 1;
 
-    // Scored below every band but history's: no TT, refutation, capture-first or killer move.
-    // The moves reductions and frontier pruning may touch. (Killer k scores KillerBase - k.)
+    // Scored below every band but history's: no TT, refutation, capture-first, killer or
+    // countermove. The moves reductions and frontier pruning may touch. (Killer k scores
+    // KillerBase - k.)
     static constexpr bool history_band(std::int64_t score) { return score < KillerBase - 64; }
+    static_assert(CounterMoveKillerScore >= KillerBase - 64 && CounterMoveKillerScore < KillerBase - 7);
+    static_assert(CounterMoveHistoryScore < KillerBase - 64);
 
     struct Scored {
         Move move;
@@ -48,7 +58,7 @@ public:
     }
 
     void score_all(const SearchConfig& config, const HistoryTables& history, const KillerTable<Move>& killers,
-                   int ply, Move tt_move, Move refutation0, Move refutation1) {
+                   int ply, Move tt_move, Move refutation0, Move refutation1, Move countermove) {
         for (std::size_t i = 0; i < count_; ++i) {
             const Move m = moves_[i];
             std::int64_t s;
@@ -57,6 +67,8 @@ public:
             else if (m == refutation1) s = RefutationBand;
             else if (config.captures_first && game_.is_capture(m)) s = CaptureBand + game_.capture_order(pos_, m);
             else if (const int k = config.killers ? killers.slot(ply, m, config.killers) : -1; k >= 0) s = KillerBase - k;
+            else if (m == countermove)
+                s = config.countermove == CounterMove::Killer ? CounterMoveKillerScore : CounterMoveHistoryScore;
             else if (config.history != HistoryMode::None)
                 s = std::min(history.score(config.history, game_.move_index(pos_, m)), HistoryCap);
             else s = 0;

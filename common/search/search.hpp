@@ -1,7 +1,8 @@
 // The search: iterative deepening over a fail-soft alpha-beta / NegaScout (PVS) with
 // aspiration windows, a transposition table, move ordering (TT move, refutation table,
-// captures, killers, history / butterfly / relative history), null-move pruning, late move
-// reductions, enhanced realization probability search, quiescence search and extensions.
+// captures, killers, countermoves, history / butterfly / relative history), null-move
+// pruning, late move reductions, enhanced realization probability search, quiescence search
+// and extensions.
 // Every enhancement is a SearchConfig switch. Depth is counted in 1/OnePly plies
 // (realization.hpp); only ERPS spends fractions.
 //
@@ -91,7 +92,8 @@ public:
           config_(std::move(config)),
           tt_shared_(shared_tt != nullptr),
           history_(G::MoveIndexCount),
-          killers_(MaxPly + 1) {
+          killers_(MaxPly + 1),
+          countermoves_(G::MoveIndexCount) {
         // Every table starts empty (a new TT is cleared as it is allocated): clearing it again
         // here would touch every page twice.
         if (config_.tt)
@@ -115,13 +117,14 @@ public:
     // thread at different depths and fill the shared table with deeper results.
     void set_helper(int index) { helper_ = index; }
 
-    // Forget everything learnt: TT, history, killers, refutations. After this, a search gives
-    // exactly the result (and node count) of a fresh Searcher.
+    // Forget everything learnt: TT, history, killers, countermoves, refutations. After this, a
+    // search gives exactly the result (and node count) of a fresh Searcher.
     void new_game() {
         if (tt_ && !tt_shared_) tt_->clear();
         if (eval_cache_) eval_cache_->clear();
         history_.clear();
         killers_.clear();
+        countermoves_.clear();
         for (auto& line : refutations_) line.clear();
     }
 
@@ -231,6 +234,7 @@ private:
         reversible_from_[0] = 0;
         draw_context_[0] = game_.repetition_draws() ? root_draw_context(history) : 0;
         entered_by_extension_[0] = false;
+        entered_index_[0] = -1;  // the game's last move is not known here
     }
 
     // Stopped inside an iteration: a root move that beat the previous best there (it raised
@@ -321,6 +325,8 @@ private:
     // check), remembered for the child's frontier rules. The main loop and multi-cut's shallow
     // searches both enter moves here, so that a shallow search is the normal one, shallower.
     int enter(Move m, int ply) {
+        // Quiescence makes its moves without enter(): it never orders by countermoves.
+        entered_index_[static_cast<std::size_t>(ply) + 1] = config_.countermove != CounterMove::Off ? game_.move_index(pos_, m) : -1;
         make(m, ply, game_.is_irreversible(m));
         const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
         entered_by_extension_[static_cast<std::size_t>(ply) + 1] = extension > 0;
@@ -537,7 +543,7 @@ private:
         }
         if (root) root_moves_ = static_cast<int>(moves.size());
         MoveOrder<G> order(game_, pos_, moves);
-        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
+        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply), countermove(ply));
 
         const Score alpha_orig = alpha;
         Score best = -Infinity;
@@ -744,6 +750,7 @@ private:
         ++stats_.null_tries;
         const Move pass = game_.null_move();
         make(pass, ply, true);  // no repetition may be claimed across a null move
+        entered_index_[static_cast<std::size_t>(ply) + 1] = -1;  // a pass nobody played has no reply to learn
         Score score = -alpha_beta(-beta, -beta + 1, units - (1 + r) * OnePly, ply + 1, true, !cut_node);
         game_.unmake(pos_, pass);
         if (aborted_ || score < beta) return std::nullopt;
@@ -767,7 +774,7 @@ private:
         if (moves.size() < static_cast<std::size_t>(config_.mc_cuts)) return std::nullopt;  // cannot cut
         ++stats_.multicut_tries;
         MoveOrder<G> order(game_, pos_, moves);
-        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply));
+        order.score_all(config_, history_, killers_, ply, tt_move, refutation(0, ply), refutation(1, ply), countermove(ply));
         int tried = 0, cuts = 0;
         while (auto next = order.next()) {
             const Move m = next->move;
@@ -856,6 +863,9 @@ private:
         ++stats_.beta_cutoffs;
         if (searched == 1) ++stats_.first_move_cutoffs;
         if (config_.killers > 0 && !(config_.captures_first && capture)) killers_.record(ply, m, config_.killers);
+        if (const int previous = entered_index_[static_cast<std::size_t>(ply)];
+            config_.countermove != CounterMove::Off && previous >= 0 && !(config_.captures_first && capture))
+            countermoves_.record(previous, m);
         credit_history(m, depth);
         if (config_.history == HistoryMode::Relative && config_.rhh_update == RhhUpdate::CutNodes) {
             // Hyatt/Romstad: the moves tried before the cutoff move failed at a cut node.
@@ -907,6 +917,13 @@ private:
         return eval_cache_->get(keys_[history_size_ + static_cast<std::size_t>(ply)], [&] { return game_.evaluate(pos_); });
     }
 
+    // The reply that last refuted the move into the node at `ply` (none without the heuristic,
+    // at the root and after a null move).
+    Move countermove(int ply) const {
+        const int previous = entered_index_[static_cast<std::size_t>(ply)];
+        return config_.countermove != CounterMove::Off && previous >= 0 ? countermoves_.reply(previous) : Move::none();
+    }
+
     Move refutation(int age, int ply) const {
         const auto& line = refutations_[static_cast<std::size_t>(age)];
         return config_.refutation && static_cast<std::size_t>(ply) < line.size() ? line[static_cast<std::size_t>(ply)]
@@ -921,6 +938,7 @@ private:
     std::unique_ptr<EvalCache> eval_cache_;
     HistoryTables history_;
     KillerTable<Move> killers_;
+    CounterMoveTable<Move> countermoves_;
     std::array<std::vector<Move>, 2> refutations_;  // PVs of the last two iterations
     std::vector<int> erps_costs_;                   // per realization category; empty: ERPS off
     LmrTable lmr_log_ = log_reductions(config_);
@@ -945,6 +963,9 @@ private:
     // keyed by (bound_to_context()).
     std::array<std::uint64_t, MaxPly + 2> draw_context_{};
     std::array<bool, MaxPly + 2> entered_by_extension_{};  // the move into the node at a ply was extended
+    // Per ply, the history index of the move into the node (with the countermove heuristic), -1
+    // for none.
+    std::array<int, MaxPly + 2> entered_index_{};
     std::array<std::array<Move, MaxPly + 1>, MaxPly + 1> pv_{};
     std::array<int, MaxPly + 2> pv_length_{};
     // Per ply, how much of pv_'s line the search found itself: the rest was completed from the

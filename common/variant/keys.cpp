@@ -257,6 +257,10 @@ std::vector<VariantKey> make_keys() {
                                     "cache of static evaluations (time only: values and node counts are unchanged)"));
     keys.push_back(switch_key("captures_first", &VariantConfig::captures_first, "captures ordered first by the game's knowledge rule"));
     keys.push_back(integer_key("killers", &VariantConfig::killers, 0, 8, "killer moves per ply"));
+    keys.push_back(choice_key("countermove", &VariantConfig::countermove,
+                              {{"off", CounterMove::Off}, {"killer", CounterMove::Killer}, {"history", CounterMove::History}},
+                              "countermove heuristic: the reply that last refuted the previous move, after the killers, searched "
+                              "as a killer (killer) or as the first history move (history)"));
     keys.push_back(switch_key("refutation", &VariantConfig::refutation, "refutation table (previous iterations' PV moves per ply)"));
     keys.push_back(choice_key("history", &VariantConfig::history,
                               {{"none", HistoryMode::None},

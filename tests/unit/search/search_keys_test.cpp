@@ -119,7 +119,7 @@ TEST(SearchKeys, TheCanonicalTextIsTheOneSavedRunsHold) {
         {"lmr_deep_depth", "6"}, {"lmr_deep_moves", "3"}, {"tm_start", "60"},     {"tm_max", "400"},
         {"tm_stable", "60"},     {"lmr_formula", "steps"}, {"lmr_log_base", "75"}, {"lmr_log_div", "225"}, {"lmr_history", "off"},
         {"rfp", "off"},          {"rfp_depth", "6"},       {"lmp", "off"},         {"lmp_depth", "3"},
-        {"iir", "off"}};
+        {"iir", "off"},          {"countermove", "off"}};
     for (const auto& [spec, text] : cases) {
         std::string kept;
         const std::string today = to_string(parse_variant(spec));

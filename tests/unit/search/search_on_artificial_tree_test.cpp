@@ -109,7 +109,7 @@ TEST(SearchOnArtificialTree, NodeCountsAreReproducibleAndResetByNewGame) {
     TreeGame game;
     game.seed = 9;
     game.transpositions = true;
-    for (const char* spec : {"full", "pvs+tt+rhh", "pvs+tt+hh+killers+asp"}) {
+    for (const char* spec : {"full", "pvs+tt+rhh", "pvs+tt+hh+killers+asp", "pvs+tt+killers,countermove=history"}) {
         search::Searcher<TreeGame> a(game, variant::parse_variant(spec));
         search::Searcher<TreeGame> b(game, variant::parse_variant(spec));
         search::SearchLimits limits;
