@@ -28,7 +28,9 @@ export async function analyseGame(game, box, { movetime = 100, onSelect = null }
   cancel.type = "button";
   cancel.textContent = "Cancel";
   cancel.onclick = () => controller.abort();
-  box.append(status, cancel);
+  // The button before the status: the status grows as the progress comes in, and a button after
+  // it would move away from the pointer about to click it.
+  box.append(cancel, status);
   let result = null;
   try {
     await streamEvents("/api/analysis", { start: game.start || "startpos", moves: game.moves.join(" "), rules: game.rules || "",
