@@ -19,10 +19,10 @@ source "$root/scripts/named-runs.sh"
 # two perturbed engines; 0.01 moves it by about 1 and 1.7 c_end (docs/spsa.md).
 net2_engine="name=spsa,preset=full,eval=data/nets/loa-net-2.nnue,futility=30:150,ext_futility=50:130,razoring=50:190"
 # Issue 85's second round: the pruning of prune4 (strength-run.sh: late move pruning, the log
-# LMR formula, the history-based reduction, reverse futility) on the default net (loa-net-6 since
-# strength.md row 47; defined on loa-net-5 before it had played), its numbers and the
+# LMR formula, the history-based reduction, reverse futility) on the default net (loa-net-7 since
+# strength.md row 51; defined on loa-net-5 before it had played), its numbers and the
 # frontier's and aspiration's with them, from the values rows 37 and 38 played.
-prune_engine="name=spsa,preset=full,eval=data/nets/loa-net-6.nnue,lmp=3,lmp_depth=3,lmr_formula=log,lmr_log_base=75,lmr_log_div=225,lmr_history=on,rfp=50:150,rfp_depth=6"
+prune_engine="name=spsa,preset=full,eval=data/nets/loa-net-7.nnue,lmp=3,lmp_depth=3,lmr_formula=log,lmr_log_base=75,lmr_log_div=225,lmr_history=on,rfp=50:150,rfp_depth=6"
 runs=(
   "net2-spsa|80|2000|2+0.02|$net2_engine|lmr_min_depth=3,2,6,0.6,0.01 lmr_min_moves=3,1,10,0.8,0.01 lmr_deep_depth=6,3,12,0.8,0.01 lmr_deep_moves=3,1,8,0.6,0.01 aspiration=50,10,200,10,0.01 tm_start=60,20,100,6,0.01 tm_max=400,150,800,40,0.01 tm_stable=60,20,100,6,0.01"
   "prune-spsa|86|2000|2+0.02|$prune_engine|lmp=3,1,12,1,0.01 lmp_depth=3,1,8,0.6,0.01 lmr_log_base=75,-100,250,15,0.01 lmr_log_div=225,100,600,25,0.01 rfp.opening=50,10,200,10,0.01 rfp.endgame=150,30,400,20,0.01 rfp_depth=6,2,12,0.8,0.01 futility.opening=30,10,150,8,0.01 futility.endgame=150,40,400,20,0.01 aspiration=27,10,100,5,0.01"

@@ -99,20 +99,24 @@ runs=(
   # targets) against loa-net-5, both on the search before prune4 spelled out, the nets by file.
   "net6-stc|99|50|stc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
   "net6-ltc|100|25|ltc||--test name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue --base name=net5,$before_prune4,eval=data/nets/loa-net-5.nnue"
-  # The totals of issue 85: the default engine since row 47 (loa-net-6 compiled in) against
-  # 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search. (Totals for loa-net-5, the
-  # default from row 42 to row 47, were never played.)
+  # The totals of issue 85: the default engine from row 47 to row 51 (loa-net-6 compiled in)
+  # against 90a36cb, with LOA_MATCH a snapshot of a loa-match of that search. (Totals for
+  # loa-net-5, the default from row 42 to row 47, were never played.)
   "total-stc-net6|40|50|stc|1000|--test name=head-net6,preset=full --base $base_90a36cb"
   "total-ltc-net6|41|25|ltc|600|--test name=head-net6,preset=full --base $base_90a36cb"
-  # prune4 again on the default net (rows 37 and 38 played it on loa-net-2), the net named by its
-  # file on both sides, so that the runs resume once another net is compiled in. (Seeds 97 and 98
-  # were first given to the same runs on loa-net-5, which never played a game.)
-  "prune6-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
-  "prune6-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-6.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-6.nnue"
   # loa-net-7 (trained on selfplay-60 and selfplay-61, loa-net-6's self-play, proofs kept as
   # targets) against loa-net-6, both on the search before prune4 spelled out, the nets by file.
   "net7-stc|103|50|stc||--test name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue --base name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue"
   "net7-ltc|104|25|ltc||--test name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue --base name=net6,$before_prune4,eval=data/nets/loa-net-6.nnue"
+  # The totals of issue 85 for the default engine since row 51 (loa-net-7 compiled in, bench
+  # 188242), the same seeds and baseline as loa-net-6's, LOA_MATCH a snapshot of that search.
+  "total-stc-net7|40|50|stc|1000|--test name=head-net7,preset=full --base $base_90a36cb"
+  "total-ltc-net7|41|25|ltc|600|--test name=head-net7,preset=full --base $base_90a36cb"
+  # prune4 again on the default net (rows 37 and 38 played it on loa-net-2), the net named by its
+  # file on both sides, so that the runs resume once another net is compiled in. (Seeds 97 and 98
+  # were first given to the same runs on loa-net-5 and then loa-net-6, which never played a game.)
+  "prune7-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-7.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-7.nnue"
+  "prune7-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-7.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-7.nnue"
 )
 
 usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; }

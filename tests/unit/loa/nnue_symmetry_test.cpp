@@ -41,8 +41,9 @@ TEST(NnueSymmetry, ColourSwapWithTheDiagonalReflectionIsExact) {
 // middle-game positions the mean |eval(image) - eval(position)| under each symmetry stays well
 // below the evaluations' own size (measured over these 200 positions: loa-net-1 13.5 to 16.5
 // centi-units under the seven symmetries against a mean |eval| of 54.3, loa-net-2 9.4 to 10.6
-// against 48.2, loa-net-5 7.5 to 8.3 against 46.8, loa-net-6 8.1 to 9.0 against 44.7): a guard
-// against a trainer whose images are wrong, not a claim of exactness.
+// against 48.2, loa-net-5 7.5 to 8.3 against 46.8, loa-net-6 8.1 to 9.0 against 44.7, loa-net-7
+// 7.6 to 8.7 against 47.5): a guard against a trainer whose images are wrong, not a claim of
+// exactness.
 TEST(NnueSymmetry, TheShippedNetNearlyKeepsTheBoardsSymmetries) {
     const auto net = shipped_network();
     const std::vector<Position> positions = testing::middle_game_positions(200, 5);
