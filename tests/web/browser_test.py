@@ -689,7 +689,13 @@ try:
     # Cancelled: the page says so, and the board's next analysis is served (the session is back).
     click("replay-analyse")
     wait_for(lambda: driver.find_elements(By.XPATH, '//div[@id="replay-analysis"]/button[text()="Cancel"]'), "the Cancel button")
-    driver.find_element(By.XPATH, '//div[@id="replay-analysis"]/button[text()="Cancel"]').click()
+    cancel = driver.find_element(By.XPATH, '//div[@id="replay-analysis"]/button[text()="Cancel"]')
+    # The status grows as the progress comes in: a button after it would move from under the
+    # pointer (a click of this test once landed where it had been).
+    status = driver.find_element(By.CSS_SELECTOR, "#replay-analysis .analysis-status")
+    check(cancel.location["x"] < status.location["x"],
+          f"the Cancel button (x {cancel.location['x']}) comes after the growing status (x {status.location['x']})")
+    cancel.click()
     wait_for(lambda: "cancelled" in driver.find_element(By.CSS_SELECTOR, "#replay-analysis .analysis-status").text, "the cancel")
 
     # ---- watch a match to its end ----
