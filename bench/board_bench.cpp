@@ -1,4 +1,5 @@
-// Micro-benchmarks of the board: move generation, make/unmake, result detection, perft.
+// Micro-benchmarks of the board: move generation (all moves, captures alone), make/unmake,
+// result detection, perft.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -42,6 +43,20 @@ void BM_GenerateMoves(benchmark::State& state) {
     state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_GenerateMoves);
+
+// What quiescence search generates: the captures alone.
+void BM_GenerateCaptures(benchmark::State& state) {
+    const auto& positions = sample_positions();
+    std::size_t i = 0, moves = 0;
+    for (auto _ : state) {
+        MoveList list;
+        generate_captures(positions[i++ & 255], list);
+        moves += list.size();
+        benchmark::DoNotOptimize(list.data());
+    }
+    state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_GenerateCaptures);
 
 void BM_MakeUnmake(benchmark::State& state) {
     Position pos = sample_positions()[17];

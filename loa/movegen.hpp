@@ -13,7 +13,9 @@ namespace loa {
 inline constexpr int MaxMoves = 96;
 using MoveList = boost::container::static_vector<Move, MaxMoves>;
 
-// Destination squares of the piece on `from` for the side owning `own` (no pass handling).
+// Destination squares of the piece on `from` for the side owning `own` (no pass handling);
+// with CapturesOnly, only the landings on an enemy piece.
+template <bool CapturesOnly = false>
 inline Bitboard piece_destinations(Square from, Bitboard own, Bitboard enemy) {
     const Bitboard occupied = own | enemy;
     Bitboard targets = 0;
@@ -22,7 +24,8 @@ inline Bitboard piece_destinations(Square from, Bitboard own, Bitboard enemy) {
         for (const int dir : {line, line + 4}) {
             const int to = Lines.destination[dir][from][distance];
             if (to == NoSquare) continue;
-            if ((own & square_bb(to)) || (enemy & Lines.between[from][to])) continue;
+            const Bitboard landing = CapturesOnly ? enemy : ~own;
+            if (!(landing & square_bb(to)) || (enemy & Lines.between[from][to])) continue;
             targets |= square_bb(to);
         }
     }
@@ -41,6 +44,19 @@ inline void generate_moves(const Position& pos, MoveList& moves) {
         }
     }
     if (moves.empty()) moves.push_back(Move::pass());
+}
+
+// Appends the side to move's captures alone (no pass), in generate_moves' order: quiescence
+// search follows only captures, and skipping the quiet moves (most of a list) spares their
+// generation and their filtering.
+inline void generate_captures(const Position& pos, MoveList& moves) {
+    const Colour us = pos.side_to_move();
+    const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us);
+    for (Bitboard pieces = own; pieces;) {
+        const Square from = pop_lsb(pieces);
+        for (Bitboard targets = piece_destinations<true>(from, own, enemy); targets;)
+            moves.push_back(Move(from, pop_lsb(targets), true));
+    }
 }
 
 inline MoveList legal_moves(const Position& pos) {

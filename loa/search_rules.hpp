@@ -31,6 +31,8 @@ public:
     void set_rules(RuleSet rules) { rules_ = rules; }
 
     void generate(const Position& pos, MoveList& moves) const { generate_moves(pos, moves); }
+    // Quiescence moves are captures at every level (is_quiescence_move): search::has_capture_generator.
+    void generate_captures(const Position& pos, MoveList& moves) const { loa::generate_captures(pos, moves); }
     std::uint64_t key(const Position& pos) const { return pos.key(); }
 
     search::Status status(const Position& pos) const {
@@ -83,5 +85,7 @@ private:
 
 // Reverse futility and late move pruning stand aside at threats only if the search sees the hook.
 static_assert(search::has_threat<SearchRules>);
+// Quiescence search skips the quiet moves only if it sees the capture generator.
+static_assert(search::has_capture_generator<SearchRules>);
 
 }  // namespace loa

@@ -87,6 +87,17 @@ inline constexpr bool has_threat = false;
 template <class G>
 inline constexpr bool has_threat<G, std::void_t<ThreatenedOf<G>>> = std::is_convertible_v<ThreatenedOf<G>, bool>;
 
+// A game that can generate its captures alone, in the order generate() lists them, and whose
+// quiescence moves (is_quiescence_move at every level) are all captures: quiescence search
+// then skips the quiet moves, with the same moves in the same order.
+template <class G>
+using CaptureGeneratorOf = decltype(std::declval<const G&>().generate_captures(std::declval<const typename G::Position&>(),
+                                                                                std::declval<typename G::MoveList&>()));
+template <class G, class = void>
+inline constexpr bool has_capture_generator = false;
+template <class G>
+inline constexpr bool has_capture_generator<G, std::void_t<CaptureGeneratorOf<G>>> = true;
+
 // A game whose evaluation swings more as the material thins out: frontier margins taper
 // between their opening value (at G::MaxPhase) and their endgame value (at 0) by its phase.
 template <class G>

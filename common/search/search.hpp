@@ -820,7 +820,8 @@ private:
         Score best = stand_pat;
         alpha = std::max(alpha, stand_pat);
         MoveList moves;
-        game_.generate(pos_, moves);
+        if constexpr (has_capture_generator<G>) game_.generate_captures(pos_, moves);
+        else game_.generate(pos_, moves);
         MoveOrder<G> order(game_, pos_, moves);
         order.score_quiescence(config_, history_, [this](Move m) { return in_tables(m); });
         while (auto next = order.next()) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <vector>
 
 #include "loa/notation.hpp"
 #include "loa/perft.hpp"
@@ -71,6 +72,32 @@ TEST(MoveGeneration, AgreesWithReferenceOnScrambledEggsGames) {
             pos.make(m);
         }
     }
+}
+
+// Quiescence search generates captures alone and must see the same moves in the same order as
+// when it filtered the full list: the reference's captures as a set, the full list's as a sequence.
+TEST(MoveGeneration, CapturesAreTheCapturesOfTheFullListInItsOrder) {
+    int with_captures = 0, without = 0;
+    for (const Position& pos : testing::random_positions(12, 60, 150)) {
+        MoveList captures;
+        generate_captures(pos, captures);
+        std::vector<std::uint16_t> expected_order, got_order;
+        for (const Move m : legal_moves(pos))
+            if (m.is_capture()) expected_order.push_back(m.raw());
+        std::set<std::uint16_t> reference;
+        for (const std::uint16_t raw : reference_moves(pos))
+            if (Move::from_raw(raw).is_capture()) reference.insert(raw);
+        for (const Move m : captures) {
+            ASSERT_TRUE(m.is_capture()) << pos.to_text();
+            got_order.push_back(m.raw());
+        }
+        ASSERT_EQ(got_order, expected_order) << pos.to_text();
+        ASSERT_EQ(std::set<std::uint16_t>(got_order.begin(), got_order.end()), reference) << pos.to_text();
+        ++(captures.empty() ? without : with_captures);
+    }
+    // Both kinds of position occur, so neither branch is checked vacuously.
+    EXPECT_GT(with_captures, 1000);
+    EXPECT_GT(without, 10);
 }
 
 }  // namespace
