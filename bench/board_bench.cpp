@@ -31,31 +31,24 @@ const std::vector<Position>& sample_positions() {
     return positions;
 }
 
-void BM_GenerateMoves(benchmark::State& state) {
+// Moves a second of one generator over the sample positions.
+void measure_generation(benchmark::State& state, void (*generate)(const Position&, MoveList&)) {
     const auto& positions = sample_positions();
     std::size_t i = 0, moves = 0;
     for (auto _ : state) {
         MoveList list;
-        generate_moves(positions[i++ & 255], list);
+        generate(positions[i++ & 255], list);
         moves += list.size();
         benchmark::DoNotOptimize(list.data());
     }
     state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
 }
+
+void BM_GenerateMoves(benchmark::State& state) { measure_generation(state, generate_moves); }
 BENCHMARK(BM_GenerateMoves);
 
 // What quiescence search generates: the captures alone.
-void BM_GenerateCaptures(benchmark::State& state) {
-    const auto& positions = sample_positions();
-    std::size_t i = 0, moves = 0;
-    for (auto _ : state) {
-        MoveList list;
-        generate_captures(positions[i++ & 255], list);
-        moves += list.size();
-        benchmark::DoNotOptimize(list.data());
-    }
-    state.counters["moves/s"] = benchmark::Counter(static_cast<double>(moves), benchmark::Counter::kIsRate);
-}
+void BM_GenerateCaptures(benchmark::State& state) { measure_generation(state, generate_captures); }
 BENCHMARK(BM_GenerateCaptures);
 
 void BM_MakeUnmake(benchmark::State& state) {
