@@ -31,7 +31,7 @@ const std::vector<Position>& sample_positions() {
     return positions;
 }
 
-// Moves a second of one generator over the sample positions.
+// Moves per second of one generator over the sample positions.
 void measure_generation(benchmark::State& state, void (*generate)(const Position&, MoveList&)) {
     const auto& positions = sample_positions();
     std::size_t i = 0, moves = 0;

@@ -47,8 +47,8 @@ inline void generate_moves(const Position& pos, MoveList& moves) {
 }
 
 // Appends the side to move's captures alone (no pass), in generate_moves' order: quiescence
-// search follows only captures, and skipping the quiet moves (most of a list) spares their
-// generation and their filtering.
+// search follows only captures. The lines are read as for every move; what it saves is adding
+// the quiet moves (most of a list) and filtering them out again.
 inline void generate_captures(const Position& pos, MoveList& moves) {
     const Colour us = pos.side_to_move();
     const Bitboard own = pos.pieces(us), enemy = pos.pieces(~us);

@@ -98,5 +98,7 @@ private:
 
 static_assert(search::PhasedGame<SearchGame> && search::has_phase<SearchGame>);
 static_assert(search::RealizationGame<SearchGame> && search::has_realization<SearchGame>);
+// Quiescence generates captures alone (search_rules.hpp): kept by the adapters built on the rules.
+static_assert(search::has_capture_generator<SearchGame>);
 
 }  // namespace loa

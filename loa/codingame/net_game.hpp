@@ -30,4 +30,6 @@ private:
     nnue::BasicNetEvaluator<MaterialFallback> net_;
 };
 
+static_assert(search::has_capture_generator<NetGame>);
+
 }  // namespace loa::codingame

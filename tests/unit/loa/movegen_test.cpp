@@ -93,11 +93,32 @@ TEST(MoveGeneration, CapturesAreTheCapturesOfTheFullListInItsOrder) {
         }
         ASSERT_EQ(got_order, expected_order) << pos.to_text();
         ASSERT_EQ(std::set<std::uint16_t>(got_order.begin(), got_order.end()), reference) << pos.to_text();
-        ++(captures.empty() ? without : with_captures);
+        if (pos.key() != Position::start().key()) ++(captures.empty() ? without : with_captures);
     }
-    // Both kinds of position occur, so neither branch is checked vacuously.
+    // Both kinds of reached position occur (the start, which has no capture, not counted).
     EXPECT_GT(with_captures, 1000);
     EXPECT_GT(without, 10);
+}
+
+// Captures are appended to what the list holds, and a side that must pass has none: no pass.
+TEST(MoveGeneration, CapturesAppendAndASideThatMustPassHasNone) {
+    MoveList list{Move::pass()};
+    generate_captures(Position::from_text(testing::WhiteMustPass), list);
+    ASSERT_EQ(list.size(), 1u);
+    int checked = 0;
+    for (const Position& pos : testing::random_positions(13, 10, 40)) {
+        std::vector<std::uint16_t> expected{Move::pass().raw()};
+        for (const Move m : legal_moves(pos))
+            if (m.is_capture()) expected.push_back(m.raw());
+        if (expected.size() == 1) continue;
+        MoveList prefilled{Move::pass()};
+        generate_captures(pos, prefilled);
+        std::vector<std::uint16_t> got;
+        for (const Move m : prefilled) got.push_back(m.raw());
+        EXPECT_EQ(got, expected) << pos.to_text();
+        ++checked;
+    }
+    EXPECT_GT(checked, 50);
 }
 
 }  // namespace
