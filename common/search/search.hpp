@@ -328,6 +328,7 @@ private:
         // Quiescence makes its moves without enter(): it never orders by countermoves.
         entered_index_[static_cast<std::size_t>(ply) + 1] = config_.countermove != CounterMove::Off ? game_.move_index(pos_, m) : -1;
         make(m, ply, game_.is_irreversible(m));
+        if (tt_) tt_->prefetch(keys_[history_size_ + static_cast<std::size_t>(ply) + 1]);
         const int extension = config_.extensions && ply < 2 * iteration_depth_ ? game_.extension(pos_, m) : 0;
         entered_by_extension_[static_cast<std::size_t>(ply) + 1] = extension > 0;
         return extension;
