@@ -18,13 +18,13 @@ using MoveList = boost::container::static_vector<Move, MaxMoves>;
 template <bool CapturesOnly = false>
 inline Bitboard piece_destinations(Square from, Bitboard own, Bitboard enemy) {
     const Bitboard occupied = own | enemy;
+    const Bitboard landing = CapturesOnly ? enemy : ~own;  // squares a move may end on
     Bitboard targets = 0;
     for (int line = 0; line < LineCount; ++line) {
         const int distance = popcount(occupied & Lines.line[line][from]);
         for (const int dir : {line, line + 4}) {
             const int to = Lines.destination[dir][from][distance];
             if (to == NoSquare) continue;
-            const Bitboard landing = CapturesOnly ? enemy : ~own;
             if (!(landing & square_bb(to)) || (enemy & Lines.between[from][to])) continue;
             targets |= square_bb(to);
         }
