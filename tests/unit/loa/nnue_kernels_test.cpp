@@ -75,9 +75,11 @@ double expect_kernels_agree(const Network& net, std::mt19937_64& rng, int trials
 TEST(NnueKernels, EveryKernelEqualsTheScalarOneAtEverySize) {
     std::mt19937_64 rng(5);
     // H: multiples of 16 that are and are not multiples of 32 and 64 (the wider kernels' masked
-    // or narrower tails), up to the format's largest; L: multiples of 4 up to 256.
+    // or narrower tails), up to the format's largest; L: multiples of 4 up to 256, multiples of
+    // 8 and not (avx512vnni computes H 64, 128 and 256 eight units at a time, then four).
     for (const auto& [h, l] : {std::pair{16, 4}, std::pair{32, 8}, std::pair{48, 12}, std::pair{80, 4}, std::pair{128, 32},
-                               std::pair{256, 16}, std::pair{512, 32}, std::pair{1024, 8}, std::pair{64, 256}}) {
+                               std::pair{256, 16}, std::pair{512, 32}, std::pair{1024, 8}, std::pair{64, 256}, std::pair{128, 12},
+                               std::pair{64, 4}, std::pair{256, 20}}) {
         const std::string what = "H " + std::to_string(h) + " L " + std::to_string(l);
         expect_kernels_agree(random_network(static_cast<std::uint64_t>(h * l), h, l), rng, 50, what);
         EXPECT_GT(expect_kernels_agree(window_network(static_cast<std::uint64_t>(h * l), h, l), rng, 50, what), 0.3) << what;
