@@ -8,7 +8,8 @@
 // searches. Mapped pages go back to the system at once, whatever thread built or freed them.
 //
 // A table of 2 MB or more starts on a 2 MB boundary and asks for transparent huge pages
-// (madvise MADV_HUGEPAGE; Debian's kernels make them opt-in). A probe of the 16 MB table lands
+// (madvise MADV_HUGEPAGE; where the kernel's setting is `madvise`, as on this project's
+// machines, only memory that asks gets them). A probe of the 16 MB table lands
 // on a random page: with 4 KB pages nearly every probe and prefetch missed the TLB and waited
 // for a page walk, which the profile of `loa bench` showed as the largest stall in the search.
 // The advice is a hint: where the kernel has no huge pages the table is the same, in small ones.
@@ -78,7 +79,7 @@ private:
         const std::size_t head = (HugePage - address % HugePage) % HugePage;
         char* start = raw + head;
         if (head) ::munmap(raw, head);
-        if (HugePage - head) ::munmap(start + length, HugePage - head);
+        ::munmap(start + length, HugePage - head);  // never empty: head < HugePage
         ::madvise(start, length, MADV_HUGEPAGE);  // a hint: ignored where the kernel has none
         return start;
     }

@@ -121,12 +121,13 @@ void resident_rows(const __m512i* x, const std::int8_t* rows, const std::int32_t
     for (int k = 0; k < Rows; k += 4) finish_four(sums + k, bias + k, hidden + k);
 }
 
-// hidden_vnni for a net without extra inputs whose H is a multiple of 64 up to 256 (the shipped
-// 128 and the larger ones of issue 85): the whole input, 2H bytes, stays in 2H / 64 registers,
+// hidden_vnni for a layer without extra inputs over H 64, 128 or 256 (the shipped net's first
+// hidden layer, the larger nets of issue 85, a second hidden layer of L 128 or 256, whose input
+// comes as two halves of L / 2): the whole input, 2H bytes, stays in 2H / 64 registers,
 // clipped there from the accumulators, and the units are computed eight at a time (eight
 // independent sums keep the dot-product unit busy). The general kernel below reloads the input
-// for each four units and masks every step: on the shipped net's size BM_NetLayers takes 44 ns
-// with this one against 83 ns (Zen 4), and `loa bench` runs 17% more nodes a second.
+// for each four units and masks every step: on the shipped net's size BM_NetLayers takes 45 ns
+// with this one against 85 ns (Zen 4), and `loa bench` runs 17% more nodes a second.
 template <int H>
 void hidden_vnni_resident(const HiddenLayerInput& in, std::int32_t* hidden) {
     constexpr int PerHalf = H / 64;  // registers of input bytes a half fills

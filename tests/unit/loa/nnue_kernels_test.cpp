@@ -111,18 +111,23 @@ TEST(NnueKernels, EveryKernelEqualsTheScalarOneWithASecondHiddenLayer) {
 // -128, so that maddubs's pair sums reach 32258 and -32512 (still within int16) and the hidden
 // sums their largest magnitude (2056 * 127 * 128, within int32). The bias brings each sum back
 // to 4000, so every hidden unit is 62 (inside the clipped ReLU's window, where a wrong sum shows).
+// The same at H 256 and L 12 without extras: avx512vnni's path that keeps the input in registers.
 TEST(NnueKernels, EveryKernelEqualsTheScalarOneAtTheExtremes) {
-    Network net = random_network(16, 1024, 8, ConnectivityInputsSet);
-    const std::vector<std::int16_t> top(1024, 127);
-    const std::vector<std::uint8_t> extras(8, 127);
-    for (const int weight : {127, -128}) {
-        for (auto& w : net.l1_weight) w = static_cast<std::int8_t>(weight);
-        for (auto& b : net.l1_bias) b = 4000 - 2056 * 127 * weight;
-        const HiddenLayerInput input{top.data(), top.data(), 1024, extras.data(), 8, net.l1_weight.data(), net.l1_bias.data(), 8};
-        for (const KernelSet* kernels : kernel_sets(true)) {
-            std::array<std::int32_t, 8> hidden{};
-            kernels->hidden(input, hidden.data());
-            for (const std::int32_t h : hidden) EXPECT_EQ(h, 4000 >> HiddenWeightShift) << kernels->name << " weight " << weight;
+    for (const auto& [h, extra_count] : {std::pair{1024, 8}, std::pair{256, 0}}) {
+        Network net = random_network(16, h, 12, extra_count ? ConnectivityInputsSet : 0);
+        const std::vector<std::int16_t> top(static_cast<std::size_t>(h), 127);
+        const std::vector<std::uint8_t> extras(8, 127);
+        const int inputs = 2 * h + extra_count;
+        for (const int weight : {127, -128}) {
+            for (auto& w : net.l1_weight) w = static_cast<std::int8_t>(weight);
+            for (auto& b : net.l1_bias) b = 4000 - inputs * 127 * weight;
+            const HiddenLayerInput input{top.data(), top.data(), h, extras.data(), extra_count, net.l1_weight.data(), net.l1_bias.data(), 12};
+            for (const KernelSet* kernels : kernel_sets(true)) {
+                std::array<std::int32_t, 12> hidden{};
+                kernels->hidden(input, hidden.data());
+                for (const std::int32_t u : hidden)
+                    EXPECT_EQ(u, 4000 >> HiddenWeightShift) << kernels->name << " H " << h << " weight " << weight;
+            }
         }
     }
 }
