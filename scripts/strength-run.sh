@@ -118,7 +118,8 @@ runs=(
   "prune7-stc|97|50|stc||--test name=prune4,$prune4,eval=data/nets/loa-net-7.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-7.nnue"
   "prune7-ltc|98|25|ltc||--test name=prune4,$prune4,eval=data/nets/loa-net-7.nnue --base name=full,$before_prune4,eval=data/nets/loa-net-7.nnue"
   # loa-net-8 (loa-net-7's recipe on selfplay-62 and selfplay-63, loa-net-7's self-play) against
-  # loa-net-7, both on the search before prune4 spelled out, the nets by file.
+  # loa-net-7, both on the search before prune4 spelled out, the nets by file. Not played: at
+  # equal nodes loa-net-8 gained +3.5 [-6.3, +13.3] (strength.md row 54).
   "net8-stc|114|50|stc||--test name=net8,$before_prune4,eval=data/nets/loa-net-8.nnue --base name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue"
   "net8-ltc|115|25|ltc||--test name=net8,$before_prune4,eval=data/nets/loa-net-8.nnue --base name=net7,$before_prune4,eval=data/nets/loa-net-7.nnue"
 )
