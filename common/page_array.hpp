@@ -16,6 +16,7 @@
 #pragma once
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -60,7 +61,6 @@ public:
     std::size_t size() const { return size_; }
 
 private:
-    static constexpr std::size_t SmallPage = 4096;
     static constexpr std::size_t HugePage = std::size_t{2} << 20;
 
     static void* map_pages(std::size_t bytes) {
@@ -73,7 +73,10 @@ private:
     // the parts before the boundary and after the table are given back) and advised huge.
     static void* map(std::size_t bytes) {
         if (bytes < HugePage) return map_pages(bytes);
-        const std::size_t length = (bytes + SmallPage - 1) / SmallPage * SmallPage;
+        // munmap needs page-aligned addresses: the system's page size, 4 KB on x86-64, 16 or 64 KB
+        // on some ARM kernels.
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        const std::size_t length = (bytes + page - 1) / page * page;
         auto* raw = static_cast<char*>(map_pages(length + HugePage));
         const auto address = reinterpret_cast<std::uintptr_t>(raw);
         const std::size_t head = (HugePage - address % HugePage) % HugePage;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
@@ -25,12 +26,13 @@ long mapped_kb() {
     return 0;
 }
 
-// How many of the 4 KB pages of [start, start + bytes) are mapped (mincore fails with ENOMEM on
+// How many of the pages of [start, start + bytes) are mapped (mincore fails with ENOMEM on
 // an unmapped one). The checks that use it and mapped_kb() assume that no other thread maps or
 // unmaps memory meanwhile: these tests start none.
 std::size_t mapped_pages(const void* start, std::size_t bytes) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     std::size_t mapped = 0;
-    for (std::size_t offset = 0; offset < bytes; offset += 4096) {
+    for (std::size_t offset = 0; offset < bytes; offset += page) {
         unsigned char resident = 0;
         errno = 0;
         const int result = ::mincore(const_cast<char*>(static_cast<const char*>(start)) + offset, 1, &resident);
@@ -63,7 +65,8 @@ TEST(PageArray, ALargeArrayStartsOnAHugePageBoundaryAndIsZeroed) {
     slots[0] = {1, 2};
     slots[size - 1] = {3, 4};
     EXPECT_EQ(slots[0].value + slots[size - 1].value, 6u);
-    EXPECT_EQ(mapped_pages(slots.begin(), size * sizeof(Slot)), (size * sizeof(Slot) + 4095) / 4096);
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    EXPECT_EQ(mapped_pages(slots.begin(), size * sizeof(Slot)), (size * sizeof(Slot) + page - 1) / page);
 }
 
 TEST(PageArray, FreedTablesGiveEveryPageBack) {
