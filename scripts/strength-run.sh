@@ -112,8 +112,9 @@ runs=(
   # 188242), the same seeds and baseline as loa-net-6's, LOA_MATCH a snapshot of that search.
   "total-stc-net7|40|50|stc|1000|--test name=head-net7,preset=full --base $base_90a36cb"
   "total-ltc-net7|41|25|ltc|600|--test name=head-net7,preset=full --base $base_90a36cb"
-  # The same engine, 35% faster (cf92053: the resident VNNI hidden layer, huge pages, the
-  # quiescence capture generator, the TT prefetch; bench 188242 as before), LOA_MATCH its snapshot.
+  # The same engine, 35% more nodes a second in loa bench than 65cdc02 (cf92053: the resident
+  # VNNI hidden layer, huge pages, the quiescence capture generator, the TT prefetch; bench
+  # 188242 as before), LOA_MATCH its snapshot.
   "total-stc-net7-fast|40|50|stc|1000|--test name=head-cf92053,preset=full --base $base_90a36cb"
   "total-ltc-net7-fast|41|25|ltc|600|--test name=head-cf92053,preset=full --base $base_90a36cb"
   # prune4 again on the default net (rows 37 and 38 played it on loa-net-2), the net named by its

@@ -26,11 +26,13 @@ long mapped_kb() {
     return 0;
 }
 
+std::size_t system_page() { return static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)); }
+
 // How many of the pages of [start, start + bytes) are mapped (mincore fails with ENOMEM on
 // an unmapped one). The checks that use it and mapped_kb() assume that no other thread maps or
 // unmaps memory meanwhile: these tests start none.
 std::size_t mapped_pages(const void* start, std::size_t bytes) {
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t page = system_page();
     std::size_t mapped = 0;
     for (std::size_t offset = 0; offset < bytes; offset += page) {
         unsigned char resident = 0;
@@ -65,7 +67,7 @@ TEST(PageArray, ALargeArrayStartsOnAHugePageBoundaryAndIsZeroed) {
     slots[0] = {1, 2};
     slots[size - 1] = {3, 4};
     EXPECT_EQ(slots[0].value + slots[size - 1].value, 6u);
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t page = system_page();
     EXPECT_EQ(mapped_pages(slots.begin(), size * sizeof(Slot)), (size * sizeof(Slot) + page - 1) / page);
 }
 
