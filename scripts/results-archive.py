@@ -22,15 +22,33 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def write_whole(path, data):
-    """Writes `path` whole or not at all: a temporary file of its own beside it, renamed over it."""
+def default_mode():
+    """The mode a new file gets from open(2) with 0666: what the user's umask leaves of it."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def write_whole(path, data, replace):
+    """Writes `path` whole or not at all: a temporary file of its own beside it, renamed over the
+    file it replaces (whose mode it keeps) or linked to a new name (never over a file that appeared
+    meanwhile), as the C++ side's common/files.cpp does."""
     fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".results-archive-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
-        os.replace(temporary, path)
+            os.fchmod(f.fileno(), os.stat(path).st_mode & 0o7777 if replace else default_mode())
+        if replace:
+            os.replace(temporary, path)
+        else:
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                sys.exit(f"results-archive: {path} exists already: give another --out")
+            os.unlink(temporary)
     except BaseException:
-        os.unlink(temporary)
+        if os.path.lexists(temporary):
+            os.unlink(temporary)
         raise
 
 
@@ -75,7 +93,7 @@ def pack(paths):
             print(f"{path}: no games to archive, left as it is")
             continue
         text = json.dumps(summary, indent=2) + "\n"
-        write_whole(path, text.encode())
+        write_whole(path, text.encode(), replace=True)
         archived = summary["games_archived"]
         print(f"{path}: {archived['bytes']} bytes -> {len(text)} (games {archived['games']} in {archived['commit'][:12]})")
 
@@ -97,7 +115,7 @@ def restore(path, out):
     if os.path.exists(out):
         sys.exit(f"results-archive: {out} exists already: give another --out")
     whole = archived_bytes(path)
-    write_whole(out, whole)
+    write_whole(out, whole, replace=False)
     print(f"{out}: {len(whole)} bytes, the SHA-256 the summary names")
 
 
