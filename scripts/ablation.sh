@@ -7,6 +7,8 @@
 #   one), e.g. bash scripts/ablation.sh out/ablation --tc stc --games 2000 -j 2 --seed 16
 #   --classic ablates the `full` before the frontier trio joined it (without the `no-frontier`
 #   pairing): the preset of the runs begun before 2026-11-26, whose states it resumes.
+#   --resume-from PAUSED starts OUT_DIR's state from a paused run's committed copy (plain or
+#   gzip-compressed), unless OUT_DIR has a state already.
 # Without --tc the engines play at 20,000 nodes a move (contention-free); with it, the tournament
 # time manager (a default since 2026-11-24) is ablated too (`classic-timeman`).
 # A gauntlet's SPRT is taken from its first engine's side, here `full`: --sprt elo0=0,elo1=10
@@ -21,15 +23,27 @@ limit=",nodes=20000"
 defaults=(--games 200 -j 2 --seed 16)
 base="preset=full"
 args=()
-for a in "$@"; do
+resume_from=""
+while (( $# )); do
+  a="$1"; shift
   case "$a" in
     --tc) limit="" ;;
     --games|-j|--seed) defaults=() ;;  # given: the caller sets all three
   esac
   # --classic: the `full` before the frontier trio joined it (2026-11-26), as the runs begun
   # before then played it, so that their states resume.
-  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"; else args+=("$a"); fi
+  if [[ "$a" == "--classic" ]]; then base="preset=full,futility=off,ext_futility=off,razoring=off,eval=hce"
+  elif [[ "$a" == "--resume-from" ]]; then
+    (( $# )) || { echo "ablation.sh: --resume-from needs a file" >&2; exit 2; }
+    resume_from="$1"; shift
+  else args+=("$a"); fi
 done
+# --resume-from PAUSED: a run paused in another clone goes on from its committed state (plain or
+# .gz), unless OUT_DIR holds a state of its own, which is newer.
+if [[ -n "$resume_from" ]]; then
+  source "$root/scripts/named-runs.sh"
+  restore_paused "$out/ablation.json.state" "$resume_from" games
+fi
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"
   "history-none:history=none" "history-absolute:history=absolute" "no-null:null=off" "no-lmr:lmr=off"

@@ -19,6 +19,9 @@ restore_paused() {
   if [[ ! -e "$paused" ]]; then
     echo "$(basename "$0"): --resume: neither $live nor $paused exists" >&2; exit 2
   fi
-  cp "$paused" "$live"
+  # A long run's state is committed compressed (a gauntlet's grows to megabytes). Written beside
+  # LIVE and renamed, so that a failed copy never leaves a half state for the next run to resume.
+  if [[ "$paused" == *.gz ]]; then gzip -dc "$paused" > "$live.partial"; else cp "$paused" "$live.partial"; fi
+  mv "$live.partial" "$live"
   echo "$(basename "$0"): resuming from $paused ($(($(wc -l < "$live") - 1)) $unit)" >&2
 }
