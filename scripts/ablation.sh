@@ -40,9 +40,35 @@ while (( $# )); do
 done
 # --resume-from PAUSED: a run paused in another clone goes on from its committed state (plain or
 # .gz), unless OUT_DIR holds a state of its own, which is newer.
-if [[ -n "$resume_from" ]]; then
+openings="$root/data/openings/balanced-4-8.txt"
+if [[ -n "$resume_from" && ! -e "$out/ablation.json.state" ]]; then
   source "$root/scripts/named-runs.sh"
   restore_paused "$out/ablation.json.state" "$resume_from" games
+  # The state's header names the openings by the absolute path of the clone that began the run
+  # (their digest is recorded beside it): in another clone, the same file is at this root.
+  python3 - "$out/ablation.json.state" "$openings" <<'PY'
+import json, os, sys
+state, openings = sys.argv[1], sys.argv[2]
+with open(state) as f:
+    header, rest = f.readline(), f.read()
+try:
+    given = json.loads(header).get("openings", "")
+except (json.JSONDecodeError, AttributeError):
+    sys.exit(0)  # not a state of loa-match's: it refuses the file with its own error
+if not given.startswith("file "):
+    sys.exit(0)
+path = given[len("file "):].rsplit(" order=", 1)[0]
+if path == openings or not path.endswith("/data/openings/" + os.path.basename(openings)):
+    sys.exit(0)
+old, new = json.dumps(given, ensure_ascii=False), json.dumps(given.replace(path, openings, 1), ensure_ascii=False)
+if old not in header:
+    os.remove(state)  # not resumable here: the next try restores it again
+    sys.exit(f"ablation.sh: cannot rewrite the openings path in {state}: give a clone at {os.path.dirname(os.path.dirname(os.path.dirname(path)))}")
+with open(state + ".partial", "w") as f:
+    f.write(header.replace(old, new, 1) + rest)
+os.replace(state + ".partial", state)
+print(f"ablation.sh: the state's openings {path} are this clone's {openings}", file=sys.stderr)
+PY
 fi
 variants=(
   "no-pvs:pvs=off" "no-aspiration:aspiration=off" "no-tt:tt=off" "no-killers:killers=0"
@@ -62,6 +88,6 @@ fi
 if [[ -z "$limit" ]]; then variants+=("classic-timeman:timeman=classic"); fi
 engines=(--engine "name=full,$base$limit")
 for v in "${variants[@]}"; do engines+=(--engine "name=${v%%:*},$base,${v#*:}$limit"); done
-exec "$match" --gauntlet "${engines[@]}" --openings "$root/data/openings/balanced-4-8.txt" \
+exec "$match" --gauntlet "${engines[@]}" --openings "$openings" \
   --openings-order random "${defaults[@]}" --report-every 100 -q \
   --json "$out/ablation.json" --pgn "$out/ablation.pgn" --plot "$out/ablation.png" ${args[@]+"${args[@]}"}

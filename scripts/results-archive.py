@@ -33,11 +33,16 @@ def write_whole(path, data, replace):
     """Writes `path` whole or not at all: a temporary file of its own beside it, renamed over the
     file it replaces (whose mode it keeps) or linked to a new name (never over a file that appeared
     meanwhile), as the C++ side's common/files.cpp does."""
-    fd, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".results-archive-")
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        sys.exit(f"results-archive: cannot write {path}: {directory} is not a directory")
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=".results-archive-")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             os.fchmod(f.fileno(), os.stat(path).st_mode & 0o7777 if replace else default_mode())
+            f.flush()
+            os.fsync(f.fileno())  # on disk before its name is: a crash leaves the old file or the new
         if replace:
             os.replace(temporary, path)
         else:

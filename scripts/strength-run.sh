@@ -6,7 +6,8 @@
 # Usage: bash scripts/strength-run.sh NAME [--resume] [extra loa-match arguments...]
 #        bash scripts/strength-run.sh --list
 #   --resume  start from docs/results/strength/NAME-paused.state.json (the state committed at the
-#             last pause) unless out/strength/NAME.json.state already exists
+#             last pause; NAME-paused.state.json.gz when only that exists) unless
+#             out/strength/NAME.json.state already exists
 # Output: out/strength/NAME.{json,pgn,log} (the log is appended to; the summary goes there too).
 # LOA_MATCH chooses the binary (default build/release/matches/loa-match). A resumed run must use
 # a binary with the same search as the games already played: the state pins every engine setting
@@ -165,7 +166,9 @@ match="${LOA_MATCH:-$root/build/release/matches/loa-match}"
 cd "$root"
 out="out/strength"; mkdir -p "$out"
 state="$out/$name.json.state"
-(( resume )) && restore_paused "$state" "docs/results/strength/$name-paused.state.json" games
+paused="docs/results/strength/$name-paused.state.json"
+[[ -e "$paused.gz" && ! -e "$paused" ]] && paused+=".gz"  # a long run's state, committed compressed
+(( resume )) && restore_paused "$state" "$paused" games
 
 # shellcheck disable=SC2086  # $engines is a list of words on purpose
 exec "$match" $engines --tc "$tc" --openings data/openings/balanced-4-8.txt \

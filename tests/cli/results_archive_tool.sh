@@ -8,6 +8,7 @@ source_dir="$1"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1  # no user's hooks or signing
 mkdir -p "$work/scripts" "$work/docs/results"
 cp "$source_dir/scripts/results-archive.py" "$work/scripts/"
 cd "$work"
@@ -32,5 +33,16 @@ if python3 scripts/results-archive.py restore docs/results/run.json --out other.
 fi
 grep -q "exists already" err.txt || fail "no clear error: $(cat err.txt)"
 [[ "$(cat other.json)" == keep ]] || fail "other.json changed"
-[[ -z "$(ls -A | grep '^\.results-archive-' || true)" ]] || fail "a temporary file was left behind"
+# A name taken by a dangling link: only the final link(2) sees it, and must not write through it.
+ln -s nowhere dangling.json
+if python3 scripts/results-archive.py restore docs/results/run.json --out dangling.json 2> err.txt; then
+  fail "restore wrote over a dangling link"
+fi
+grep -q "exists already" err.txt || fail "no clear error for a dangling link: $(cat err.txt)"
+[[ -L dangling.json && ! -e nowhere ]] || fail "the dangling link was followed or replaced"
+if python3 scripts/results-archive.py restore docs/results/run.json --out no/such/dir/x.json 2> err.txt; then
+  fail "restore into a missing directory succeeded"
+fi
+grep -q "is not a directory" err.txt || fail "no clear error for a missing directory: $(cat err.txt)"
+[[ -z "$(find . -name '.results-archive-*')" ]] || fail "a temporary file was left behind"
 echo "results-archive: pack keeps the mode, restore gives the bytes back and refuses an existing file"
