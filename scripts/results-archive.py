@@ -117,8 +117,6 @@ def archived_bytes(path):
 
 def restore(path, out):
     out = out or (path[: -len(".json")] if path.endswith(".json") else path) + ".full.json"
-    if os.path.exists(out):
-        sys.exit(f"results-archive: {out} exists already: give another --out")
     whole = archived_bytes(path)
     write_whole(out, whole, replace=False)
     print(f"{out}: {len(whole)} bytes, the SHA-256 the summary names")
