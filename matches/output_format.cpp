@@ -84,7 +84,7 @@ std::string fastchess_results(const MatchSettings& s, const std::vector<PairingS
         auto hash = [](const EngineSpec& x) { return x.external() || !x.config.tt ? std::string("NULL") : fmt::format("{}MB", x.config.tt_mb); };
         std::string book;
         if (s.openings_source.starts_with("file ")) {
-            std::string file = s.openings_source.substr(5, s.openings_source.find(" order=") - 5);
+            std::string file = s.openings_source.substr(5, s.openings_source.rfind(" order=") - 5);
             book = ", " + file.substr(file.find_last_of('/') + 1);
         }
         out += dashes + "\n";

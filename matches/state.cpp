@@ -142,6 +142,18 @@ nlohmann::json identity(const nlohmann::json& settings, bool keep_shard) {
     return x;
 }
 
+// "file <path> order=<o> seed=<s>" without its path: where the file was read from, which is
+// another path in another clone or on another node, and says nothing of what it holds.
+void drop_openings_path(nlohmann::json& settings) {
+    const auto source = settings.find("openings");
+    if (source == settings.end() || !source->is_string()) return;
+    const std::string text = source->get<std::string>();
+    constexpr std::string_view File = "file ", Order = " order=";
+    const std::size_t order = text.rfind(Order);  // a path may hold " order=", the tail never
+    if (text.starts_with(File) && order != std::string::npos && order >= File.size())
+        *source = "file" + text.substr(order);
+}
+
 bool same_identity(const nlohmann::json& a, const nlohmann::json& b, bool keep_shard) {
     nlohmann::json x = identity(a, keep_shard), y = identity(b, keep_shard);
     if (!x.is_object() || !y.is_object()) return x == y;
@@ -150,6 +162,13 @@ bool same_identity(const nlohmann::json& a, const nlohmann::json& b, bool keep_s
             x.erase(key);
             y.erase(key);
         }
+    // Where both record the openings' digest, it says whether they are the same openings: a
+    // run paused in one clone resumes in another, shards played on other nodes merge. Without
+    // it, the path is all there is to compare.
+    if (x.contains("openings_digest")) {
+        drop_openings_path(x);
+        drop_openings_path(y);
+    }
     return x == y;
 }
 
@@ -459,6 +478,10 @@ std::vector<GameRecord> StateFile::load_all() const {
     }
     if (!saved.is_object() || !same_identity(saved, settings_, true)) {
         nlohmann::json saved_names = saved, now_names = settings_;
+        if (saved.is_object() && saved.contains("openings_digest") && settings_.contains("openings_digest")) {
+            drop_openings_path(saved_names);  // as same_identity compares them
+            drop_openings_path(now_names);
+        }
         if (saved.is_object()) saved_names.erase("openings_digest");
         now_names.erase("openings_digest");
         if (same_identity(saved_names, now_names, true))

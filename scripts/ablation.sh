@@ -46,6 +46,8 @@ if [[ -n "$resume_from" && ! -e "$out/ablation.json.state" ]]; then
   restore_paused "$out/ablation.json.state" "$resume_from" games
   # The state's header names the openings by the absolute path of the clone that began the run
   # (their digest is recorded beside it): in another clone, the same file is at this root.
+  # loa-match now compares the digest, not the path, but the builds before that change (cf92053's,
+  # which plays the ablation under loa-net-7) compared the path: rewritten, it resumes on both.
   python3 - "$out/ablation.json.state" "$openings" <<'PY'
 import json, os, sys
 state, openings = sys.argv[1], sys.argv[2]

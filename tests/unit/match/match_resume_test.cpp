@@ -157,6 +157,56 @@ TEST(MatchResume, OtherOpeningsOrAnotherClockMarginAreAnotherMatch) {
     std::remove(path.c_str());
 }
 
+TEST(MatchResume, TheSameOpeningsFileInAnotherCloneIsTheSameMatch) {
+    MatchSettings s = small_match(1);
+    s.openings_source = "file /home/a/loa/data/openings/book.txt order=random seed=7";
+    s.openings_digest = openings_digest(s.openings);
+    const MatchResult r = run_match(s, {});
+    const std::string path = testing::TempDir() + "resume_moved_openings.state";
+    std::remove(path.c_str());
+    auto write_state = [&](const nlohmann::ordered_json& settings) {
+        std::ofstream out(path, std::ios::trunc);
+        out << settings.dump() << '\n';
+        for (const GameRecord& g : r.games) out << game_json(g).dump() << '\n';
+    };
+
+    // The same file's contents read from another path (a clone elsewhere, another node).
+    MatchSettings moved = s;
+    moved.openings_source = "file /scratch/b order=x/data/openings/book.txt order=random seed=7";
+    write_state(settings_json(s));
+    EXPECT_EQ(StateFile(path, moved).load().size(), r.games.size());
+    EXPECT_TRUE(same_match(settings_json(moved), settings_json(s)));
+
+    // Still another match: another order or seed, or other contents at the other path.
+    MatchSettings reseeded = moved;
+    reseeded.openings_source = "file /scratch/b/data/openings/book.txt order=random seed=8";
+    write_state(settings_json(s));
+    EXPECT_THROW((void)StateFile(path, reseeded).load(), common::InputError);
+    EXPECT_FALSE(same_match(settings_json(reseeded), settings_json(s)));
+    MatchSettings edited = moved;
+    std::reverse(edited.openings.begin(), edited.openings.end());
+    edited.openings_digest = openings_digest(edited.openings);
+    ASSERT_NE(edited.openings_digest, s.openings_digest);
+    write_state(settings_json(s));
+    try {
+        (void)StateFile(path, edited).load();
+        ADD_FAILURE() << "a resume from other openings at another path was accepted";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("the openings are not the ones its games were played from"), std::string::npos)
+            << e.what();
+    }
+    EXPECT_FALSE(same_match(settings_json(edited), settings_json(s)));
+
+    // A state without the digest has only the path to go by.
+    nlohmann::ordered_json old_settings = settings_json(s);
+    old_settings.erase("openings_digest");
+    write_state(old_settings);
+    EXPECT_THROW((void)StateFile(path, moved).load(), common::InputError);
+    write_state(old_settings);
+    EXPECT_EQ(StateFile(path, s).load().size(), r.games.size());
+    std::remove(path.c_str());
+}
+
 TEST(MatchResume, MergeOfOneRunKeepsTheDecisionsItRecorded) {
     MatchSettings s = deciding_match();
     const MatchResult whole = run_match(s, {});
