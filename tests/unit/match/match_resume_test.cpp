@@ -26,6 +26,17 @@ namespace {
 
 using fixtures::small_match;
 
+// A resume of the state at `path` with `s` is refused because its openings are others.
+void expect_refused_for_other_openings(const std::string& path, const MatchSettings& s) {
+    try {
+        (void)StateFile(path, s).load();
+        ADD_FAILURE() << "a resume from other openings was accepted";
+    } catch (const common::InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("the openings are not the ones its games were played from"), std::string::npos)
+            << e.what();
+    }
+}
+
 // Strong against weak with an SPRT that decides within a few pairs.
 MatchSettings deciding_match() {
     MatchSettings s = small_match(1);
@@ -130,13 +141,7 @@ TEST(MatchResume, OtherOpeningsOrAnotherClockMarginAreAnotherMatch) {
     std::reverse(reordered.openings.begin(), reordered.openings.end());
     reordered.openings_digest = openings_digest(reordered.openings);
     EXPECT_NE(reordered.openings_digest, s.openings_digest);
-    try {
-        (void)StateFile(path, reordered).load();
-        ADD_FAILURE() << "a resume from other openings was accepted";
-    } catch (const common::InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("the openings are not the ones its games were played from"), std::string::npos)
-            << e.what();
-    }
+    expect_refused_for_other_openings(path, reordered);
     EXPECT_FALSE(same_match(settings_json(reordered), settings_json(s)));
 
     MatchSettings margin = s;
@@ -188,13 +193,7 @@ TEST(MatchResume, TheSameOpeningsFileInAnotherCloneIsTheSameMatch) {
     edited.openings_digest = openings_digest(edited.openings);
     ASSERT_NE(edited.openings_digest, s.openings_digest);
     write_state(settings_json(s));
-    try {
-        (void)StateFile(path, edited).load();
-        ADD_FAILURE() << "a resume from other openings at another path was accepted";
-    } catch (const common::InputError& e) {
-        EXPECT_NE(std::string(e.what()).find("the openings are not the ones its games were played from"), std::string::npos)
-            << e.what();
-    }
+    expect_refused_for_other_openings(path, edited);
     EXPECT_FALSE(same_match(settings_json(edited), settings_json(s)));
 
     // A state without the digest has only the path to go by.
