@@ -477,14 +477,11 @@ std::vector<GameRecord> StateFile::load_all() const {
         throw InputError(fmt::format("state file '{}' is not a loa-match state", path_));
     }
     if (!saved.is_object() || !same_identity(saved, settings_, true)) {
-        nlohmann::json saved_names = saved, now_names = settings_;
-        if (saved.is_object() && saved.contains("openings_digest") && settings_.contains("openings_digest")) {
-            drop_openings_path(saved_names);  // as same_identity compares them
-            drop_openings_path(now_names);
-        }
-        if (saved.is_object()) saved_names.erase("openings_digest");
-        now_names.erase("openings_digest");
-        if (same_identity(saved_names, now_names, true))
+        // The same match but for the openings' digest: the openings changed under their name.
+        nlohmann::json with_our_digest = saved;
+        if (saved.is_object() && saved.contains("openings_digest") && settings_.contains("openings_digest"))
+            with_our_digest["openings_digest"] = settings_["openings_digest"];
+        if (same_identity(with_our_digest, settings_, true))
             throw InputError(fmt::format("state file '{}': the openings are not the ones its games were played from (the "
                                          "openings file changed, or this binary generates other openings); delete it "
                                          "or pass --fresh",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # scripts/ablation.sh --resume-from: a paused run's committed state (plain or .gz) becomes the
 # output directory's state before the runner starts, with the openings path of its header moved
-# to this clone (loa-match compares it), and a state already there is kept. The runner is a
+# to this clone (loa-match before 55bff1c compares it), and a state already there is kept. The runner is a
 # stand-in (LOA_MATCH) that prints the state it would resume and its arguments.
 # usage: ablation_resume.sh SOURCE_DIR
 set -euo pipefail
