@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -102,6 +103,24 @@ public:
     bool connected() const { return connected_; }
     int fd() const { return fd_; }
     bool send(std::string_view text) { return ::send(fd_, text.data(), text.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(text.size()); }
+    // What the server sends until `enough` holds of it, the server closes, or `seconds` pass
+    // (rather than one recv after a sleep, which a loaded or sanitised run can outwait).
+    template <class Enough>
+    std::string read_until(Enough enough, int seconds = 5) {
+        std::string answer;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+        while (!enough(answer) && std::chrono::steady_clock::now() < deadline) {
+            char buffer[65536];
+            const ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
+            if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
+            else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
+        }
+        return answer;
+    }
+    // What the server sends until `text` appears in it (or as read_until stops).
+    std::string read_until_text(std::string_view text, int seconds = 5) {
+        return read_until([text](const std::string& a) { return a.find(text) != std::string::npos; }, seconds);
+    }
     // True once the server has closed the connection (what it sent before is read and dropped).
     bool closed_by_server() {
         char buffer[4096];

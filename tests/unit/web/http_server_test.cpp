@@ -22,25 +22,6 @@ namespace {
 using matches::web::fixtures::connect_with_receive_window;
 using matches::web::fixtures::RawClient;
 
-// What the server sends on `fd` until `enough` holds of it, the server closes, or 5 s pass
-// (rather than one recv after a sleep, which a loaded or sanitised run can outwait).
-template <class Enough>
-std::string read_until(int fd, Enough enough) {
-    std::string answer;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    timeval tv{0, 100'000};
-    ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-    while (!enough(answer) && std::chrono::steady_clock::now() < deadline) {
-        char buffer[4096];
-        const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
-        if (n > 0) answer.append(buffer, static_cast<std::size_t>(n));
-        else if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) break;
-    }
-    return answer;
-}
-
-bool has_head(const std::string& answer) { return answer.find("\r\n\r\n") != std::string::npos; }
-
 // ---- what one request may claim, and who may ask (issue 54) -------------------------------
 
 // The bytes all connections hold are bounded wherever the requests are: being read, waiting
@@ -122,7 +103,7 @@ TEST(HttpServer, ClientsThatDoNotReadAreDroppedWhenOthersNeedTheRoom) {
     for (const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(8);;) {
         RawClient other(port);
         ASSERT_TRUE(other.send(echo));
-        answer = read_until(other.fd(), has_head);
+        answer = other.read_until_text("\r\n\r\n");
         if (!answer.starts_with("HTTP/1.1 503") || std::chrono::steady_clock::now() > give_up) break;
         ++refusals;
         std::this_thread::sleep_for(std::chrono::milliseconds(250));
@@ -145,7 +126,7 @@ TEST(HttpServer, ClientsThatDoNotReadAreDroppedWhenOthersNeedTheRoom) {
     // An answer larger than a connection's share is refused rather than held.
     RawClient huge(port);
     ASSERT_TRUE(huge.send("GET /huge HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
-    const std::string refused = read_until(huge.fd(), [](const std::string& a) { return a.find("more than one connection may hold") != std::string::npos; });
+    const std::string refused = huge.read_until_text("more than one connection may hold");
     EXPECT_EQ(refused.find("HTTP/1.1 500"), 0u) << refused.substr(0, 200);
     EXPECT_NE(refused.find("more than one connection may hold"), std::string::npos) << refused.substr(0, 300);
     server.stop();

@@ -598,27 +598,14 @@ TEST(WebApi, RequestsOnOneConnectionAreAnsweredInOrder) {
     const std::string body = R"({"moves": "b1-d3"})";
     ASSERT_TRUE(raw.send("GET /api/config HTTP/1.1\r\n" + host + "\r\n" + "POST /api/game HTTP/1.1\r\n" + host +
                          fmt::format("Content-Length: {}\r\n\r\n{}", body.size(), body)));
-    std::string answers;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    while (std::chrono::steady_clock::now() < deadline && answers.find("side_to_move") == std::string::npos) {
-        char buffer[65536];
-        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
-        if (n > 0) answers.append(buffer, static_cast<std::size_t>(n));
-        if (n == 0) break;
-    }
+    const std::string answers = raw.read_until_text("side_to_move");
     const auto first = answers.find("HTTP/1.1 200 OK"), second = answers.find("HTTP/1.1 200 OK", first + 1);
     ASSERT_NE(second, std::string::npos) << answers.substr(0, 300);
     EXPECT_NE(answers.find("\"presets\""), std::string::npos);
     EXPECT_LT(answers.find("\"presets\""), second);  // the config first
     EXPECT_NE(answers.find("\"side_to_move\""), std::string::npos);
     ASSERT_TRUE(raw.send("GET /api/config HTTP/1.1\r\n" + host + "Connection: close\r\n\r\n"));
-    std::string third;
-    const auto third_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-    for (char buffer[4096]; third.find("\"presets\"") == std::string::npos && std::chrono::steady_clock::now() < third_deadline;) {
-        const ssize_t n = ::recv(raw.fd(), buffer, sizeof buffer, 0);
-        if (n <= 0 && errno != EAGAIN) break;
-        if (n > 0) third.append(buffer, static_cast<std::size_t>(n));
-    }
+    const std::string third = raw.read_until_text("\"presets\"");
     EXPECT_EQ(third.find("HTTP/1.1 200 OK"), 0u) << "the connection was not kept for a third request";
 }
 
